@@ -1,0 +1,3 @@
+"""modforge: generator of verified modular-multiplier hardware."""
+
+__version__ = "0.1.0"

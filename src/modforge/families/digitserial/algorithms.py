@@ -1,0 +1,394 @@
+"""Parameters and registry entries of the digit-serial GF(p^m) multipliers (family
+"digitserial"): Beuchat, Miyoshi, Oyama, Okamoto, "Multiplication over F_{p^m} on FPGA:
+A Survey", Algorithms 1-5 and Figures 1d, 2c, 2d, corrected per errata.md.
+
+Every algorithm computes p(x) = a(x) b(x) mod f(x) in GF(p^m) = GF(p)[x]/f(x), f monic
+irreducible of degree m (a reducible f is refused: it gives a ring, not a field).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import random
+
+from modforge.errors import ParameterError
+from modforge.math import irreducible, poly, presets
+from modforge.registry import Algorithm, Operand, param, register
+
+from . import hw, model
+
+MAX_P = 31  # "small" characteristic: the GF(p) cells are tables over coeff_bits(p) bits
+
+_PAPER = "Beuchat, Miyoshi, Oyama, Okamoto: Multiplication over F_{p^m} on FPGA: A Survey (ARC 2007)"
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldParams:
+    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
+    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
+    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
+                                    "irreducible polynomial such as x^97+x^16-1")
+
+
+@dataclasses.dataclass(frozen=True)
+class DigitParams:
+    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
+    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
+    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
+                                    "irreducible polynomial such as x^97+x^16-1")
+    D: int = param(1, help="digit size: coefficients of a(x) per step, 1 <= D <= m")
+
+
+@dataclasses.dataclass(frozen=True)
+class PipelinedParams:
+    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
+    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
+    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
+                                    "irreducible polynomial such as x^97+x^16-1")
+    D: int = param(1, help="digit size: coefficients of a(x) per step, 1 <= D <= m")
+    R: int = param(1, help="pipeline registers: t(x) is split into R registered group "
+                           "sums, 1 <= R <= D")
+
+
+@dataclasses.dataclass(frozen=True)
+class NamParams:
+    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
+    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
+    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
+                                    "irreducible polynomial such as x^97+x^16-1")
+    D: int = param(2, help="digit size: coefficients of a(x) per step, 2 <= D <= m")
+    R: int = param(2, help="accumulators (R = 2: DAM, R > 2: NAM), 2 <= R <= D")
+
+
+@functools.lru_cache(maxsize=256)
+def _resolve(name: str, p: int, m: int, spec: str) -> tuple:
+    """Resolve and check the modulus (cached: irreducibility tests of large m take time)."""
+    try:
+        f = presets.resolve_modulus(p, m, spec)
+    except ValueError as e:
+        raise ParameterError(name, "poly", f"must name a monic polynomial of degree m={m} "
+                             f"over GF({p}) ({e})", spec) from None
+    st = irreducible.structure(f, p)
+    if not st["irreducible"]:
+        raise ParameterError(name, "poly", f"must be irreducible for a field multiplier: "
+                             f"{st['message']}", spec)
+    return f
+
+
+@functools.lru_cache(maxsize=256)
+def _structure(p: int, f: tuple) -> dict:
+    return irreducible.structure(f, p)
+
+
+class _GFpm(Algorithm):
+    family = "digitserial"
+    paper = _PAPER
+    has_D = True
+    has_R = False
+    min_R = 1
+
+    # --- parameters -------------------------------------------------------------------
+    def validate(self, params):
+        name = self.name
+        p, m = params.p, params.m
+        if not isinstance(p, int) or not poly.is_prime_small(p):
+            raise ParameterError(name, "p", "must be a prime", p)
+        if p > MAX_P:
+            raise ParameterError(name, "p", f"must be a small prime (<= {MAX_P})", p)
+        if not isinstance(m, int) or m < 2:
+            raise ParameterError(name, "m", "must be an integer >= 2", m)
+        if self.has_D:
+            D = params.D
+            lo = 2 if self.min_R > 1 else 1
+            if not isinstance(D, int) or not lo <= D <= m:
+                raise ParameterError(name, "D", f"must satisfy {lo} <= D <= m (m={m})", D)
+        if self.has_R:
+            R = params.R
+            if not isinstance(R, int) or not self.min_R <= R <= params.D:
+                raise ParameterError(name, "R", f"must satisfy {self.min_R} <= R <= D (D={params.D})", R)
+        if not isinstance(params.poly, str):
+            raise ParameterError(name, "poly", "must be a string", params.poly)
+        f = _resolve(name, p, m, params.poly)
+        return dataclasses.replace(params, poly=poly.format_poly(f, p))
+
+    def field(self, params) -> tuple:
+        """f as a tuple (params canonical or not)."""
+        return _resolve(self.name, params.p, params.m, params.poly)
+
+    def digit(self, params) -> int:
+        return params.D if self.has_D else 1
+
+    # --- mathematics ------------------------------------------------------------------
+    def operands(self, params):
+        w = poly.coeff_bits(params.p) * params.m
+        return [Operand("a", w), Operand("b", w)]
+
+    def result_width(self, params) -> int:
+        return poly.coeff_bits(params.p) * params.m
+
+    def congruence(self, params) -> str:
+        return (f"p(x) = a(x)*b(x) mod f(x) in GF({params.p}^{params.m}), "
+                f"f = {poly.format_poly(self.field(params), params.p)}")
+
+    def _run(self, params, a: tuple, b: tuple) -> tuple:
+        raise NotImplementedError
+
+    def model(self, params, a: int, b: int) -> int:
+        """p(x) = a(x) b(x) mod f(x), packed (coefficient i in bits [w*i+w-1 : w*i])."""
+        p, m = params.p, params.m
+        r = self._run(params, poly.unpack(a, p, m), poly.unpack(b, p, m))
+        return poly.pack(r, p, m)
+
+    def random_operands(self, params, rng: random.Random):
+        p, m = params.p, params.m
+        if p == 2:
+            return (rng.getrandbits(m), rng.getrandbits(m))
+        return tuple(poly.pack([rng.randrange(p) for _ in range(m)], p, m) for _ in range(2))
+
+    def cases(self, params):
+        p, m = params.p, params.m
+        f = self.field(params)
+        low = poly.trim(f[:m])                      # f's low part: f - x^m
+        elems = {
+            "zero": (), "one": (1,), "max": (p - 1,) * m, "top": poly.shift((1,), m - 1),
+            "ones": (1,) * m, "flow": low, "xm": poly.neg(low, p),  # x^m mod f = -(f - x^m)
+            "alt": tuple((i % 2) * (p - 1) for i in range(m)),
+            "x": (0, 1),
+        }
+        pairs = [("zero", "zero"), ("zero", "max"), ("max", "zero"), ("one", "one"),
+                 ("one", "max"), ("max", "one"), ("max", "max"), ("top", "top"),
+                 ("ones", "ones"), ("top", "max"), ("max", "top"), ("flow", "flow"),
+                 ("xm", "xm"), ("flow", "top"), ("xm", "max"), ("alt", "max"), ("x", "top")]
+        return [(poly.pack(elems[u], p, m), poly.pack(elems[v], p, m)) for u, v in pairs]
+
+    # --- hardware ---------------------------------------------------------------------
+    def module_name(self, params) -> str:
+        h = hashlib.sha256(json.dumps(dataclasses.asdict(params), sort_keys=True).encode()).hexdigest()[:8]
+        parts = [f"mf_{self.name.replace('-', '_')}", f"p{params.p}", f"m{params.m}"]
+        if self.has_D:
+            parts.append(f"d{params.D}")
+        if self.has_R:
+            parts.append(f"r{params.R}")
+        return "_".join(parts + [h])
+
+    def extra_info(self, params):
+        p, m = params.p, params.m
+        f = self.field(params)
+        D = self.digit(params)
+        st = _structure(p, f)
+        red = model.reduction_cost(f, p, D)
+        info = {
+            "field": st["message"],
+            "kind": st["kind"],
+            "poly": poly.format_poly(f, p),
+            "digits": model.n_digits(m, D),
+            "cycles": self.cycles(params),
+            "reduction_operands": red["operands"],
+            "reduction_alpha": red["alpha"],
+            "reduction_coefficient_additions": red["coefficient_additions"],
+        }
+        if self.has_R:
+            info["groups"] = [len(g) for g in model.groups(params.D, params.R)]
+        return info
+
+    def grid(self):
+        return [dict(g) for g in self._grid]
+
+
+def _g(**kw) -> dict[str, str]:
+    return {k: str(v) for k, v in kw.items()}
+
+
+_SMALL_D = [
+    _g(p=2, m=13, poly="auto", D=1), _g(p=2, m=13, poly="auto", D=3), _g(p=2, m=13, poly="auto", D=13),
+    _g(p=3, m=11, poly="paper", D=1), _g(p=3, m=11, poly="paper", D=3), _g(p=3, m=11, poly="paper", D=11),
+    _g(p=3, m=11, poly="x^11+x^10+x^8+2*x^7+x+1", D=3), _g(p=5, m=7, poly="auto", D=3),
+    _g(p=2, m=163, poly="paper", D=16), _g(p=3, m=97, poly="paper", D=8),
+]
+_SMALL_R = [
+    _g(p=2, m=13, poly="auto", D=1, R=1), _g(p=2, m=13, poly="auto", D=3, R=2),
+    _g(p=2, m=13, poly="auto", D=13, R=4), _g(p=3, m=11, poly="paper", D=3, R=3),
+    _g(p=3, m=11, poly="paper", D=11, R=2), _g(p=5, m=7, poly="auto", D=4, R=2),
+    _g(p=2, m=163, poly="paper", D=32, R=4), _g(p=3, m=97, poly="paper", D=8, R=2),
+]
+_SMALL_NAM = [
+    _g(p=2, m=13, poly="auto", D=2, R=2), _g(p=2, m=13, poly="auto", D=3, R=3),
+    _g(p=2, m=13, poly="auto", D=13, R=4), _g(p=3, m=11, poly="paper", D=3, R=2),
+    _g(p=3, m=11, poly="paper", D=11, R=3), _g(p=5, m=7, poly="auto", D=4, R=2),
+    _g(p=2, m=163, poly="paper", D=32, R=4), _g(p=3, m=97, poly="paper", D=8, R=2),
+]
+_SMALL_1 = [
+    _g(p=2, m=13, poly="auto"), _g(p=3, m=11, poly="paper"),
+    _g(p=3, m=11, poly="x^11+x^10+x^8+2*x^7+x+1"), _g(p=5, m=7, poly="auto"),
+    _g(p=2, m=163, poly="paper"),
+]
+
+
+@register
+class MseHorner(_GFpm):
+    """Algorithm 1: p <- a_i b + (x p mod f), i = m-1 .. 0."""
+    name = "gfpm-mse-horner"
+    title = "GF(p^m) MSE-first Horner multiplier (one coefficient per step)"
+    paper = _PAPER + ", Algorithm 1 / Fig. 1a"
+    Params = FieldParams
+    has_D = False
+    _grid = _SMALL_1
+
+    def _run(self, params, a, b):
+        return model.mse_horner(params.p, self.field(params), a, b)
+
+    def cycles(self, params) -> int:
+        """m steps."""
+        return params.m
+
+    def build(self, params):
+        return hw.MseShuCore(params.p, self.field(params), 1)
+
+
+@register
+class MseShu(_GFpm):
+    """Algorithm 2 (Shu et al.)."""
+    name = "gfpm-mse-shu"
+    title = "GF(p^m) MSE-first digit-serial multiplier of Shu et al. (reduced partial products)"
+    paper = _PAPER + ", Algorithm 2 / Fig. 1b"
+    Params = DigitParams
+    _grid = _SMALL_D
+
+    def _run(self, params, a, b):
+        return model.mse_shu(params.p, self.field(params), a, b, params.D)
+
+    def cycles(self, params) -> int:
+        """ceil(m/D) steps."""
+        return model.n_digits(params.m, params.D)
+
+    def build(self, params):
+        return hw.MseShuCore(params.p, self.field(params), params.D)
+
+
+@register
+class MseDigit(_GFpm):
+    """Algorithm 3 (Song-Parhi with the extra iteration)."""
+    name = "gfpm-mse-digit"
+    title = "GF(p^m) MSE-first digit-serial multiplier of Song and Parhi (result s/x^D)"
+    paper = _PAPER + ", Algorithm 3 / Fig. 1c"
+    Params = DigitParams
+    _grid = _SMALL_D
+
+    def _run(self, params, a, b):
+        return model.mse_digit(params.p, self.field(params), a, b, params.D)
+
+    def cycles(self, params) -> int:
+        """ceil(m/D) + 1 steps (the extra iteration with a zero digit gives x^D (ab mod f))."""
+        return model.n_digits(params.m, params.D) + 1
+
+    def build(self, params):
+        return hw.MseDigitCore(params.p, self.field(params), params.D)
+
+
+@register
+class MsePipelined(_GFpm):
+    """Figure 1d."""
+    name = "gfpm-mse-pipelined"
+    title = "GF(p^m) MSE-first digit-serial multiplier, partial-product sum pipelined (R group registers)"
+    paper = _PAPER + ", Fig. 1d"
+    Params = PipelinedParams
+    has_R = True
+    _grid = _SMALL_R
+
+    def _run(self, params, a, b):
+        return model.mse_pipelined(params.p, self.field(params), a, b, params.D, params.R)
+
+    def cycles(self, params) -> int:
+        """ceil(m/D) + 2 steps: Alg 3's ceil(m/D)+1 plus one for the register level."""
+        return model.n_digits(params.m, params.D) + 2
+
+    def build(self, params):
+        return hw.MseDigitCore(params.p, self.field(params), params.D, params.R)
+
+
+@register
+class LseBasic(_GFpm):
+    """Algorithm 4."""
+    name = "gfpm-lse-basic"
+    title = "GF(p^m) LSE-first multiplier (one coefficient per step)"
+    paper = _PAPER + ", Algorithm 4 / Fig. 2a"
+    Params = FieldParams
+    has_D = False
+    _grid = _SMALL_1
+
+    def _run(self, params, a, b):
+        return model.lse_basic(params.p, self.field(params), a, b)
+
+    def cycles(self, params) -> int:
+        """m steps."""
+        return params.m
+
+    def build(self, params):
+        return hw.LseBasicCore(params.p, self.field(params))
+
+
+@register
+class LseDigit(_GFpm):
+    """Algorithm 5 (Bertoni et al.), corrected."""
+    name = "gfpm-lse-digit"
+    title = "GF(p^m) LSE-first digit-serial multiplier of Bertoni et al. (reduced accumulator)"
+    paper = _PAPER + ", Algorithm 5 / Fig. 2b (corrected per errata: ceil(m/D)+1 iterations)"
+    Params = DigitParams
+    _grid = _SMALL_D
+
+    def _run(self, params, a, b):
+        return model.lse_digit(params.p, self.field(params), a, b, params.D)
+
+    def cycles(self, params) -> int:
+        """ceil(m/D) + 1 steps (the last with a zero digit leaves s reduced)."""
+        return model.n_digits(params.m, params.D) + 1
+
+    def build(self, params):
+        return hw.LseDigitCore(params.p, self.field(params), params.D)
+
+
+@register
+class LseNam(_GFpm):
+    """Figure 2c (DAM / NAM)."""
+    name = "gfpm-lse-nam"
+    title = "GF(p^m) LSE-first multi-accumulator multiplier of Kumar et al. (DAM/NAM)"
+    paper = _PAPER + ", Fig. 2c"
+    Params = NamParams
+    has_R = True
+    min_R = 2
+    _grid = _SMALL_NAM
+
+    def _run(self, params, a, b):
+        return model.lse_nam(params.p, self.field(params), a, b, params.D, params.R)
+
+    def cycles(self, params) -> int:
+        """ceil(m/D) + 1 steps: ceil(m/D) accumulation steps, one output stage (adder tree
+        of R accumulators + eq. (2) into the output register)."""
+        return model.n_digits(params.m, params.D) + 1
+
+    def build(self, params):
+        return hw.LseNamCore(params.p, self.field(params), params.D, params.R)
+
+
+@register
+class LsePipelined(_GFpm):
+    """Figure 2d."""
+    name = "gfpm-lse-pipelined"
+    title = "GF(p^m) LSE-first digit-serial multiplier, partial-product sum pipelined (R group registers)"
+    paper = _PAPER + ", Fig. 2d"
+    Params = PipelinedParams
+    has_R = True
+    _grid = _SMALL_R
+
+    def _run(self, params, a, b):
+        return model.lse_pipelined(params.p, self.field(params), a, b, params.D, params.R)
+
+    def cycles(self, params) -> int:
+        """ceil(m/D) + 2 steps: Alg 5's ceil(m/D)+1 plus one for the register level."""
+        return model.n_digits(params.m, params.D) + 2
+
+    def build(self, params):
+        return hw.LseDigitCore(params.p, self.field(params), params.D, params.R)

@@ -1,0 +1,231 @@
+"""Amaranth datapaths of the GF(2)[t]/F(t) multipliers. Each core is an IterativeCore:
+one load cycle, `steps` step cycles, then the result, a function of registered state
+only. The per-cycle updates are those of the models in `model.py` (same names).
+
+F is a generation-time constant: every product with a part of F is a fixed xor network.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
+
+from ...hw.iterative import IterativeCore
+from .model import deg, mask, split_point
+
+
+def const_mul(x: Value, const: int) -> Value:
+    """x * const in GF(2)[t] for a constant polynomial: xor of x << j over const's set bits."""
+    terms = [x << j for j in range(const.bit_length()) if (const >> j) & 1]
+    if not terms:
+        return Const(0, 1)
+    acc = terms[0]
+    for t in terms[1:]:
+        acc = acc ^ t
+    return acc
+
+
+def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
+    """A named comb signal of exactly `width` bits (truncates or zero-extends value)."""
+    s = Signal(width, name=name)
+    m.d.comb += s.eq(value)
+    return s
+
+
+class _Gf2nCore(IterativeCore):
+    def __init__(self, f: int, steps: int):
+        self.f = f
+        self.n = n = deg(f)
+        self.r = split_point(n)
+        self.h = n - self.r
+        super().__init__(2 * n, n, steps)
+
+    def _operands(self, operands: Value) -> tuple[Value, Value]:
+        n = self.n
+        return operands[:n], operands[n:2 * n]  # payload: A in the low n bits, B above
+
+
+class BlakelyCore(_Gf2nCore):
+    """Interleaved Blakely (Alg 4): n steps, A*B mod F."""
+
+    def __init__(self, f: int):
+        super().__init__(f, deg(f))
+
+    def datapath(self, m, load, step, index, operands):
+        n, f = self.n, self.f
+        sa = Signal(n, name="sa")      # A, consumed MSB first
+        b = Signal(n, name="b")        # B, static
+        r = Signal(n, name="R")        # residue, deg < n
+        # shift-add: R*t + a_i*B (n+1 bits)
+        rs = _wire(m, n + 1, Cat(Const(0, 1), r) ^ Mux(sa[n - 1], b, 0), "R_shift_add")
+        with m.If(load):
+            # load: A, B in, R = 0
+            a_in, b_in = self._operands(operands)
+            m.d.sync += [sa.eq(a_in), b.eq(b_in), r.eq(0)]
+        with m.Elif(step):
+            # step: next bit of A; reduce by F when r_n = 1 (clears bit n)
+            m.d.sync += [sa.eq(sa << 1), r.eq(rs[:n] ^ Mux(rs[n], f & mask(n), 0))]
+        return r
+
+
+class MontgomeryCore(_Gf2nCore):
+    """Interleaved Montgomery (Alg 5): n steps, A*B*t^-n mod F (f_0 = 1)."""
+
+    def __init__(self, f: int):
+        super().__init__(f, deg(f))
+
+    def datapath(self, m, load, step, index, operands):
+        n, f = self.n, self.f
+        a = Signal(n, name="a")        # A, static
+        sb = Signal(n, name="sb")      # B, consumed LSB first
+        r = Signal(n, name="R")        # residue, deg < n
+        # add: R + b_i*A; the quotient bit is its constant coefficient
+        ra = _wire(m, n, r ^ Mux(sb[0], a, 0), "R_add")
+        # reduce: + q*F (F's t^n term becomes bit n-1 after the shift), then / t
+        rr = _wire(m, n, ra ^ Mux(ra[0], f & mask(n), 0), "R_red")
+        with m.If(load):
+            # load: A, B in, R = 0
+            a_in, b_in = self._operands(operands)
+            m.d.sync += [a.eq(a_in), sb.eq(b_in), r.eq(0)]
+        with m.Elif(step):
+            # step: (R + b_i*A + q*F) / t
+            m.d.sync += [sb.eq(sb >> 1), r.eq(Cat(rr[1:], ra[0]))]
+        return r
+
+
+class BmmCore(_Gf2nCore):
+    """BMM (Alg 6-8): r = ceil(n/2) steps; parallel Blakely S and Montgomery T units;
+    result S + T = A*B*t^-r mod F (f_0 = 1)."""
+
+    def __init__(self, f: int):
+        super().__init__(f, split_point(deg(f)))
+
+    def datapath(self, m, load, step, index, operands):
+        n, r, f = self.n, self.r, self.f
+        fl = f & mask(n)
+        a = Signal(n, name="a")        # A, static (both units)
+        sbh = Signal(r, name="sbh")    # BH = B >> r, zero-extended to r bits, MSB first
+        sbl = Signal(r, name="sbl")    # BL = B mod t^r, LSB first
+        s = Signal(n, name="S")        # Blakely residue A*BH mod F
+        t = Signal(n, name="T")        # Montgomery residue A*BL*t^-j mod F
+        # Blakely unit: S*t + bh*A, reduced when bit n is set
+        ss = _wire(m, n + 1, Cat(Const(0, 1), s) ^ Mux(sbh[r - 1], a, 0), "S_shift_add")
+        # Montgomery unit: T + bl*A, + q*F, / t
+        ta = _wire(m, n, t ^ Mux(sbl[0], a, 0), "T_add")
+        tr = _wire(m, n, ta ^ Mux(ta[0], fl, 0), "T_red")
+        with m.If(load):
+            # load: A, the halves of B, S = T = 0
+            a_in, b_in = self._operands(operands)
+            m.d.sync += [a.eq(a_in), sbh.eq(b_in >> r), sbl.eq(b_in[:r]), s.eq(0), t.eq(0)]
+        with m.Elif(step):
+            # step: one Blakely and one Montgomery iteration in parallel
+            m.d.sync += [
+                sbh.eq(sbh << 1), sbl.eq(sbl >> 1),
+                s.eq(ss[:n] ^ Mux(ss[n], fl, 0)),
+                t.eq(Cat(tr[1:], ta[0])),
+            ]
+        # output: S + T (reduced; errata: not S + T + F)
+        return s ^ t
+
+
+class _KaratsubaCore(_Gf2nCore):
+    """Shared part of FIKO and RF-FIKO: operand registers and the three Karatsuba-Ofman
+    products C0 = A0*B0, C1 = (A0+A1)*(B0+B1), C2 = A1*B1, one bit of each per step."""
+
+    def __init__(self, f: int):
+        super().__init__(f, split_point(deg(f)))
+
+    def karatsuba(self, m, load, step, operands):
+        n, r, h = self.n, self.r, self.h
+        self.a0 = a0 = Signal(r, name="a0")        # A0, static
+        self.asum = asum = Signal(r, name="asum")  # A0 + A1, static
+        self.b1 = b1 = Signal(h, name="b1")        # B1, static
+        self.sa1 = sa1 = Signal(r, name="sa1")     # A1 (zero-extended), MSB first
+        self.sb0 = sb0 = Signal(r, name="sb0")     # B0, LSB first
+        self.sbs = sbs = Signal(r, name="sbs")     # B0 + B1, MSB first
+        self.c0 = c0 = Signal(2 * r - 1, name="C0")
+        self.c1 = c1 = Signal(2 * r - 1, name="C1")
+        self.c2 = c2 = Signal(max(2 * h - 1, 1), name="C2")
+        self.a1_bit, self.b0_bit = sa1[r - 1], sb0[0]
+        with m.If(load):
+            # load: split A and B at t^r, form the Karatsuba-Ofman sums, clear C0, C1, C2
+            a_in, b_in = self._operands(operands)
+            m.d.sync += [
+                a0.eq(a_in[:r]), asum.eq(a_in[:r] ^ (a_in >> r)), b1.eq(b_in >> r),
+                sa1.eq(a_in >> r), sb0.eq(b_in[:r]), sbs.eq(b_in[:r] ^ (b_in >> r)),
+                c0.eq(0), c1.eq(0), c2.eq(0),
+            ]
+        with m.Elif(step):
+            # step: C0 LSB first (C0/t + b0_s*A0*t^(r-1)), C1 and C2 MSB first (Horner)
+            m.d.sync += [
+                sa1.eq(sa1 << 1), sb0.eq(sb0 >> 1), sbs.eq(sbs << 1),
+                c0.eq((c0 >> 1) ^ Mux(sb0[0], a0 << (r - 1), 0)),
+                c1.eq((c1 << 1) ^ Mux(sbs[r - 1], asum, 0)),
+                c2.eq((c2 << 1) ^ Mux(sa1[r - 1], b1, 0)),
+            ]
+
+    def final_sum(self, m, c0p_ur: Value, c1p: Value, c2p_lr: Value) -> Value:
+        """Errata's sum (C0'_UR || C2'_LR) + C1' + (C2'_LR || C0'_UR), n bits."""
+        n, r = self.n, self.r
+        ur = _wire(m, r, c0p_ur, "C0p_UR")
+        lr = _wire(m, r, c2p_lr, "C2p_LR")
+        c1w = _wire(m, n, c1p, "C1p")
+        return _wire(m, n, Cat(lr, ur) ^ c1w ^ Cat(ur, lr), "sum")
+
+
+class FikoCore(_KaratsubaCore):
+    """FIKO (Fig. 1-2): r = ceil(n/2) steps; C0, C1, C2 plus the Blakely (R1/Q1, modulo
+    F1 = F >> r) and Montgomery (R0/Q0, modulo F0 = F mod t^r) quotient units; the
+    reduction terms and the final sum are fixed xor networks on the registers."""
+
+    def datapath(self, m, load, step, index, operands):
+        n, r, h, f = self.n, self.r, self.h, self.f
+        f0, f1 = f & mask(r), f >> r
+        self.karatsuba(m, load, step, operands)
+        a0, b1 = self.a0, self.b1
+        r1 = Signal(h, name="R1")                   # Blakely residue of A1*B1 mod F1
+        q1 = Signal(r, name="Q1")                   # Blakely quotient Q
+        r0 = Signal(max(r - 1, 1), name="R0")       # Montgomery residue
+        q0 = Signal(r, name="Q0")                   # Montgomery quotient Q'
+        # Blakely unit: R1*t + a1*B1; the quotient bit is coefficient h
+        r1s = _wire(m, h + 1, Cat(Const(0, 1), r1) ^ Mux(self.a1_bit, b1, 0), "R1_shift_add")
+        qb = r1s[h]
+        # Montgomery unit: R0 + b0*A0; the quotient bit is coefficient 0
+        r0a = _wire(m, r, r0 ^ Mux(self.b0_bit, a0, 0), "R0_add")
+        qm = r0a[0]
+        r0r = _wire(m, r, r0a ^ Mux(qm, f0, 0), "R0_red")
+        with m.If(load):
+            # load: clear the quotient units
+            m.d.sync += [r1.eq(0), q1.eq(0), r0.eq(0), q0.eq(0)]
+        with m.Elif(step):
+            # step: reduce R1 by F1, R0 by F0 (then / t); shift the quotient bits in
+            m.d.sync += [
+                r1.eq(r1s[:h] ^ Mux(qb, f1 & mask(h), 0)),
+                q1.eq(Cat(qb, q1[:r - 1])),
+                r0.eq(r0r[1:]),
+                q0.eq(Cat(q0[1:], qm)),
+            ]
+        # reduction terms (Fig. 1): C0' = C0 + Q'F0, C2' = C2 + QF1, C1' = C1 + (Q'+Q)(F0+F1)
+        c0p = _wire(m, 2 * r - 1, self.c0 ^ const_mul(q0, f0), "C0p")
+        c2p = _wire(m, r, self.c2 ^ const_mul(q1, f1), "C2p")
+        c1p = _wire(m, n, self.c1 ^ const_mul(q0 ^ q1, f0 ^ f1), "C1p_full")
+        # final sum (errata): A*B*t^-r mod F
+        return self.final_sum(m, c0p[r:], c1p, c2p)
+
+
+class RfFikoCore(_KaratsubaCore):
+    """RF-FIKO (Fig. 4-5, Section 8.2) for F = t^n + t^r + 1, n odd: r steps computing only
+    C0, C1, C2; quotients, reduction terms and the final sum are shifts and xors."""
+
+    def datapath(self, m, load, step, index, operands):
+        n, r = self.n, self.r
+        self.karatsuba(m, load, step, operands)
+        c0, c1, c2 = self.c0, self.c1, self.c2
+        # quotients without reduction units: Q' = C0_LR, Q = C2 >> (r-1)
+        q0 = _wire(m, r, c0[:r], "Q0")
+        q1 = _wire(m, r, c2 >> (r - 1), "Q1")
+        # C2'_LR = (C2 + Q*t^(r-1) + Q)_LR  (Q*F1, F1 = t^(r-1) + 1)
+        c2p = _wire(m, r, c2 ^ (q1 << (r - 1)) ^ q1, "C2p_LR")
+        # C1' = C1 + (Q' + Q)*t^(r-1)  (F0 + F1 = t^(r-1))
+        c1p = _wire(m, n, c1 ^ ((q0 ^ q1) << (r - 1)), "C1p_full")
+        # final sum (errata), C0'_UR = C0_UR: A*B*t^-r mod F
+        return self.final_sum(m, c0[r:], c1p, c2p)

@@ -1,0 +1,62 @@
+"""The shared shell of every iterative multiplier: valid/ready streams around a datapath
+that loads its operands, takes a fixed number of steps and presents its result.
+
+Timing contract (constant for every operand value):
+  cycle 0      operands accepted (i.valid & i.ready); the datapath loads its state
+  cycles 1..N  the datapath steps (N = `steps`)
+  cycle N+1    o.valid rises and o.payload holds the result until o.ready
+So latency = N + 1 cycles from the input handshake to o.valid, and with an output that
+is always ready a new operand set is accepted in the cycle the result leaves:
+initiation interval N + 1.
+"""
+
+from amaranth.hdl import Module, Signal, Value
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+
+class IterativeCore(wiring.Component):
+    """Subclasses implement `datapath(m, load, step, index, operands) -> result`.
+
+    `load` is high in the cycle the operands arrive; `step` is high in each of the N step
+    cycles; `index` counts the steps 0..N-1 (valid while `step`); `operands` is the input
+    payload, valid only while `load`. The result must depend only on registered state, so
+    it holds while the output waits for o.ready.
+    """
+
+    def __init__(self, in_width: int, out_width: int, steps: int):
+        if steps < 1:
+            raise ValueError("an iterative core needs at least one step")
+        self.steps = steps
+        self.latency = steps + 1
+        self.initiation_interval = steps + 1
+        super().__init__({
+            "i": In(stream.Signature(in_width)),
+            "o": Out(stream.Signature(out_width)),
+        })
+
+    def datapath(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+        raise NotImplementedError
+
+    def elaborate(self, platform):
+        m = Module()
+        busy = Signal()
+        index = Signal(range(max(self.steps, 2)))
+        load = Signal()
+        step = Signal()
+        m.d.comb += [
+            self.i.ready.eq(~busy & (~self.o.valid | self.o.ready)),
+            load.eq(self.i.valid & self.i.ready),
+            step.eq(busy),
+        ]
+        with m.If(self.o.valid & self.o.ready):
+            m.d.sync += self.o.valid.eq(0)
+        with m.If(load):
+            m.d.sync += [busy.eq(1), index.eq(0)]
+        with m.Elif(busy):
+            m.d.sync += index.eq(index + 1)
+            with m.If(index == self.steps - 1):
+                m.d.sync += [busy.eq(0), self.o.valid.eq(1)]
+        result = self.datapath(m, load, step, index, self.i.payload)
+        m.d.comb += self.o.payload.eq(result)
+        return m

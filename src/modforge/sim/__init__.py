@@ -1,0 +1,1 @@
+"""Model-made vectors, the generated Verilog testbench and the simulator runners."""

@@ -1,0 +1,1 @@
+"""Synthesis with open tools; each run yields one metrics record."""

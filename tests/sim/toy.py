@@ -1,0 +1,72 @@
+"""A toy iterative multiplier (shift-and-add integer product) to test the testbench
+itself: a good design must pass, and a wrong one must fail in the way it is wrong."""
+
+import dataclasses
+import random
+
+from amaranth.hdl import Mux, Signal
+
+from modforge.hw.iterative import IterativeCore
+from modforge.registry import Algorithm, Operand, param
+
+
+@dataclasses.dataclass(frozen=True)
+class ToyParams:
+    w: int = param(8, help="operand width")
+    bug: str = param("none", help="none | value | latency")
+
+
+class ToyCore(IterativeCore):
+    def __init__(self, w, bug):
+        self.w, self.bug = w, bug
+        super().__init__(2 * w, 2 * w, w)
+        if bug == "latency":
+            self.latency += 1  # claims a latency the hardware does not have
+
+    def datapath(self, m, load, step, index, operands):
+        w = self.w
+        a, b, acc = Signal(w), Signal(2 * w), Signal(2 * w)
+        with m.If(load):
+            m.d.sync += [a.eq(operands[:w]), b.eq(operands[w:]), acc.eq(0)]
+        with m.Elif(step):
+            # one bit of a per step, LSB first
+            m.d.sync += [a.eq(a >> 1), b.eq(b << 1), acc.eq(acc + Mux(a[0], b, 0))]
+        result = acc
+        if self.bug == "value":
+            result = acc ^ (acc == 6)  # wrong only for one product
+        return result
+
+
+class Toy(Algorithm):
+    name = "toy-mul"
+    family = "toy"
+    title = "toy shift-add integer multiplier"
+    paper = "none"
+    Params = ToyParams
+
+    def operands(self, p):
+        return [Operand("a", p.w), Operand("b", p.w)]
+
+    def result_width(self, p):
+        return 2 * p.w
+
+    def model(self, p, a, b):
+        return a * b
+
+    def congruence(self, p):
+        return "C = A*B"
+
+    def random_operands(self, p, rng: random.Random):
+        return (rng.getrandbits(p.w), rng.getrandbits(p.w))
+
+    def cases(self, p):
+        return [(0, 0), (2, 3), ((1 << p.w) - 1, (1 << p.w) - 1)]
+
+    def cycles(self, p):
+        return p.w
+
+    def build(self, p):
+        return ToyCore(p.w, p.bug)
+
+    def module_name(self, p):
+        return f"mf_toy_w{p.w}_{p.bug}"

@@ -1,0 +1,85 @@
+"""The command line: bad input is a one-line error with exit 2 and nothing written."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from modforge.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["generate", "no-such-algorithm", "n=9"], "argument 'algorithm' must be one of"),
+    (["generate", "gf2n-blakely", "n=9", "colour=red"], "'colour' is not a parameter"),
+    (["generate", "gf2n-blakely", "n=nine"], "'n' must be an integer"),
+    (["generate", "gf2n-blakely", "n"], "must be written key=value"),
+    (["generate", "gf2n-rffiko", "n=9", "poly=x^9+x^4+1"], "gf2n-rffiko: argument 'poly'"),
+    (["generate", "gfpm-mse-digit", "m=8", "poly=x^8+1", "D=2"], "reducible"),
+    (["generate", "gfpm-mse-digit", "m=11", "poly=auto", "D=0"], "argument 'D'"),
+    (["generate", "gfpm-mse-digit", "m=11", "poly=auto", "D=12"], "argument 'D'"),
+    (["generate", "gfpm-mse-digit", "p=4", "m=11", "poly=auto", "D=2"], "argument 'p'"),
+    (["generate", "gfpm-mse-digit", "m=11", "poly=x^12+x^3+1", "D=2"], "argument 'poly'"),
+    (["verify", "gf2n-blakely", "n=9", "--sim", "modelsim"], "argument '--sim'"),
+    (["poly", "check", "p=6", "poly=x^3+x+1"], "argument 'p' must be a prime"),
+    (["poly", "irreducible", "p=2", "degree=1"], "argument 'degree'"),
+])
+def test_bad_input_exits_2_and_writes_nothing(tmp_path, capsys, monkeypatch, argv, needle):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv, *(["-o", "out"] if argv[0] in ("generate",) else []))
+    assert code == 2
+    assert needle in err, err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_console_script_exit_code(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "modforge.cli", "generate", "gf2n-blakely", "n=1"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: gf2n-blakely: argument 'n'")
+    assert "Traceback" not in proc.stderr
+
+
+def test_list_json(capsys):
+    code, out, _ = run(capsys, "list", "--json")
+    assert code == 0
+    names = {a["name"] for a in json.loads(out)}
+    assert {"gf2n-blakely", "gf2n-rffiko", "gfpm-mse-digit", "gfpm-lse-digit"} <= names
+
+
+def test_generate_writes_design(tmp_path, capsys):
+    code, out, _ = run(capsys, "generate", "gf2n-blakely", "n=9", "poly=x^9+x^4+1", "-o", str(tmp_path / "d"),
+                       "--vectors", "20", "--json")
+    assert code == 0
+    rec = json.loads(out)
+    assert rec["cycles"] == 9 and rec["latency"] == 10
+    written = {p.name for p in (tmp_path / "d").iterdir()}
+    assert {"design.json", "tb.v", "vectors", rec["top"] + ".v"} <= written
+    assert len((tmp_path / "d" / "vectors" / "in.hex").read_text().splitlines()) == 20
+
+
+def test_poly_check_and_search(capsys):
+    code, out, _ = run(capsys, "poly", "check", "p=2", "poly=x^107+x^54+1", "--json")
+    rec = json.loads(out)
+    assert code == 0 and rec["kind"] == "ring" and not rec["irreducible"]
+    code, out, _ = run(capsys, "poly", "irreducible", "p=2", "degree=233", "kind=trinomial", "--json")
+    assert code == 0 and json.loads(out)["polynomials"] == ["x^233+x^74+1"]
+    code, out, _ = run(capsys, "poly", "irreducible", "p=2", "degree=163", "--json")
+    assert json.loads(out)["polynomials"] == ["x^163+x^7+x^6+x^3+1"]
+
+
+@pytest.mark.sim
+def test_verify_passes(capsys):
+    code, out, _ = run(capsys, "verify", "gf2n-montgomery", "n=9", "poly=x^9+x^4+1", "--vectors", "50",
+                       "--sim", "icarus", "--json")
+    rec = json.loads(out)
+    assert code == 0 and rec["simulations"][0]["ok"] and rec["simulations"][0]["passed"] == 50
