@@ -37,3 +37,15 @@ def test_model_vs_simulation(tmp_path, item, simulator):
     assert design.cycles == alg.cycles(params)
     assert result.latency == design.latency == design.cycles + 1
     assert result.initiation_interval == design.initiation_interval
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("simulator", SIMULATORS)
+@pytest.mark.parametrize("item", CONFIGS, ids=[config_id(c) for c in CONFIGS])
+def test_extended_100k(tmp_path, item, simulator):
+    """The extended run: 100,000 vectors with another seed (`pytest -m slow`)."""
+    alg, cfg = item
+    params = alg.parse(cfg)
+    _, [result] = verify(alg, params, tmp_path, 100_000, [simulator], seed=2)
+    assert result.ok, result.log[-3000:]
+    assert result.passed == 100_000

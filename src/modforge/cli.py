@@ -125,13 +125,15 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
             summary["directory"] = None
 
     def human():
-        table = Table(title=f"{alg.name} {' '.join(params or [])}: {design.congruence}")
-        for col in ("simulator", "vectors", "pass", "fail", "latency", "II", "build s", "run s", "verdict"):
-            table.add_column(col)
+        console.print(f"{design.top}: {design.congruence}")
+        console.print(f"claimed: {design.cycles} step cycles, latency {design.latency}, "
+                      f"initiation interval {design.initiation_interval}")
+        table = Table()
+        for col in ("sim", "vectors", "pass", "fail", "latency", "II", "build s", "run s", "verdict"):
+            table.add_column(col, no_wrap=True)
         for r in results:
-            table.add_row(r.simulator, str(r.vectors), str(r.passed), str(r.failed),
-                          f"{r.latency} (expect {design.latency})", f"{r.initiation_interval}",
-                          f"{r.build_seconds:.2f}", f"{r.run_seconds:.2f}",
+            table.add_row(r.simulator, str(r.vectors), str(r.passed), str(r.failed), str(r.latency),
+                          str(r.initiation_interval), f"{r.build_seconds:.2f}", f"{r.run_seconds:.2f}",
                           "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]")
         console.print(table)
         for r in results:

@@ -43,6 +43,25 @@ class GF:
     def __init__(self, p: int):
         self.p = p
         self.w = poly.coeff_bits(p)
+        self.module: Module | None = None
+        self._count = 0
+
+    def bind(self, module: Module) -> None:
+        """Give the helper a module for its intermediate wires: every GF(p) operation whose
+        inputs fan out more than once (p > 2) drives named comb signals, which keeps the
+        netlist and the simulator's expressions linear in the tree size."""
+        self.module = module
+
+    def wire(self, value: Value, name: str) -> Value:
+        if self.module is None:
+            return value
+        self._count += 1
+        sig = Signal(len(value), name=f"{name}{self._count}")
+        self.module.d.comb += sig.eq(value)
+        return sig
+
+    def wire_vec(self, v: Vec, name: str) -> Vec:
+        return Vec([self.wire(pl, f"{name}_b{k}_") for k, pl in enumerate(v.planes)], v.n)
 
     # --- wiring -----------------------------------------------------------------------
     def const(self, n: int, value: int = 0) -> Vec:
@@ -96,22 +115,22 @@ class GF:
             return Vec([u.planes[0] ^ v.planes[0]], n)
         if self.p == 3:
             (a0, a1), (b0, b1) = u.planes, v.planes
-            t = (a1 | b0) ^ (a0 | b1)
-            return Vec([(a1 | b1) ^ t, (a0 | b0) ^ t], n)
+            t = self.wire((a1 | b0) ^ (a0 | b1), "t")
+            return self.wire_vec(Vec([(a1 | b1) ^ t, (a0 | b0) ^ t], n), "sum")
         # general p: bit-sliced ripple adder, then subtract p when the sum is >= p
         ones = Const((1 << n) - 1, n)
         s, c = [], Const(0, n)
         for a, b in zip(u.planes, v.planes):
-            s.append(a ^ b ^ c)
-            c = (a & b) | (c & (a ^ b))
+            s.append(self.wire(a ^ b ^ c, "s"))
+            c = self.wire((a & b) | (c & (a ^ b)), "c")
         s.append(c)
         d, br = [], Const(0, n)
         for k, x in enumerate(s):
             y = ones if (self.p >> k) & 1 else Const(0, n)
             d.append(x ^ y ^ br)
-            br = (~x & y) | (~x & br) | (y & br)
+            br = self.wire((~x & y) | (~x & br) | (y & br), "br")
         ge = ~br
-        return Vec([(d[k] & ge) | (s[k] & ~ge) for k in range(self.w)], n)
+        return self.wire_vec(Vec([(d[k] & ge) | (s[k] & ~ge) for k in range(self.w)], n), "sum")
 
     def sum(self, vs: list[Vec]) -> Vec:
         """Balanced adder tree."""
@@ -139,6 +158,7 @@ class GF:
             return v
         if self.p == 3:  # c = 2: swap the two bits (wiring)
             return Vec([v.planes[1], v.planes[0]], v.n)
+        v = self.wire_vec(v, "sc_in")
         out = []
         for k in range(self.w):
             terms = [self._match(v, x) for x in range(1, self.p) if ((c * x) % self.p >> k) & 1]
@@ -146,7 +166,7 @@ class GF:
             for t in terms[1:]:
                 acc = acc | t
             out.append(acc)
-        return Vec(out, v.n)
+        return self.wire_vec(Vec(out, v.n), "scaled")
 
     def mul_coef(self, coef: list[Value], v: Vec) -> Vec:
         """a * v for one variable coefficient a (its w bits): a partial product."""
@@ -156,14 +176,15 @@ class GF:
         if self.p == 3:
             l, h = coef[0].replicate(n), coef[1].replicate(n)
             vl, vh = v.planes
-            return Vec([(l & vl) | (h & vh), (l & vh) | (h & vl)], n)
+            return self.wire_vec(Vec([(l & vl) | (h & vh), (l & vh) | (h & vl)], n), "pp")
+        v = self.wire_vec(v, "pp_in")
         acc = None
         for x in range(1, self.p):
             sel = (Cat(*coef) == x).replicate(n)
             sv = self.scale(v, x)
             term = [sel & pl for pl in sv.planes]
             acc = term if acc is None else [a | t for a, t in zip(acc, term)]
-        return Vec(acc, n)
+        return self.wire_vec(Vec(acc, n), "pp")
 
     # --- reduction by f (eq. (2)) -----------------------------------------------------
     def reduce_rows(self, v: Vec, f) -> list[Vec]:
@@ -218,7 +239,11 @@ class GF:
 
 
 class _Core(IterativeCore):
-    """Common shell: GF(p)[x]/f, digit size D, packed a/b in, packed m coefficients out."""
+    """Common shell: GF(p)[x]/f, digit size D, packed a/b in, packed m coefficients out.
+
+    Subclasses describe their registers as (register, value at load, value at each step);
+    all combinational logic is built first, then one load/step block updates the state.
+    """
 
     def __init__(self, p: int, f, D: int, steps: int):
         self.p, self.f, self.D = p, poly.trim(f), D
@@ -228,31 +253,45 @@ class _Core(IterativeCore):
         w = self.gf.w
         super().__init__(2 * self.m * w, self.m * w, steps)
 
-    def operands_in(self, operands: Value) -> tuple[Vec, Vec]:
+    def operands_in(self, module: Module, operands: Value) -> tuple[Vec, Vec]:
+        """Bind the GF helper to the module and split the payload into a and b (wiring)."""
+        self.gf.bind(module)
         mw = self.m * self.gf.w
         return (self.gf.from_packed(operands[:mw], self.m),
                 self.gf.from_packed(operands[mw:2 * mw], self.m))
+
+    def update(self, m: Module, load: Value, step: Value, regs) -> None:
+        """regs: (register Vec, value on load, value on each step or None to hold)."""
+        gf = self.gf
+        with m.If(load):
+            for r, at_load, _ in regs:
+                m.d.sync += gf.eq(r, at_load)
+        with m.Elif(step):
+            for r, _, at_step in regs:
+                if at_step is not None:
+                    m.d.sync += gf.eq(r, at_step)
 
     def pps(self, digit: list[list[Value]], base: Vec, js) -> list[Vec]:
         """Partial products a_{Di+j} x^j base(x), j in js (not reduced)."""
         return [self.gf.mul_coef(digit[j], self.gf.shift(base, j)) for j in js]
 
-
-class _MseCore(_Core):
-    """MSE first: the a register (n*D coefficients, a zero-padded) shifts up by D per step;
-    its top D coefficients are the current digit (zeros once every digit is out)."""
-
-    def a_register(self, m: Module, load: Value, step: Value, a_in: Vec):
+    def a_register(self, msb_first: bool):
+        """The a register (n*D coefficients, a zero-padded), shifted by D per step, zeros in:
+        MSE first shifts up and reads its top D coefficients, LSE first shifts down and reads
+        its low D. Returns (register, next value, digit coefficients' bits)."""
         gf, D, nd = self.gf, self.D, self.n * self.D
         areg = gf.reg(nd, "a")
-        with m.If(load):
-            m.d.sync += gf.eq(areg, a_in)
-        with m.Elif(step):
-            m.d.sync += gf.eq(areg, gf.shift(gf.slice(areg, 0, nd - D), D) if nd > D else gf.zero(nd))
-        return [areg.bits((self.n - 1) * D + j) for j in range(D)]
+        if nd == D:
+            nxt = gf.zero(nd)
+        elif msb_first:
+            nxt = gf.shift(gf.slice(areg, 0, nd - D), D)
+        else:
+            nxt = gf.ext(gf.slice(areg, D, nd), nd)
+        base = (self.n - 1) * D if msb_first else 0
+        return areg, nxt, [areg.bits(base + j) for j in range(D)]
 
 
-class MseShuCore(_MseCore):
+class MseShuCore(_Core):
     """Algorithm 2 (Algorithm 1 for D = 1): ceil(m/D) steps, result in register p."""
 
     def __init__(self, p: int, f, D: int):
@@ -261,23 +300,21 @@ class MseShuCore(_MseCore):
 
     def datapath(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
-        a_in, b_in = self.operands_in(operands)
-        digit = self.a_register(m, load, step, a_in)
+        a_in, b_in = self.operands_in(m, operands)
+        areg, a_next, digit = self.a_register(msb_first=True)
         b = gf.reg(self.m, "b")
         acc = gf.reg(self.m, "p")
-        # x^j b mod f, j < D: constant during a multiplication, eq. (2) networks off the loop
+        # x^j b mod f, j < D: b is constant during a multiplication; eq. (2) networks
         bj = [b] + [gf.reduce(gf.shift(b, j), self.f) for j in range(1, D)]
         # stage: p <- sum_j a_{Di+j} (x^j b mod f) + (x^D p mod f), one balanced tree
         t = [gf.mul_coef(digit[j], bj[j]) for j in range(D)]
         nxt = gf.sum(t + gf.reduce_rows(gf.shift(acc, D), self.f))
-        with m.If(load):
-            m.d.sync += gf.eq(b, b_in) + gf.eq(acc, gf.zero(self.m))
-        with m.Elif(step):
-            m.d.sync += gf.eq(acc, nxt)
+        self.update(m, load, step, [(areg, a_in, a_next), (b, b_in, None),
+                                    (acc, gf.zero(self.m), nxt)])
         return gf.to_packed(acc)
 
 
-class MseDigitCore(_MseCore):
+class MseDigitCore(_Core):
     """Algorithm 3 (R = 0) and Figure 1d (R >= 1 group registers): ceil(m/D)+1 (+1 with
     the pipeline level) steps; result = s / x^D from register s."""
 
@@ -288,57 +325,35 @@ class MseDigitCore(_MseCore):
 
     def datapath(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
-        a_in, b_in = self.operands_in(operands)
-        digit = self.a_register(m, load, step, a_in)
+        a_in, b_in = self.operands_in(m, operands)
+        areg, a_next, digit = self.a_register(msb_first=True)
         b = gf.reg(self.m, "b")
         s = gf.reg(self.m + D, "s")
+        regs = [(areg, a_in, a_next), (b, b_in, None)]
         # x^D (s mod f): eq. (2) rows shifted by D (wiring)
-        loop = [gf.shift(r, D) for r in gf.reduce_rows(gf.slice(s, 0, self.m + D), self.f)]
-        with m.If(load):
-            m.d.sync += gf.eq(b, b_in) + gf.eq(s, gf.zero(self.m + D))
+        loop = [gf.shift(r, D) for r in gf.reduce_rows(s, self.f)]
         if not self.R:
             # stage: s <- sum_j a_{Di+j} x^j b + x^D (s mod f), one balanced tree
-            nxt = gf.sum(self.pps(digit, b, range(D)) + loop)
-            with m.Elif(step):
-                m.d.sync += gf.eq(s, nxt)
+            regs.append((s, gf.zero(s.n), gf.sum(self.pps(digit, b, range(D)) + loop)))
         else:
-            gs = model.groups(D, self.R)
-            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(gs)]
-            with m.If(load):
-                for Tr in T:
-                    m.d.sync += gf.eq(Tr, gf.zero(Tr.n))
-            with m.Elif(step):
-                # pipeline stage 1: T_r <- sum over group r of a_{Di+j} x^j b (tree per group)
-                for Tr, g in zip(T, gs):
-                    m.d.sync += gf.eq(Tr, gf.sum(self.pps(digit, b, g)))
-                # pipeline stage 2: s <- sum_r T_r + x^D (s mod f) (R+1 polynomials)
-                m.d.sync += gf.eq(s, gf.sum(list(T) + loop))
+            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(model.groups(D, self.R))]
+            # pipeline stage 1: T_r <- sum over group r of a_{Di+j} x^j b (a tree per group)
+            for Tr, g in zip(T, model.groups(D, self.R)):
+                regs.append((Tr, gf.zero(Tr.n), gf.sum(self.pps(digit, b, g))))
+            # pipeline stage 2: s <- sum_r T_r + x^D (s mod f) (R+1 polynomials)
+            regs.append((s, gf.zero(s.n), gf.sum(list(T) + loop)))
+        self.update(m, load, step, regs)
         return gf.to_packed(gf.slice(s, D, D + self.m))
 
 
 class _LseCore(_Core):
-    """LSE first: the a register (n*D coefficients) shifts down by D per step; its low D
-    coefficients are the current digit (zeros after digit n-1).  Register q holds
-    x^(Di) b mod f, updated by eq. (2)."""
+    """LSE first: register q holds x^(Di) b mod f, updated by eq. (2) each step."""
 
-    def a_register(self, m: Module, load: Value, step: Value, a_in: Vec):
-        gf, D, nd = self.gf, self.D, self.n * self.D
-        areg = gf.reg(nd, "a")
-        with m.If(load):
-            m.d.sync += gf.eq(areg, a_in)
-        with m.Elif(step):
-            m.d.sync += gf.eq(areg, gf.ext(gf.slice(areg, D, nd), nd) if nd > D else gf.zero(nd))
-        return [areg.bits(j) for j in range(D)]
-
-    def q_register(self, m: Module, load: Value, step: Value, b_in: Vec) -> Vec:
+    def q_register(self, b_in: Vec):
         gf = self.gf
         q = gf.reg(self.m, "q")
-        with m.If(load):
-            m.d.sync += gf.eq(q, b_in)
-        with m.Elif(step):
-            # q <- x^D q mod f (eq. (2), table x^m .. x^(m+D-1))
-            m.d.sync += gf.eq(q, gf.reduce(gf.shift(q, self.D), self.f))
-        return q
+        # q <- x^D q mod f (eq. (2), table x^m .. x^(m+D-1))
+        return q, (q, b_in, gf.reduce(gf.shift(q, self.D), self.f))
 
 
 class LseBasicCore(_LseCore):
@@ -349,15 +364,13 @@ class LseBasicCore(_LseCore):
 
     def datapath(self, m, load, step, index, operands):
         gf = self.gf
-        a_in, b_in = self.operands_in(operands)
-        digit = self.a_register(m, load, step, a_in)
-        q = self.q_register(m, load, step, b_in)
+        a_in, b_in = self.operands_in(m, operands)
+        areg, a_next, digit = self.a_register(msb_first=False)
+        q, q_upd = self.q_register(b_in)
         acc = gf.reg(self.m, "p")
-        with m.If(load):
-            m.d.sync += gf.eq(acc, gf.zero(self.m))
-        with m.Elif(step):
-            # stage: p <- p + a_i q
-            m.d.sync += gf.eq(acc, gf.add(acc, gf.mul_coef(digit[0], q)))
+        # stage: p <- p + a_i q
+        nxt = gf.add(acc, gf.mul_coef(digit[0], q))
+        self.update(m, load, step, [(areg, a_in, a_next), q_upd, (acc, gf.zero(self.m), nxt)])
         return gf.to_packed(acc)
 
 
@@ -372,30 +385,24 @@ class LseDigitCore(_LseCore):
 
     def datapath(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
-        a_in, b_in = self.operands_in(operands)
-        digit = self.a_register(m, load, step, a_in)
-        q = self.q_register(m, load, step, b_in)
+        a_in, b_in = self.operands_in(m, operands)
+        areg, a_next, digit = self.a_register(msb_first=False)
+        q, q_upd = self.q_register(b_in)
         s = gf.reg(self.m + D - 1, "s")
+        regs = [(areg, a_in, a_next), q_upd]
         # s mod f: eq. (2) rows (table x^m .. x^(m+D-2))
         loop = gf.reduce_rows(s, self.f)
-        with m.If(load):
-            m.d.sync += gf.eq(s, gf.zero(s.n))
         if not self.R:
             # stage: s <- (s mod f) + sum_j a_{Di+j} x^j q, one balanced tree
-            with m.Elif(step):
-                m.d.sync += gf.eq(s, gf.sum(loop + self.pps(digit, q, range(D))))
+            regs.append((s, gf.zero(s.n), gf.sum(loop + self.pps(digit, q, range(D)))))
         else:
-            gs = model.groups(D, self.R)
-            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(gs)]
-            with m.If(load):
-                for Tr in T:
-                    m.d.sync += gf.eq(Tr, gf.zero(Tr.n))
-            with m.Elif(step):
-                # pipeline stage 1: T_r <- sum over group r of a_{Dk+j} x^j q
-                for Tr, g in zip(T, gs):
-                    m.d.sync += gf.eq(Tr, gf.sum(self.pps(digit, q, g)))
-                # pipeline stage 2: s <- (s mod f) + sum_r T_r (R+1 polynomials)
-                m.d.sync += gf.eq(s, gf.sum(loop + list(T)))
+            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(model.groups(D, self.R))]
+            # pipeline stage 1: T_r <- sum over group r of a_{Dk+j} x^j q
+            for Tr, g in zip(T, model.groups(D, self.R)):
+                regs.append((Tr, gf.zero(Tr.n), gf.sum(self.pps(digit, q, g))))
+            # pipeline stage 2: s <- (s mod f) + sum_r T_r (R+1 polynomials)
+            regs.append((s, gf.zero(s.n), gf.sum(loop + list(T))))
+        self.update(m, load, step, regs)
         return gf.to_packed(gf.slice(s, 0, self.m))
 
 
@@ -410,20 +417,20 @@ class LseNamCore(_LseCore):
 
     def datapath(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
-        a_in, b_in = self.operands_in(operands)
-        digit = self.a_register(m, load, step, a_in)
-        q = self.q_register(m, load, step, b_in)
-        gs = model.groups(D, self.R)
-        acc = [gf.reg(self.m + g[-1], f"c{r}") for r, g in enumerate(gs)]
-        out = gf.reg(self.m, "out")
-        with m.If(load):
-            for c in acc:
-                m.d.sync += gf.eq(c, gf.zero(c.n))
-        with m.Elif(step):
+        a_in, b_in = self.operands_in(m, operands)
+        areg, a_next, digit = self.a_register(msb_first=False)
+        q, q_upd = self.q_register(b_in)
+        regs = [(areg, a_in, a_next), q_upd]
+        acc = []
+        for r, g in enumerate(model.groups(D, self.R)):
+            c = gf.reg(self.m + g[-1], f"c{r}")
+            acc.append(c)
             # accumulate: c_r <- c_r + sum over group r of a_{Di+j} x^j q (digit n is zero)
-            for c, g in zip(acc, gs):
-                m.d.sync += gf.eq(c, gf.sum([c] + self.pps(digit, q, g)))
-            # output stage (last step): out <- (sum_r c_r) mod f, adder tree + eq. (2)
-            with m.If(index == self.n):
-                m.d.sync += gf.eq(out, gf.reduce(gf.sum(acc), self.f))
+            regs.append((c, gf.zero(c.n), gf.sum([c] + self.pps(digit, q, g))))
+        out = gf.reg(self.m, "out")
+        # output stage (last step only): out <- (sum_r c_r) mod f, adder tree + eq. (2)
+        final = gf.reduce(gf.sum(acc), self.f)
+        self.update(m, load, step, regs)
+        with m.If(step & (index == self.n)):
+            m.d.sync += gf.eq(out, final)
         return gf.to_packed(out)
