@@ -83,3 +83,13 @@ def test_verify_passes(capsys):
                        "--sim", "icarus", "--json")
     rec = json.loads(out)
     assert code == 0 and rec["simulations"][0]["ok"] and rec["simulations"][0]["passed"] == 50
+
+
+@pytest.mark.sim
+def test_verify_failure_exits_1(capsys, monkeypatch):
+    from modforge.registry import lookup
+    alg = lookup("gf2n-blakely")
+    monkeypatch.setattr(type(alg), "model", lambda self, params, a, b: 0)  # a wrong model
+    code, out, _ = run(capsys, "verify", "gf2n-blakely", "n=9", "--vectors", "20", "--sim", "icarus")
+    assert code == 1
+    assert "MISMATCH" in out

@@ -13,6 +13,7 @@ def test_byte_identical_and_header(tmp_path):
     params = alg.parse({"w": "8"})
     one = generate(alg, params, tmp_path / "one")
     two = generate(alg, params, tmp_path / "two")
+    assert one.files == two.files
     for name in one.files:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     text = (tmp_path / "one" / f"{one.top}.v").read_text()

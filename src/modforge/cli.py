@@ -21,6 +21,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="modforge: generate, verify and measure modular-multiplier hardware.")
 poly_app = typer.Typer(no_args_is_help=True, help="Polynomials over GF(p): check, factor degrees, search.")
 app.add_typer(poly_app, name="poly")
+primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, families, counts, RNS bases, roots of unity.")
+app.add_typer(primes_app, name="primes")
 console = Console()
 err_console = Console(stderr=True)
 
@@ -147,28 +149,53 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 @app.command()
 def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
           params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
-          target: str = typer.Option("generic", help="generic: two-input gates, flip-flops and logic depth."),
+          target: str = typer.Option("generic", help="generic (two-input gates, depth), asic (OSU 0.18 um cells), "
+                                     "xc7, xcup (synth_xilinx resources) or ecp5 (place and route, Fmax)."),
+          freq: Optional[float] = typer.Option(None, "--freq", help="Clock in MHz for ecp5 place and route (default 100)."),
+          timeout: float = typer.Option(3600, help="Seconds before a tool run is stopped (recorded as timeout)."),
           out: Optional[Path] = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
           as_json: bool = typer.Option(False, "--json")):
-    """Synthesize with Yosys and report gates, flip-flops, depth and cycles."""
+    """Synthesize (ecp5: place and route) and report resources, Fmax, latency and ATP."""
     from .design import generate as write_design
-    from .synth.yosys import TARGETS, synthesize, yosys_command
+    from .synth import check as check_synth, synthesize
+    check_synth(target, freq)
+    if not timeout > 0:
+        raise ParameterError("synth", "--timeout", "must be a number of seconds > 0", timeout)
     alg, p = configure(algorithm, params)
-    if target not in TARGETS:
-        raise ParameterError("synth", "--target", f"must be one of {', '.join(TARGETS)}", target)
-    yosys_command()
     with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
         design = write_design(alg, p, out or Path(tmp))
-        metrics = synthesize(design, target)
+        metrics = synthesize(design, target, freq, timeout=timeout)
         if out is None:
-            metrics["directory"] = None
+            metrics.directory = None
+    data = metrics.as_dict()
 
     def human():
-        console.print(f"{design.top}: {metrics['gates']} gates "
-                      f"({', '.join(f'{k} {v}' for k, v in sorted(metrics['gates_by_type'].items()))}), "
-                      f"{metrics['flip_flops']} flip-flops, depth {metrics['depth']}; "
-                      f"{design.cycles} cycles, latency {design.latency}, II {design.initiation_interval}")
-    emit(as_json, metrics, human)
+        if not metrics.ok:
+            return
+        fig = lambda v, fmt="{}": "-" if v is None else fmt.format(v)
+        console.print(f"{design.top} on {target}: {design.cycles} cycles, latency {design.latency}, "
+                      f"II {design.initiation_interval}")
+        if metrics.gates_by_type:
+            console.print("cells: " + ", ".join(f"{k} {v}" for k, v in sorted(metrics.gates_by_type.items())))
+        if metrics.lut_by_size:
+            console.print("LUTs: " + ", ".join(f"{k} {v}" for k, v in sorted(metrics.lut_by_size.items())))
+        if metrics.gates is not None:
+            console.print(f"gates {metrics.gates}, FF {metrics.ff}, depth {fig(metrics.depth)} gates")
+        if metrics.cells is not None:
+            console.print(f"cells {metrics.cells}, FF {metrics.ff}, area {fig(metrics.cell_area_um2)} um2, "
+                          f"critical path {fig(metrics.critical_path_ns)} ns")
+        if metrics.lut is not None:
+            console.print(f"LUT {metrics.lut}, FF {fig(metrics.ff)}, carry {fig(metrics.carry)}, "
+                          f"DSP {fig(metrics.dsp)}, BRAM {fig(metrics.bram)}")
+        console.print(f"Fmax {fig(metrics.fmax_mhz, '{:.1f}')} MHz (asked {fig(metrics.freq_mhz)}), "
+                      f"latency {fig(metrics.latency_ns, '{:.1f}')} ns, "
+                      f"throughput {fig(metrics.throughput_mops, '{:.2f}')} M/s, "
+                      f"area {fig(metrics.area, '{:g}')} {metrics.area_unit or ''}, "
+                      f"area x time {fig(metrics.area_time, '{:.4g}')}, ATP {fig(metrics.atp, '{:.4g}')}")
+    emit(as_json, data, human)
+    if not metrics.ok:
+        err_console.print(metrics.message, markup=False, highlight=False)
+        raise typer.Exit(1)
 
 
 @poly_app.command("check")
@@ -235,6 +262,207 @@ def _prime(kv: dict, command: str) -> int:
     return p
 
 
+# ---------------------------------------------------------------- primes (NTT moduli)
+
+PRIMES_FAMILY_HELP = "family=ntt|proth|proth2l|proth3l beta=BITS logqh=BITS (ntt: or n=N)"
+
+
+def _int_arg(command: str, kv: dict, key: str, rule: str = "must be an integer", default=None,
+             lo: int | None = None, hi: int | None = None) -> int:
+    if key not in kv:
+        if default is None:
+            raise ParameterError(command, key, "is required", "<missing>")
+        return default
+    raw = kv[key].strip().replace("_", "")
+    try:
+        value = int(raw, 0)
+    except ValueError:
+        raise ParameterError(command, key, rule, kv[key])
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ParameterError(command, key, rule, value)
+    return value
+
+
+def _pow2_arg(command: str, kv: dict, key: str = "n", default=None) -> int:
+    n = _int_arg(command, kv, key, "must be a power of two >= 1", default, lo=1)
+    if n & (n - 1):
+        raise ParameterError(command, key, "must be a power of two >= 1", n)
+    return n
+
+
+def _no_extra(command: str, kv: dict, allowed: tuple[str, ...]) -> None:
+    for key in kv:
+        if key not in allowed:
+            raise ParameterError(command, key, f"is not a parameter (use {', '.join(allowed)})", kv[key])
+
+
+def _primes_family(command: str, kv: dict, default_kind: str | None = None):
+    from .math import primes as P
+    kind = kv.get("family", default_kind)
+    if kind is None:
+        raise ParameterError(command, "family", f"is required ({', '.join(P.FAMILIES)})", "<missing>")
+    if kind not in P.FAMILIES:
+        raise ParameterError(command, "family", f"must be one of {', '.join(P.FAMILIES)}", kind)
+    beta = _int_arg(command, kv, "beta", f"must be an integer in 3..{P.MAX_BETA}", 64, 3, P.MAX_BETA)
+    log_qh = None
+    if "logqh" in kv:
+        log_qh = _int_arg(command, kv, "logqh", f"must be an integer in 1..beta-1 (beta={beta})", lo=1, hi=beta - 1)
+    n = _pow2_arg(command, kv, "n") if "n" in kv and log_qh is None else None
+    try:
+        return P.family(kind, beta, log_qh, n=n)
+    except ValueError as exc:
+        raise ParameterError(command, "logqh", str(exc), log_qh if log_qh is not None else "<missing>")
+
+
+@primes_app.command("check")
+def primes_check(params: Optional[list[str]] = typer.Argument(None, help="q=INTEGER (decimal or 0x...)"),
+                 as_json: bool = typer.Option(False, "--json")):
+    """Is q prime (deterministic below 3.3e24)? Its NTT limit and the paper's families it is in."""
+    from .math import primes as P
+    kv = key_values("primes check", params)
+    _no_extra("primes check", kv, ("q",))
+    q = _int_arg("primes check", kv, "q", "must be an integer >= 2", lo=2)
+    prime, how = P.primality(q)
+    data = {"q": q, "hex": hex(q), "bits": q.bit_length(), "prime": prime, "certainty": how}
+    if prime and q > 2:
+        m = P.v2(q - 1)
+        qh = (q - 1) >> m
+        beta = q.bit_length()
+        data |= {"v2_q_minus_1": m, "max_log_n": m - 1, "q_h": qh, "omega": m, "log_qh": qh.bit_length(),
+                 "proth": qh.bit_length() <= m, "families": []}
+        # the same q in every (beta, log_qh) family it belongs to: omega' <= v2(q-1)
+        for omega in range(1, m + 1):
+            lq = beta - omega
+            for kind in P.FAMILIES:
+                try:
+                    fam = P.family(kind, beta, lq)
+                except ValueError:
+                    continue
+                if kind in ("proth2l", "proth3l"):
+                    terms = P.proth_l_terms(q, kind, beta, lq)
+                    if terms:
+                        data["families"].append({"family": kind, "beta": beta, "logqh": lq, "l": terms[:4],
+                                                 "representations": len(terms)})
+                elif omega == m:
+                    data["families"].append({"family": kind, "beta": beta, "logqh": lq})
+
+    def human():
+        console.print(f"{q} is {'prime' if prime else 'composite'} ({how})")
+        if prime and q > 2:
+            console.print(f"q - 1 = {data['q_h']} * 2^{data['v2_q_minus_1']}: NTT-friendly up to "
+                          f"n = 2^{data['max_log_n']}; {'a' if data['proth'] else 'not a'} Proth prime")
+            for f in data["families"]:
+                extra = f"  l = {f['l']}" if "l" in f else ""
+                console.print(f"  {f['family']} beta={f['beta']} logqh={f['logqh']}{extra}")
+    emit(as_json, data, human)
+
+
+@primes_app.command("list")
+def primes_list(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [count=10] [logn=L] [order=asc|desc]"),
+                as_json: bool = typer.Option(False, "--json")):
+    """The first primes of a family (ascending, or order=desc), optionally only those with 2^(logn+1) | q-1."""
+    from .math import primes as P
+    command = "primes list"
+    kv = key_values(command, params)
+    _no_extra(command, kv, ("family", "beta", "logqh", "n", "count", "logn", "order"))
+    fam = _primes_family(command, kv)
+    count = _int_arg(command, kv, "count", "must be an integer in 1..100000", 10, 1, 100000)
+    log_n = _int_arg(command, kv, "logn", "must be an integer in 0..beta-2", -1, 0, fam.beta - 2) if "logn" in kv else None
+    order = kv.get("order", "asc")
+    if order not in ("asc", "desc"):
+        raise ParameterError(command, "order", "must be asc or desc", order)
+    found = []
+    for q in P.family_members(fam, log_n=log_n, descending=order == "desc"):
+        found.append(q)
+        if len(found) >= count:
+            break
+    data = {"family": fam.kind, "beta": fam.beta, "logqh": fam.log_qh, "omega": fam.omega, "logn": log_n,
+            "primes": [{"q": q, "hex": hex(q), "q_h": (q - 1) >> fam.omega, "max_log_n": P.ntt_max_log_n(q)}
+                       for q in found]}
+    emit(as_json, data, lambda: console.print(
+        "\n".join(f"{p['q']}  {p['hex']}  q_h={p['q_h']}  max log n={p['max_log_n']}" for p in data["primes"])
+        if found else f"no primes in {fam.label}"))
+
+
+@primes_app.command("count")
+def primes_count(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [method=auto|native|python]"),
+                 as_json: bool = typer.Option(False, "--json")):
+    """Count a family's primes (native C kernel on all cores for big families), by v2(q-1), and its max log n."""
+    from .math import primes as P
+    command = "primes count"
+    kv = key_values(command, params)
+    _no_extra(command, kv, ("family", "beta", "logqh", "n", "method"))
+    fam = _primes_family(command, kv)
+    method = kv.get("method", "auto")
+    if method not in ("auto", "native", "python"):
+        raise ParameterError(command, "method", "must be auto, native or python", method)
+    try:
+        res = P.count_family(fam, method=method)
+    except ValueError as exc:
+        raise ParameterError(command, "logqh", str(exc), fam.log_qh)
+    data = res.record()
+
+    def human():
+        console.print(f"{fam.label}: {res.count} primes of {res.candidates} candidates "
+                      f"in {res.seconds:.2f} s ({res.method})")
+        console.print("by v2(q-1): " + ", ".join(f"{v}: {c}" for v, c in res.valuations.items()))
+        console.print(f"max log n (Table 1 rule): {res.max_log_n if res.max_log_n is not None else '< 12'}")
+        if res.note:
+            console.print(f"note: {res.note}")
+    emit(as_json, data, human)
+
+
+@primes_app.command("rns")
+def primes_rns(params: Optional[list[str]] = typer.Argument(None, help="n=N logq=BITS [family=ntt] [beta=64] [logqh=BITS] [order=desc|asc]"),
+               as_json: bool = typer.Option(False, "--json")):
+    """Pick ceil(logq/beta) distinct primes of a family with 2n | q-1 (Table 1's RNS base), or say it cannot."""
+    from .math import primes as P
+    command = "primes rns"
+    kv = key_values(command, params)
+    _no_extra(command, kv, ("n", "logq", "family", "beta", "logqh", "order"))
+    n = _pow2_arg(command, kv, "n")
+    log_q = _int_arg(command, kv, "logq", "must be a positive integer", lo=1)
+    order = kv.get("order", "desc")
+    if order not in ("asc", "desc"):
+        raise ParameterError(command, "order", "must be asc or desc", order)
+    fam = _primes_family(command, kv, default_kind="ntt")
+    try:
+        base = P.rns_base(n, log_q, fam, descending=order == "desc")
+    except ValueError as exc:
+        raise ParameterError(command, "family", str(exc), fam.label)
+    import math as _math
+    prod = _math.prod(base)
+    data = {"n": n, "logq": log_q, "family": fam.kind, "beta": fam.beta, "logqh": fam.log_qh,
+            "primes": base, "count": len(base), "product_bits": prod.bit_length()}
+    emit(as_json, data, lambda: console.print(
+        f"{len(base)} primes of {fam.label} with 2n | q-1 (n={n}), product {prod.bit_length()} bits:\n"
+        + "\n".join(f"{q}  {hex(q)}" for q in base)))
+
+
+@primes_app.command("roots")
+def primes_roots(params: Optional[list[str]] = typer.Argument(None, help="q=PRIME n=N"),
+                 as_json: bool = typer.Option(False, "--json", help="Includes the full twiddle tables.")):
+    """The smallest primitive 2n-th root psi (psi^n = -1) and the bit-reversed twiddle tables."""
+    from .math import primes as P
+    command = "primes roots"
+    kv = key_values(command, params)
+    _no_extra(command, kv, ("q", "n"))
+    q = _int_arg(command, kv, "q", "must be an integer >= 3", lo=3)
+    n = _pow2_arg(command, kv, "n")
+    if n > 1 << 20:
+        raise ParameterError(command, "n", "must be at most 2^20", n)
+    if not P.is_prime(q):
+        raise ParameterError(command, "q", "must be a prime", q)
+    if (q - 1) % (2 * n):
+        raise ParameterError(command, "n", f"needs 2n | q-1 (q supports n <= 2^{P.ntt_max_log_n(q)})", n)
+    tw = P.twiddles(q, n)
+    data = tw.record()
+    emit(as_json, data, lambda: console.print(
+        f"psi = {tw.psi} (psi^n = -1 mod q: {data['check_psi_n_is_minus_1']}), psi^-1 = {tw.psi_inv}, "
+        f"n^-1 = {tw.n_inv}\nforward (psi^bitrev(i)) [:8] = {tw.forward[:8]}\n"
+        f"inverse (psi^-bitrev(i)) [:8] = {tw.inverse[:8]}"))
+
+
 @app.callback(invoke_without_command=True)
 def _root(version: bool = typer.Option(False, "--version", help="Print the version.")):
     if version:
@@ -244,7 +472,8 @@ def _root(version: bool = typer.Option(False, "--version", help="Print the versi
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        app(args=argv, standalone_mode=False)
+        # without standalone mode click returns a command's typer.Exit code instead of exiting
+        code = app(args=argv, standalone_mode=False)
     except ModforgeError as exc:
         err_console.print(f"error: {exc}", markup=False, highlight=False)
         return 2
@@ -258,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, click.exceptions.Abort):
             return 1
         raise
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

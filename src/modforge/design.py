@@ -4,7 +4,6 @@ simulation, synthesis and sweeps read instead of re-deriving anything."""
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import re
 import shlex
@@ -13,22 +12,13 @@ from pathlib import Path
 from amaranth.back import verilog
 
 from . import __version__
-from .registry import Algorithm
+from .registry import Algorithm, canonical, param_hash
 
 HANDSHAKE = (
     "valid/ready streams: an operand set moves on i when i__valid & i__ready at a rising clk;\n"
     "a result moves on o when o__valid & o__ready. rst is synchronous, active high.\n"
     "Latency (input handshake to o__valid) is the same for every operand value."
 )
-
-
-def canonical(params) -> dict:
-    return dataclasses.asdict(params)
-
-
-def param_hash(algorithm: Algorithm, params) -> str:
-    text = json.dumps({"algorithm": algorithm.name, "params": canonical(params)}, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def command_line(algorithm: Algorithm, params) -> str:

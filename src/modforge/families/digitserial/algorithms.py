@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import json
 import random
 
 from modforge.errors import ParameterError
@@ -34,31 +32,18 @@ class FieldParams:
 
 
 @dataclasses.dataclass(frozen=True)
-class DigitParams:
-    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
-    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
-    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
-                                    "irreducible polynomial such as x^97+x^16-1")
+class DigitParams(FieldParams):
     D: int = param(1, help="digit size: coefficients of a(x) per step, 1 <= D <= m")
 
 
 @dataclasses.dataclass(frozen=True)
-class PipelinedParams:
-    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
-    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
-    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
-                                    "irreducible polynomial such as x^97+x^16-1")
-    D: int = param(1, help="digit size: coefficients of a(x) per step, 1 <= D <= m")
+class PipelinedParams(DigitParams):
     R: int = param(1, help="pipeline registers: t(x) is split into R registered group "
                            "sums, 1 <= R <= D")
 
 
 @dataclasses.dataclass(frozen=True)
-class NamParams:
-    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
-    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
-    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
-                                    "irreducible polynomial such as x^97+x^16-1")
+class NamParams(DigitParams):
     D: int = param(2, help="digit size: coefficients of a(x) per step, 2 <= D <= m")
     R: int = param(2, help="accumulators (R = 2: DAM, R > 2: NAM), 2 <= R <= D")
 
@@ -165,14 +150,13 @@ class _GFpm(Algorithm):
         return [(poly.pack(elems[u], p, m), poly.pack(elems[v], p, m)) for u, v in pairs]
 
     # --- hardware ---------------------------------------------------------------------
-    def module_name(self, params) -> str:
-        h = hashlib.sha256(json.dumps(dataclasses.asdict(params), sort_keys=True).encode()).hexdigest()[:8]
-        parts = [f"mf_{self.name.replace('-', '_')}", f"p{params.p}", f"m{params.m}"]
+    def tag(self, params) -> str:
+        parts = [f"p{params.p}", f"m{params.m}"]
         if self.has_D:
             parts.append(f"d{params.D}")
         if self.has_R:
             parts.append(f"r{params.R}")
-        return "_".join(parts + [h])
+        return "_".join(parts)
 
     def extra_info(self, params):
         p, m = params.p, params.m

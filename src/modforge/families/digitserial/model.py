@@ -19,7 +19,6 @@ because every table entry is already reduced.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from modforge.math import poly

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import json
 import random
 
 from ...errors import ParameterError
@@ -62,7 +60,6 @@ class Gf2nAlgorithm(Algorithm):
     paper = PAPER
     Params = Gf2nParams
     needs_f0 = True          # the Montgomery quotient needs F invertible mod t
-    short = ""               # module-name tag
 
     # --- parameters -------------------------------------------------------------------
     def validate(self, params):
@@ -135,10 +132,8 @@ class Gf2nAlgorithm(Algorithm):
         return uniq
 
     # --- hardware ---------------------------------------------------------------------
-    def module_name(self, params):
-        text = json.dumps(dataclasses.asdict(params), sort_keys=True)
-        digest = hashlib.sha256(text.encode()).hexdigest()[:8]
-        return f"mf_gf2n_{self.short}_n{params.n}_{digest}"
+    def tag(self, params):
+        return f"n{params.n}"
 
     def extra_info(self, params):
         s = _structure(params.poly)
@@ -156,7 +151,6 @@ class Gf2nAlgorithm(Algorithm):
 class Blakely(Gf2nAlgorithm):
     name = "gf2n-blakely"
     title = "interleaved Blakely multiplier over GF(2)[t]/F, one bit of A per cycle (Alg 4)"
-    short = "blakely"
     needs_f0 = False         # left-to-right reduction works for any monic F
 
     def exponent(self, params):
@@ -181,7 +175,6 @@ class Blakely(Gf2nAlgorithm):
 class Montgomery(Gf2nAlgorithm):
     name = "gf2n-montgomery"
     title = "interleaved Montgomery multiplier over GF(2)[t]/F, one bit of B per cycle (Alg 5)"
-    short = "montgomery"
 
     def exponent(self, params):
         return params.n
@@ -205,7 +198,6 @@ class Montgomery(Gf2nAlgorithm):
 class Bmm(Gf2nAlgorithm):
     name = "gf2n-bmm"
     title = "bipartite modular multiplier (parallel interleaved Blakely and Montgomery, Alg 6-8)"
-    short = "bmm"
 
     def exponent(self, params):
         return self.r(params)
@@ -233,7 +225,6 @@ class Fiko(Gf2nAlgorithm):
 
     name = "gf2n-fiko"
     title = "fully interleaved Karatsuba-Ofman multiplier with bipartite quotients (Fig. 1-2)"
-    short = "fiko"
 
     def exponent(self, params):
         return self.r(params)
@@ -257,7 +248,6 @@ class Fiko(Gf2nAlgorithm):
 class RfFiko(Gf2nAlgorithm):
     name = "gf2n-rffiko"
     title = "reduction-free fully interleaved Karatsuba-Ofman multiplier (Fig. 4-5)"
-    short = "rffiko"
     Params = RfFikoParams
 
     def check(self, n, poly):

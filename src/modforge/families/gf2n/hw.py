@@ -135,7 +135,7 @@ class _KaratsubaCore(_Gf2nCore):
         super().__init__(f, split_point(deg(f)))
 
     def karatsuba(self, m, load, step, operands):
-        n, r, h = self.n, self.r, self.h
+        r, h = self.r, self.h
         self.a0 = a0 = Signal(r, name="a0")        # A0, static
         self.asum = asum = Signal(r, name="asum")  # A0 + A1, static
         self.b1 = b1 = Signal(h, name="b1")        # B1, static

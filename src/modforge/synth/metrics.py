@@ -1,0 +1,98 @@
+"""The metrics record: one shape for every synthesis target.
+
+Keys (None where a target has no such figure):
+
+  target, top, status        "ok", "failed" or "timeout"; message and log_tail say why
+  directory, seconds         where the scripts, logs and reports are kept; tool time
+  freq_mhz                   the requested clock (ecp5 place and route), else None
+  cycles, latency_cycles, initiation_interval    from design.json
+  lut, lut_by_size           LUTs (xc7/xcup: LUT1..LUT6; ecp5: post-route TRELLIS_COMB
+                             slots, which include carry halves; lut_by_size: the mapped
+                             cell types LUT4/CCU2C/... for ecp5)
+  ff, carry, dsp, bram       flip-flops; CARRY4/CARRY8 (xc*) or CCU2C (ecp5); DSP48E1/E2
+                             or MULT18X18D; block RAMs in 36 Kb (xc*) or DP16KD (ecp5)
+  gates, gates_by_type, depth    generic: two-input gates and inverters (each
+                             type in gates_by_type; asic: cells by type), logic depth in gates (`ltp -noff`)
+  cells, cell_area_um2, critical_path_ns    asic: OSU 0.18 um standard cells, area
+                             (um^2, flip-flops included) and the estimated critical path
+  fmax_mhz                   ecp5: post-route Fmax from nextpnr's report;
+                             asic: 1000 / critical_path_ns; generic, xc7, xcup: None
+  latency_ns                 latency_cycles * 1000 / fmax_mhz
+  throughput_mops            results per microsecond: fmax_mhz / initiation_interval
+  area, area_unit            "LUT-eq" = LUT + FF/2 + 100*DSP + 300*BRAM (FPGA targets),
+                             "um2" (asic), "gates" = gates + FF (generic)
+  area_time                  area * latency in us
+  atp                        latency(us) * (LUT + FF/2 + 100*DSP + 300*BRAM), FPGA targets
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+STATUSES = ("ok", "failed", "timeout")
+
+
+@dataclasses.dataclass
+class Metrics:
+    target: str
+    top: str
+    status: str = "ok"
+    message: Optional[str] = None
+    log_tail: Optional[str] = None
+    directory: Optional[str] = None
+    seconds: Optional[float] = None
+    freq_mhz: Optional[float] = None
+    cycles: Optional[int] = None
+    latency_cycles: Optional[int] = None
+    initiation_interval: Optional[int] = None
+    lut: Optional[int] = None
+    lut_by_size: Optional[dict] = None
+    ff: Optional[int] = None
+    carry: Optional[int] = None
+    dsp: Optional[int] = None
+    bram: Optional[float] = None
+    gates: Optional[int] = None
+    gates_by_type: Optional[dict] = None
+    depth: Optional[int] = None
+    cells: Optional[int] = None
+    cell_area_um2: Optional[float] = None
+    critical_path_ns: Optional[float] = None
+    fmax_mhz: Optional[float] = None
+    latency_ns: Optional[float] = None
+    throughput_mops: Optional[float] = None
+    area: Optional[float] = None
+    area_unit: Optional[str] = None
+    area_time: Optional[float] = None
+    atp: Optional[float] = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def finish(self) -> "Metrics":
+        """Derive latency, throughput, area, area x time and ATP from the counts and Fmax."""
+        if self.fmax_mhz and self.latency_cycles is not None:
+            self.latency_ns = self.latency_cycles * 1000.0 / self.fmax_mhz
+        if self.fmax_mhz and self.initiation_interval:
+            self.throughput_mops = self.fmax_mhz / self.initiation_interval
+        fpga = self.target in ("xc7", "xcup", "ecp5")
+        if fpga and self.lut is not None:
+            self.area = lut_equivalent(self.lut, self.ff or 0, self.dsp or 0, self.bram or 0)
+            self.area_unit = "LUT-eq"
+        elif self.target == "asic" and self.cell_area_um2 is not None:
+            self.area, self.area_unit = self.cell_area_um2, "um2"
+        elif self.target == "generic" and self.gates is not None:
+            self.area, self.area_unit = self.gates + (self.ff or 0), "gates"
+        if self.area is not None and self.latency_ns is not None:
+            self.area_time = self.area * self.latency_ns / 1000.0
+            if fpga:
+                self.atp = self.area_time
+        return self
+
+
+def lut_equivalent(lut: float, ff: float, dsp: float, bram: float) -> float:
+    return lut + ff / 2 + 100 * dsp + 300 * bram
