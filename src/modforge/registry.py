@@ -101,6 +101,14 @@ class Algorithm:
         """Clock cycles of one multiplication as the algorithm's formula states it."""
         raise NotImplementedError
 
+    def latency(self, params) -> int:
+        """Cycles from the input handshake to o.valid. An iterative core loads, then steps."""
+        return self.cycles(params) + 1
+
+    def initiation_interval(self, params) -> int:
+        """Cycles between operand sets when the output never stalls."""
+        return self.cycles(params) + 1
+
     def tag(self, params) -> str:
         """The readable part of the module name, e.g. 'n163' or 'p2_m163_d16'."""
         raise NotImplementedError

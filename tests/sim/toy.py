@@ -21,7 +21,7 @@ class ToyCore(IterativeCore):
         self.w, self.bug = w, bug
         super().__init__(2 * w, 2 * w, w)
         if bug == "latency":
-            self.latency += 1  # claims a latency the hardware does not have
+            self.latency -= 1  # claims a latency the hardware does not have
 
     def datapath(self, m, load, step, index, operands):
         w = self.w

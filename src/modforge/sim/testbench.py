@@ -121,6 +121,6 @@ def testbench(design: Design, count: int) -> str:
         out_width=design.output_width,
         latency=design.latency,
         ii=design.initiation_interval,
-        strict=1 if design.latency >= design.initiation_interval else 0,
+        strict=1 if design.latency <= design.initiation_interval else 0,  # one operand set in flight
         max_cycles=count * (design.latency + design.initiation_interval) * 4 + 1000,
     )
