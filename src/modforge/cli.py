@@ -335,7 +335,7 @@ def primes_check(params: Optional[list[str]] = typer.Argument(None, help="q=INTE
             lq = beta - omega
             for kind in P.FAMILIES:
                 try:
-                    fam = P.family(kind, beta, lq)
+                    P.family(kind, beta, lq)  # is (beta, log_qh) a valid family of this kind?
                 except ValueError:
                     continue
                 if kind in ("proth2l", "proth3l"):
@@ -461,6 +461,121 @@ def primes_roots(params: Optional[list[str]] = typer.Argument(None, help="q=PRIM
         f"psi = {tw.psi} (psi^n = -1 mod q: {data['check_psi_n_is_minus_1']}), psi^-1 = {tw.psi_inv}, "
         f"n^-1 = {tw.n_inv}\nforward (psi^bitrev(i)) [:8] = {tw.forward[:8]}\n"
         f"inverse (psi^-bitrev(i)) [:8] = {tw.inverse[:8]}"))
+
+
+# ---------------------------------------------------------------- explore: sweeps, reports, best
+
+@app.command()
+def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="Sweep file (see modforge.explore.sweep)."),
+            db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
+            workers: Optional[int] = typer.Option(None, "--workers", help="Local worker processes (default: CPU count; 0: in this process)."),
+            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler, e.g. tcp://host:8786 (instead of local processes)."),
+            retry_failed: bool = typer.Option(False, "--retry-failed", help="Run again the points stored as failed."),
+            keep: Optional[Path] = typer.Option(None, "--keep", help="Keep every point's design and tool runs under this folder."),
+            dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
+            as_json: bool = typer.Option(False, "--json")):
+    """Generate, verify and synthesize every point of a sweep; results go to the database.
+    Points already stored are skipped, so a killed sweep resumes where it stopped."""
+    from .explore import Store, load, run_sweep
+    from .explore.runners import make_runner
+    from .sim.runners import tool_path
+    from .synth import check as check_synth
+    if workers is not None and workers < 0:
+        raise ParameterError("explore", "--workers", "must be >= 0 (0: in this process)", workers)
+    sweep = load(sweep_file)
+    jobs = sweep.jobs()
+    if dry_run:
+        data = {"sweep": str(sweep_file), "points": len(sweep.points), "jobs": len(jobs),
+                "algorithms": sorted({p.algorithm for p in sweep.points}),
+                "targets": sorted({t for _, t in jobs})}
+        emit(as_json, data, lambda: console.print(
+            f"{sweep_file}: {data['points']} points, {data['jobs']} (point, target) jobs; "
+            f"algorithms {', '.join(data['algorithms'])}; targets {', '.join(data['targets'])}"))
+        return
+    for target, freq in sorted({(t, p.freq) for p in sweep.points for t in p.targets}):
+        check_synth(target, freq)  # a missing tool stops the sweep here, before anything runs
+    for sim in {s for p in sweep.points for s in p.simulators}:
+        tool_path(sim)
+    runner = make_runner(workers, scheduler)
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    with Store(db) as store:
+        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
+                                       "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
+                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                            console=err_console, disable=as_json)
+        state = {}
+
+        def on_progress(s):
+            if "task" not in state:
+                state["skipped0"] = s.skipped
+                state["task"] = progress.add_task(sweep_file.name, total=max(0, s.jobs - s.skipped),
+                                                  done=0, failed=0, skipped=s.skipped, remaining=s.remaining)
+            progress.update(state["task"], completed=s.done + s.failed + s.skipped - state["skipped0"],
+                            done=s.done, failed=s.failed, skipped=s.skipped, remaining=s.remaining)
+
+        with progress:
+            summary = run_sweep(sweep, store, runner, retry_failed=retry_failed, keep=keep, on_progress=on_progress)
+    data = {"sweep": str(sweep_file), "db": str(db), "jobs": summary.jobs, "skipped": summary.skipped,
+            "done": summary.done, "failed": summary.failed, "seconds": summary.seconds, "runner": summary.runner,
+            "failures": [{"algorithm": a, "params": p, "target": t, "message": m} for a, p, t, m in summary.failures]}
+
+    def human():
+        console.print(f"{sweep_file}: {summary.jobs} jobs on {summary.runner}: {summary.done} done, "
+                      f"{summary.failed} failed, {summary.skipped} already stored; {summary.seconds:.1f} s -> {db}")
+        for a, p, t, m in summary.failures[:20]:
+            console.print(f"  failed: {a} {' '.join(f'{k}={v}' for k, v in p.items())} on {t}: "
+                          f"{(m or '').splitlines()[0][:160] if m else ''}", markup=False, highlight=False)
+    emit(as_json, data, human)
+
+
+@app.command()
+def report(db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
+           fmt: str = typer.Option("md", "--format", help="md (report.md + plots/) or html (one self-contained report.html)."),
+           out: Path = typer.Option(Path("report"), "-o", "--out", help="Output folder."),
+           as_json: bool = typer.Option(False, "--json")):
+    """Tables per field and target, Pareto fronts of area vs latency, and plots (PNG, SVG)."""
+    from .explore.report import write_report
+    path = write_report(db, fmt, out)
+    plots = sorted(str(p) for p in (Path(out) / "plots").glob("*.png"))
+    emit(as_json, {"report": str(path), "plots": plots},
+         lambda: console.print(f"wrote {path} ({len(plots)} plots in {Path(out) / 'plots'})"))
+
+
+@app.command()
+def best(filters: Optional[list[str]] = typer.Argument(None, help="key=value filters: field=GF(2^163), algorithm=..., family=..., or a parameter (D=16)."),
+         db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
+         target: Optional[str] = typer.Option(None, "--target", help="generic, asic, xc7, xcup or ecp5 (needed when the results span several)."),
+         minimize: str = typer.Option("latency", "--minimize", help="latency, area or atp (area x latency)."),
+         max_luts: Optional[int] = typer.Option(None, "--max-luts", help="Only designs with at most this many LUTs (FPGA targets)."),
+         top: int = typer.Option(5, "--top", help="How many to list."),
+         as_json: bool = typer.Option(False, "--json")):
+    """The best stored design for a field on a target, answered from the database."""
+    from .explore import Store
+    from .explore.pareto import best as query, parse_filters
+    if not db.is_file():
+        raise ParameterError("best", "--db", "must be an existing results database", str(db))
+    with Store(db) as store:
+        data = query(store, parse_filters(filters), target, minimize, max_luts, top)
+
+    def human():
+        if not data["best"]:
+            console.print(f"no stored result matches {' '.join(filters or [])} on {data['target'] or 'any target'}"
+                          + (f" with at most {max_luts} LUTs" if max_luts is not None else ""))
+            return
+        table = Table(title=f"best by {minimize} on {data['target']} ({data['candidates']} candidates)")
+        for col in ("#", "algorithm", "params", minimize, "latency", "area", "LUT", "Fmax MHz"):
+            table.add_column(col, no_wrap=col != "params", overflow="fold")
+        fig = lambda v: "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
+        for i, b in enumerate(data["best"], 1):
+            table.add_row(str(i), b["algorithm"], " ".join(f"{k}={v}" for k, v in b["params"].items()),
+                          f"{fig(b[minimize])} {b['unit']}", f"{fig(b['latency'])} {b['latency_unit']}",
+                          f"{fig(b['area'])} {b['area_unit'] or ''}", fig(b["lut"]), fig(b["fmax_mhz"]))
+        console.print(table)
+    emit(as_json, data, human)
+    if not data["best"]:
+        raise typer.Exit(1)
 
 
 @app.callback(invoke_without_command=True)

@@ -1,0 +1,118 @@
+"""Figures of merit of stored results, the Pareto front, and the recommendation query.
+
+Figures (the same for the tables, the plots and `modforge best`):
+  latency   latency_ns where the target gives a clock (ecp5 Fmax, asic critical path),
+            else latency in cycles (generic, xc7, xcup: no timing)
+  area      Metrics.area: LUT-eq (FPGA), um2 (asic), gates + FF (generic)
+  atp       area x latency: Metrics.atp (FPGA), area_time (asic), area x cycles (others)
+"""
+
+from __future__ import annotations
+
+from ..errors import ParameterError
+from .store import Store
+
+MINIMIZE = ("latency", "area", "atp")
+
+
+def latency(row) -> tuple[float | None, str]:
+    if row.get("latency_ns") is not None:
+        return row["latency_ns"], "ns"
+    if row.get("latency_cycles") is not None:
+        return row["latency_cycles"], "cycles"
+    return None, ""
+
+
+def area(row) -> tuple[float | None, str]:
+    return row.get("area"), row.get("area_unit") or ""
+
+
+def atp(row) -> tuple[float | None, str]:
+    a, unit = area(row)
+    if row.get("atp") is not None:
+        return row["atp"], f"{unit} x us"
+    if row.get("area_time") is not None:
+        return row["area_time"], f"{unit} x us"
+    lat, lunit = latency(row)
+    if a is None or lat is None:
+        return None, ""
+    return a * lat, f"{unit} x {lunit}"
+
+
+FIGURES = {"latency": latency, "area": area, "atp": atp}
+
+
+def pareto_front(rows: list[dict], x=area, y=latency) -> list[dict]:
+    """The rows no other row beats in both x and y (both minimized), sorted by x."""
+    pts = [(x(r)[0], y(r)[0], r) for r in rows]
+    pts = sorted((p for p in pts if p[0] is not None and p[1] is not None), key=lambda p: (p[0], p[1]))
+    front, best_y = [], float("inf")
+    for xv, yv, r in pts:
+        if yv < best_y:
+            front.append(r)
+            best_y = yv
+    return front
+
+
+def parse_filters(items: list[str] | None) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ParameterError("best", item, "must be written key=value (e.g. field=GF(2^163))", item)
+        out[key] = value
+    return out
+
+
+def _matches(row: dict, filters: dict[str, str]) -> bool:
+    for key, want in filters.items():
+        if key in ("field", "algorithm", "family", "modulus", "sweep"):
+            have = row.get(key)
+        else:
+            have = (row.get("params") or {}).get(key)
+        if have is None:
+            return False
+        if str(have).replace(" ", "").lower() != want.replace(" ", "").lower():
+            return False
+    return True
+
+
+def best(store: Store, filters: dict[str, str], target: str | None, minimize: str = "latency",
+         max_luts: int | None = None, top: int = 5) -> dict:
+    """The best stored designs for a field (or any key=value filter) on a target."""
+    from ..synth.yosys import TARGETS
+    if minimize not in MINIMIZE:
+        raise ParameterError("best", "--minimize", f"must be one of {', '.join(MINIMIZE)}", minimize)
+    if target is not None and target not in TARGETS:
+        raise ParameterError("best", "--target", f"must be one of {', '.join(TARGETS)}", target)
+    if max_luts is not None and max_luts < 0:
+        raise ParameterError("best", "--max-luts", "must be >= 0", max_luts)
+    if top < 1:
+        raise ParameterError("best", "--top", "must be >= 1", top)
+    for key in filters:
+        if key not in ("field", "algorithm", "family", "modulus", "sweep") and not key.isidentifier():
+            raise ParameterError("best", key, "must be field, algorithm, family, modulus or a parameter name", key)
+    rows = [r for r in store.rows("status = 'done'") if _matches(r, filters)]
+    if target is None:
+        targets = sorted({r["target"] for r in rows})
+        if len(targets) > 1:
+            raise ParameterError("best", "--target", f"is needed: the results span {', '.join(targets)}", "<none>")
+        target = targets[0] if targets else None
+    rows = [r for r in rows if r["target"] == target]
+    if max_luts is not None:
+        if target not in ("ecp5", "xc7", "xcup"):
+            raise ParameterError("best", "--max-luts", "needs an FPGA target (ecp5, xc7, xcup)", target)
+        rows = [r for r in rows if r.get("lut") is not None and r["lut"] <= max_luts]
+    fig = FIGURES[minimize]
+    ranked = sorted((r for r in rows if fig(r)[0] is not None),
+                    key=lambda r: (fig(r)[0], area(r)[0] or 0, latency(r)[0] or 0))
+    out = []
+    for r in ranked[:top]:
+        out.append({"algorithm": r["algorithm"], "params": r["params"], "field": r["field"],
+                    "modulus": r["modulus"], "target": r["target"], "freq_mhz": r["freq_mhz"] or None,
+                    minimize: fig(r)[0], "unit": fig(r)[1],
+                    "latency": latency(r)[0], "latency_unit": latency(r)[1], "area": r.get("area"),
+                    "area_unit": r.get("area_unit"), "lut": r.get("lut"), "fmax_mhz": r.get("fmax_mhz"),
+                    "cycles": r.get("latency_cycles"), "param_hash": r["param_hash"]})
+    return {"filters": filters, "target": target, "minimize": minimize, "max_luts": max_luts,
+            "candidates": len(rows), "best": out}

