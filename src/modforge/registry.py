@@ -145,7 +145,7 @@ def register(cls):
 
 
 def _load_families():
-    from .families import digitserial, gf2n  # noqa: F401  (registers their algorithms)
+    from .families import digitserial, gf2n, modmul  # noqa: F401  (registers their algorithms)
 
 
 def all_algorithms() -> list[Algorithm]:

@@ -1,0 +1,495 @@
+"""The registered fully pipelined modular multipliers a*b -> reduction of family "modmul"
+(paper: ntt-modular-reduction-wlm-k2red.txt, with errata.md): modmul-montgomery,
+-barrett, -plantard, -wlm, -wlm-mixed, -k2red, -k2red-shift, -montgomery-shift.
+
+Payload: a in the low beta bits, b in the next beta bits (a, b < q); result: beta bits,
+in [0, q). q is a generation-time constant. Each core is a PipelinedCore: latency = its
+number of register stages (the formulas in `cycles`), initiation interval 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from ...errors import ParameterError
+from ...math.primes import family as prime_family, is_prime, v2
+from ...registry import Algorithm, Operand, param, register
+from . import hw
+from . import model as M
+
+PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
+         "(ntt-modular-reduction-wlm-k2red.txt)")
+
+#: DSP operand sizes (Gamma_A >= Gamma_B, unsigned) of the device profiles.
+DSP_PROFILES = {"dsp48e2": (26, 17), "dsp48e1": (25, 18), "ecp5": (18, 18), "none": None}
+MIN_BETA, MAX_BETA = 8, 128
+DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
+
+
+@dataclasses.dataclass(frozen=True)
+class GenericParams:
+    q: int = param(help="the prime modulus (a generation-time constant)")
+    beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
+    dsp: str = param("dsp48e2", help=DSP_HELP)
+
+
+@dataclasses.dataclass(frozen=True)
+class NttParams:
+    q: int = param(help="the prime modulus q = q_h 2^omega + 1 (a generation-time constant)")
+    logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
+                               "the algorithm allows for q)")
+    dsp: str = param("dsp48e2", help=DSP_HELP)
+
+
+@dataclasses.dataclass(frozen=True)
+class ShiftParams:
+    q: int = param(help="a Proth-l prime q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1")
+    logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
+                               "for which q is Proth-2l or Proth-3l)")
+    rho: str = param("B", help="pipeline configuration: B (shift and add in one stage), "
+                               "A (shifted terms registered, then added)")
+
+
+def _hex(q: int) -> str:
+    return hex(q)
+
+
+class ModmulAlgorithm(Algorithm):
+    family = "modmul"
+    paper = PAPER
+    Params = GenericParams
+
+    # --- parameters -------------------------------------------------------------------
+    def check_q(self, q) -> int:
+        if not isinstance(q, int) or isinstance(q, bool):
+            raise ParameterError(self.name, "q", "must be an integer", q)
+        if q.bit_length() > MAX_BETA:
+            raise ParameterError(self.name, "q", f"must be at most {MAX_BETA} bits wide", _hex(q))
+        if q.bit_length() < MIN_BETA:
+            raise ParameterError(self.name, "q", f"must be at least {MIN_BETA} bits wide "
+                                 f"(q >= 2^{MIN_BETA - 1})", q)
+        if not is_prime(q):
+            raise ParameterError(self.name, "q", "must be prime", _hex(q))
+        return q.bit_length()
+
+    def check_dsp(self, dsp) -> None:
+        if dsp not in DSP_PROFILES:
+            raise ParameterError(self.name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", dsp)
+
+    def validate(self, params):
+        bits = self.check_q(params.q)
+        self.check_dsp(params.dsp)
+        beta = params.beta or bits
+        if not bits <= beta <= MAX_BETA:
+            raise ParameterError(self.name, "beta", f"must satisfy q < 2^beta <= 2^{MAX_BETA} "
+                                 f"(beta >= {bits})", params.beta)
+        p = self.Params(q=params.q, beta=beta, dsp=params.dsp)
+        self.check(p)
+        return p
+
+    def check(self, params) -> None:
+        """Algorithm-specific rules on the canonical parameters."""
+
+    def gamma(self, params):
+        return DSP_PROFILES[getattr(params, "dsp", "none")]
+
+    def beta(self, params) -> int:
+        return getattr(params, "beta", 0) or params.q.bit_length()
+
+    # --- mathematics ------------------------------------------------------------------
+    def operands(self, params):
+        bw = self.beta(params)
+        return [Operand("a", bw), Operand("b", bw)]
+
+    def result_width(self, params):
+        return self.beta(params)
+
+    def factor(self, params) -> str:
+        """The Montgomery-type factor of the congruence, e.g. '*2^-64'."""
+        raise NotImplementedError
+
+    def congruence(self, params):
+        return f"C = {self.factor(params)} mod q, q = {params.q:#x}, C in [0, q)"
+
+    def random_operands(self, params, rng: random.Random):
+        return (rng.randrange(params.q), rng.randrange(params.q))
+
+    def cases(self, params):
+        q, bw = params.q, self.beta(params)
+        vals = [0, 1, 2, q - 1, q - 2, (q - 1) // 2, (q + 1) // 2, (1 << (bw - 1)) - 1,
+                1 << (bw - 1), q >> 1, 3]
+        om = v2(q - 1)
+        vals += [(1 << om) - 1, 1 << om, (1 << om) + 1, q - (1 << om)]
+        vals = [v for v in dict.fromkeys(vals) if 0 <= v < q]
+        out = [(a, b) for a in vals for b in vals]
+        seen, uniq = set(), []
+        for c in out:
+            if c not in seen:
+                seen.add(c)
+                uniq.append(c)
+        return uniq
+
+    # --- hardware ---------------------------------------------------------------------
+    def latency(self, params):
+        return self.cycles(params)
+
+    def initiation_interval(self, params):
+        return 1
+
+    def tag(self, params):
+        return f"q{self.beta(params)}"
+
+    def multiplications(self, params) -> list[tuple[str, int, int]]:
+        """The reduction's multiplications as the paper counts DSPs (Sec. 5.1): (what,
+        bits, bits); a product with q counts only q_h (its low bits are fixed)."""
+        return []
+
+    def extra_info(self, params):
+        gamma = self.gamma(params)
+        bw = self.beta(params)
+        mults = self.multiplications(params)
+        info = {"congruence": self.congruence(params), "beta": bw, "q": hex(params.q),
+                "latency_formula": self.cycles.__doc__.strip() if self.cycles.__doc__ else ""}
+        if gamma is not None:
+            tiles = [(w, x, y, M.dsp_tiles(x, y, *gamma)) for w, x, y in mults]
+            info.update({
+                "dsp_profile": f"{gamma[0]}x{gamma[1]}",
+                "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in tiles],
+                "dsp_reduction": sum(n for *_, n in tiles),
+                "dsp_product": M.dsp_tiles(bw, bw, *gamma),
+            })
+            info["dsp_total"] = info["dsp_reduction"] + info["dsp_product"]
+        return info
+
+    def grid(self):
+        return []
+
+
+def _logqh_ntt(params) -> int:
+    """log q_h of q for the NTT-friendly rule (Sec. 5.1): beta - v2(q - 1)."""
+    return params.q.bit_length() - v2(params.q - 1)
+
+
+@register
+class Montgomery(ModmulAlgorithm):
+    name = "modmul-montgomery"
+    title = "pipelined naive Montgomery multiplier a*b*2^-beta mod q (Alg 1)"
+
+    def factor(self, params):
+        return f"A*B*2^-{params.beta}"
+
+    def model(self, params, a, b):
+        return M.montgomery(params.q, params.beta, a, b)
+
+    def cycles(self, params):
+        """7 stages: a*b partial products, a*b, q'x partial products, t, tq partial products, (x+tq)>>beta, correction."""
+        return 7
+
+    def multiplications(self, params):
+        return [("q' x mod 2^beta", params.beta, params.beta),
+                ("t q (q_h only)", params.beta, _logqh_ntt(params))]
+
+    def build(self, params):
+        return hw.MontgomeryCore(params.q, params.beta, self.gamma(params))
+
+    def grid(self):
+        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none"}]
+
+
+@register
+class Barrett(ModmulAlgorithm):
+    name = "modmul-barrett"
+    title = "pipelined Barrett multiplier a*b mod q (Alg 4)"
+
+    def factor(self, params):
+        return "A*B"
+
+    def model(self, params, a, b):
+        return M.barrett(params.q, params.beta, a, b)
+
+    def cycles(self, params):
+        """7 stages: a*b partial products, a*b, xq' partial products, t, tq partial products, x-tq, correction."""
+        return 7
+
+    def multiplications(self, params):
+        bw, lqh = params.beta, _logqh_ntt(params)
+        om = params.q.bit_length() - lqh
+        # only the low beta+1 bits of tq = (t q_h) 2^omega + t are needed
+        return [("x q'", 2 * bw, bw), ("t q, low beta+1 bits (q_h only)", max(bw + 1 - om, 0), lqh)]
+
+    def build(self, params):
+        return hw.BarrettCore(params.q, params.beta, self.gamma(params))
+
+    def grid(self):
+        return [{"q": "0xfff00001"}, {"q": "0xffffffffffe40001", "dsp": "ecp5"}]
+
+
+@register
+class Plantard(ModmulAlgorithm):
+    name = "modmul-plantard"
+    title = "pipelined Plantard multiplier -a*b*2^(-2 beta) mod q (Alg 5)"
+
+    def check(self, params):
+        if not M.plantard_bound_ok(params.q, params.beta):
+            raise ParameterError(self.name, "q", f"must satisfy q < 2^beta/phi (about "
+                                 f"{int((1 << params.beta) / M.PHI):#x} for beta={params.beta}; "
+                                 "Plantard's bound, errata) or take a larger beta", _hex(params.q))
+
+    def factor(self, params):
+        return f"-A*B*2^-{2 * params.beta}"
+
+    def model(self, params, a, b):
+        return M.plantard(params.q, params.beta, a, b)
+
+    def cycles(self, params):
+        """7 stages: a*b partial products, a*b, xq' partial products, c', (c'+1)q partial products, c, c=q -> 0."""
+        return 7
+
+    def multiplications(self, params):
+        # the paper's count for a constant b: a * (b q') is 2beta x beta, then (c'+1) q
+        return [("a (b q') mod 2^(2beta)", 2 * params.beta, params.beta),
+                ("(c'+1) q (q_h only)", params.beta, _logqh_ntt(params))]
+
+    def build(self, params):
+        return hw.PlantardCore(params.q, params.beta, self.gamma(params))
+
+    def grid(self):
+        return [{"q": "0x9e140001"}, {"q": "0xffffffffffe40001", "beta": "65"}]
+
+
+# --------------------------------------------------------------------------- q_h families
+
+class NttAlgorithm(ModmulAlgorithm):
+    Params = NttParams
+    proth = False                 # needs omega >= beta/2
+
+    def validate(self, params):
+        bits = self.check_q(params.q)
+        self.check_dsp(getattr(params, "dsp", "none"))
+        q = params.q
+        logqh = params.logqh or self.auto_logqh(params)
+        if not 1 <= logqh <= bits - 1:
+            raise ParameterError(self.name, "logqh", f"must be in 1..beta-1 = {bits - 1}", logqh)
+        omega = bits - logqh
+        if (q - 1) % (1 << omega):
+            raise ParameterError(self.name, "q", f"must satisfy q = 1 mod 2^omega (omega={omega}, "
+                                 f"logqh={logqh}; v2(q-1)={v2(q - 1)})", _hex(q))
+        if self.proth and 2 * omega < bits:
+            raise ParameterError(self.name, "q", f"must be a Proth prime: omega >= beta/2 (omega={omega}, "
+                                 f"beta={bits}, logqh={logqh}; v2(q-1)={v2(q - 1)})", _hex(q))
+        p = dataclasses.replace(params, logqh=logqh)
+        self.check(p)
+        return p
+
+    def auto_logqh(self, params) -> int:
+        return _logqh_ntt(params)
+
+    def omega(self, params) -> int:
+        return params.q.bit_length() - params.logqh
+
+    def tag(self, params):
+        return f"q{params.q.bit_length()}_qh{params.logqh}"
+
+    def extra_info(self, params):
+        info = super().extra_info(params)
+        info.update({"omega": self.omega(params), "logqh": params.logqh,
+                     "q_h": hex(params.q >> self.omega(params))})
+        return info
+
+
+@register
+class Wlm(NttAlgorithm):
+    name = "modmul-wlm"
+    title = "pipelined word-level Montgomery for NTT-friendly primes (Alg 2, corrected)"
+
+    def lam(self, params):
+        return M.wlm_lambda(params.q.bit_length(), self.omega(params))
+
+    def factor(self, params):
+        return f"A*B*2^-{self.omega(params) * self.lam(params)}"
+
+    def model(self, params, a, b):
+        return M.wlm(params.q, params.q.bit_length(), self.omega(params), a, b)
+
+    def cycles(self, params):
+        """2 + 2*lambda + 1, lambda = ceil(beta/omega): a*b (2), per step q_h t' partial products and t (2), correction."""
+        return 2 + 2 * self.lam(params) + 1
+
+    def multiplications(self, params):
+        return [(f"q_h t' (step {i})", params.logqh, self.omega(params)) for i in range(self.lam(params))]
+
+    def build(self, params):
+        om = self.omega(params)
+        return hw.WlmCore(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params))
+
+    def extra_info(self, params):
+        info = super().extra_info(params)
+        info["lambda"] = self.lam(params)
+        return info
+
+    def grid(self):
+        # lambda = 2, 3 and 4 (latency 7, 9, 11)
+        return [{"q": "0x80140001", "logqh": "16"}, {"q": "0x8000000014000001", "logqh": "40"},
+                {"q": "0x8000000000080001", "logqh": "47"}]
+
+
+@register
+class WlmMixed(NttAlgorithm):
+    name = "modmul-wlm-mixed"
+    title = "pipelined mixed-radix word-level Montgomery, two DSP-sized words (Alg 8, corrected)"
+    proth = True
+
+    def check(self, params):
+        gamma = self.gamma(params)
+        if gamma is not None and params.logqh > gamma[1]:
+            raise ParameterError(self.name, "logqh", f"must satisfy log q_h <= Gamma_B = {gamma[1]} "
+                                 f"(dsp={params.dsp})", params.logqh)
+
+    def words(self, params):
+        gamma = self.gamma(params)
+        return M.wlm_mixed_words(params.q.bit_length(), self.omega(params), gamma and gamma[0])
+
+    def factor(self, params):
+        return f"A*B*2^-{params.q.bit_length()}"
+
+    def model(self, params, a, b):
+        gamma = self.gamma(params)
+        return M.wlm_mixed(params.q, params.q.bit_length(), self.omega(params), gamma and gamma[0], a, b)
+
+    def cycles(self, params):
+        """7: a*b (2), two steps of q_h t' partial products and t (2 each), correction (paper: 5 + product)."""
+        return 7
+
+    def multiplications(self, params):
+        w0, w1 = self.words(params)
+        return [("q_h t' (omega0)", params.logqh, w0), ("q_h t' (omega1)", params.logqh, w1)]
+
+    def build(self, params):
+        return hw.WlmCore(params.q, params.q.bit_length(), self.omega(params), self.words(params),
+                          self.gamma(params))
+
+    def extra_info(self, params):
+        info = super().extra_info(params)
+        info["words"] = list(self.words(params))
+        return info
+
+    def grid(self):
+        return [{"q": "0x80140001", "logqh": "15"}, {"q": "0x800a000000000001", "logqh": "17"}]
+
+
+@register
+class K2red(NttAlgorithm):
+    name = "modmul-k2red"
+    title = "pipelined K2RED for Proth primes (Alg 3)"
+    proth = True
+
+    def factor(self, params):
+        return f"A*B*2^-{2 * self.omega(params)}"
+
+    def model(self, params, a, b):
+        return M.k2red(params.q, self.omega(params), a, b)
+
+    def cycles(self, params):
+        """7: a*b (2), q_h a_l partial products and t (2), q_h t_l partial products and t' (2), correction (paper: 5 + product)."""
+        return 7
+
+    def multiplications(self, params):
+        om = self.omega(params)
+        return [("q_h a_l", params.logqh, om), ("q_h t_l", params.logqh, om)]
+
+    def build(self, params):
+        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params))
+
+    def grid(self):
+        return [{"q": "0x80130001", "logqh": "16"}, {"q": "0x8000118000000001", "logqh": "26"}]
+
+
+# --------------------------------------------------------------------------- Proth-l
+
+class ShiftAlgorithm(NttAlgorithm):
+    Params = ShiftParams
+    proth = True
+
+    def auto_logqh(self, params):
+        bits = params.q.bit_length()
+        for logqh in range(2, bits // 2 + 1):
+            if M.proth_l_shifts(params.q, bits, bits - logqh) is not None:
+                return logqh
+        raise ParameterError(self.name, "q", "must be a Proth-2l or Proth-3l prime "
+                             "2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1 for some omega >= beta/2",
+                             _hex(params.q))
+
+    def check(self, params):
+        if params.rho not in ("A", "B"):
+            raise ParameterError(self.name, "rho", "must be A or B", params.rho)
+        bits = params.q.bit_length()
+        if params.logqh < 2 or M.proth_l_shifts(params.q, bits, self.omega(params)) is None:
+            raise ParameterError(self.name, "q", f"must be a Proth-2l or Proth-3l prime with log q_h = "
+                                 f"{params.logqh}: 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1, "
+                                 f"l_i < log q_h - 1", _hex(params.q))
+        kind = "proth2l" if self.shifts(params)[2] is None else "proth3l"
+        assert prime_family(kind, bits, params.logqh).contains(params.q)
+
+    def shifts(self, params):
+        return M.proth_l_shifts(params.q, params.q.bit_length(), self.omega(params))
+
+    def tag(self, params):
+        return f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}"
+
+    def extra_info(self, params):
+        info = super().extra_info(params)
+        l1, l2, l3 = self.shifts(params)
+        info.update({"l1": l1, "l2": l2, "l3": l3, "proth": "3l" if l3 is not None else "2l",
+                     "rho": params.rho, "dsp_total": 0, "dsp_product_note": "the a*b product is not counted"})
+        return info
+
+
+@register
+class K2redShift(ShiftAlgorithm):
+    name = "modmul-k2red-shift"
+    title = "pipelined K2RED with shift-adds for Proth-l primes (Alg 7)"
+
+    def factor(self, params):
+        return f"A*B*2^-{2 * self.omega(params)}"
+
+    def model(self, params, a, b):
+        bits = params.q.bit_length()
+        return M.k2red_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
+
+    def cycles(self, params):
+        """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""
+        return 5 if params.rho == "B" else 7
+
+    def build(self, params):
+        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), None,
+                            shifts=self.shifts(params), rho=params.rho)
+
+    def grid(self):
+        return [{"q": "0x9fc00001", "logqh": "16"}, {"q": "0x800a000000000001", "logqh": "17"},
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A"}]
+
+
+@register
+class MontgomeryShift(ShiftAlgorithm):
+    name = "modmul-montgomery-shift"
+    title = "pipelined Montgomery with shift-adds for Proth-l primes (Alg 6, q' = q - 2)"
+
+    def factor(self, params):
+        return f"A*B*2^-{params.q.bit_length()}"
+
+    def model(self, params, a, b):
+        bits = params.q.bit_length()
+        return M.montgomery_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
+
+    def cycles(self, params):
+        """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""
+        return 6 if params.rho == "B" else 8
+
+    def build(self, params):
+        return hw.MontgomeryShiftCore(params.q, params.q.bit_length(), self.omega(params),
+                                      self.shifts(params), rho=params.rho)
+
+    def grid(self):
+        return [{"q": "0x9fc00001", "logqh": "16"}, {"q": "0x800a000000000001", "logqh": "17"},
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A"}]

@@ -1,0 +1,87 @@
+"""The shared shell of every fully pipelined multiplier: valid/ready streams around a
+datapath of L register stages that accepts one operand set per cycle.
+
+Timing contract (constant for every operand value):
+  Every stage register and a valid bit per stage move together, under one global enable
+      advance = ~o.valid | o.ready          (and i.ready = advance)
+  so while the output is stalled the whole pipeline (and the input) holds: results are
+  never lost, duplicated or reordered, and bubbles (invalid stages) travel with the data.
+  The operands accepted at a rising edge (i.valid & i.ready) are in stage 1 after it; with
+  no stalls their result is in stage L, o.valid high, L cycles after the handshake:
+  latency = L, initiation interval = 1.
+
+A subclass implements `datapath(m, stage, operands) -> result`: it builds the stages in
+order with `stage(value, name)`, which returns a register loaded from `value` when the
+pipeline advances (`value` may depend on the operands or on registers of the stage
+before). The result must be a register (or a function of registers) of stage L, so it
+holds while o.ready is low. The shell checks that the number of stages the datapath
+declares via `stage.next()` equals L.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Module, Signal, Value
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+
+class Stager:
+    """`stage(value, name)` -> a register of the current stage; `stage.next()` closes the
+    current stage (call it once after each stage's registers, L times in all)."""
+
+    def __init__(self, m: Module, advance: Value):
+        self.m = m
+        self.advance = advance
+        self.index = 1          # the stage being built (1-based)
+        self.count = 0          # stages closed
+
+    def __call__(self, value, name: str, shape=None) -> Signal:
+        value = Value.cast(value)
+        reg = Signal(shape if shape is not None else value.shape(), name=f"s{self.index}_{name}")
+        with self.m.If(self.advance):
+            self.m.d.sync += reg.eq(value)
+        return reg
+
+    def next(self) -> None:
+        self.count += 1
+        self.index += 1
+
+
+class PipelinedCore(wiring.Component):
+    """Subclasses set the depth and implement `datapath(m, stage, operands) -> result`."""
+
+    def __init__(self, in_width: int, out_width: int, depth: int):
+        if depth < 1:
+            raise ValueError("a pipelined core needs at least one register stage")
+        self.depth = depth
+        self.steps = depth
+        self.latency = depth
+        self.initiation_interval = 1
+        super().__init__({
+            "i": In(stream.Signature(in_width)),
+            "o": Out(stream.Signature(out_width)),
+        })
+
+    def datapath(self, m: Module, stage: Stager, operands: Value) -> Value:
+        raise NotImplementedError
+
+    def elaborate(self, platform):
+        m = Module()
+        advance = Signal()
+        m.d.comb += [
+            advance.eq(~self.o.valid | self.o.ready),
+            self.i.ready.eq(advance),
+        ]
+        valid = [Signal(name=f"s{k + 1}_valid") for k in range(self.depth)]
+        with m.If(advance):
+            m.d.sync += valid[0].eq(self.i.valid)
+            m.d.sync += [valid[k].eq(valid[k - 1]) for k in range(1, self.depth)]
+        stager = Stager(m, advance)
+        result = self.datapath(m, stager, self.i.payload)
+        if stager.count != self.depth:
+            m._MustUse__silence = True
+            raise RuntimeError(f"{type(self).__name__}: datapath built {stager.count} stages, "
+                               f"declared depth {self.depth}")
+        m.d.comb += [self.o.valid.eq(valid[-1]), self.o.payload.eq(result)]
+        return m
+
