@@ -87,7 +87,8 @@ def design_summary(design, results=()) -> dict:
 def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
              params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
              out: Optional[Path] = typer.Option(None, "-o", "--out", help="Output folder (default: ./<module>)."),
-             vectors: int = typer.Option(1000, help="Model vectors written for the testbench."),
+             vectors: int = typer.Option(1000, help="Model vectors written for the testbench (beats: an NTT "
+                                                  "polynomial is n/P of them; at least 3 polynomials)."),
              seed: int = typer.Option(1, help="Seed of the random vectors."),
              as_json: bool = typer.Option(False, "--json")):
     """Write Verilog, the self-checking testbench, model vectors and design.json."""
@@ -104,7 +105,8 @@ def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `mod
 @app.command()
 def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
            params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
-           vectors: int = typer.Option(1000, help="Model vectors (corner cases first, then random)."),
+           vectors: int = typer.Option(1000, help="Model vectors, corner cases first, then random (beats: an "
+                                                "NTT polynomial is n/P of them; at least 3 polynomials)."),
            sim: str = typer.Option("both", help="verilator, icarus or both."),
            seed: int = typer.Option(1, help="Seed of the random vectors."),
            out: Optional[Path] = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
@@ -135,7 +137,8 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
             table.add_column(col, no_wrap=True)
         for r in results:
             table.add_row(r.simulator, str(r.vectors), str(r.passed), str(r.failed), str(r.latency),
-                          str(r.initiation_interval), f"{r.build_seconds:.2f}", f"{r.run_seconds:.2f}",
+                          str(r.initiation_interval), "cached" if r.build_cached else f"{r.build_seconds:.2f}",
+                          f"{r.run_seconds:.2f}",
                           "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]")
         console.print(table)
         for r in results:

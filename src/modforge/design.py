@@ -17,7 +17,8 @@ from .registry import Algorithm, canonical, param_hash
 HANDSHAKE = (
     "valid/ready streams: an operand set moves on i when i__valid & i__ready at a rising clk;\n"
     "a result moves on o when o__valid & o__ready. rst is synchronous, active high.\n"
-    "Latency (input handshake to o__valid) is the same for every operand value."
+    "Latency (input handshake to o__valid) is the same for every operand value;\n"
+    "an operand set of several beats (a frame) streams its beats in order, as does its result."
 )
 
 
@@ -37,6 +38,7 @@ class Design:
     cycles: int
     latency: int
     initiation_interval: int
+    frame_beats: int
     input_width: int
     output_width: int
     operands: list[dict]
@@ -51,6 +53,11 @@ class Design:
         rec["ports"] = {"clk": 1, "rst": 1, "i__valid": 1, "i__ready": 1, "i__payload": self.input_width,
                         "o__valid": 1, "o__ready": 1, "o__payload": self.output_width}
         return rec
+
+    @property
+    def operation_latency(self) -> int:
+        """First input beat to last output beat of one operand set, without stalls."""
+        return self.latency + self.frame_beats - 1
 
     @classmethod
     def load(cls, directory: Path) -> "Design":
@@ -67,7 +74,8 @@ def _header(algorithm: Algorithm, params, core, top: str) -> str:
         f"paper: {algorithm.paper}",
         f"output: {algorithm.congruence(params)}",
         f"cycles: {algorithm.cycles(params)} step cycles; latency {core.latency} cycles;"
-        f" initiation interval {core.initiation_interval} cycles",
+        f" initiation interval {core.initiation_interval} cycles"
+        + (f"; frames of {algorithm.frame_beats(params)} beats" if algorithm.frame_beats(params) > 1 else ""),
         *HANDSHAKE.splitlines(),
     ]
     return "".join(f"// {line}\n" for line in lines)
@@ -105,6 +113,7 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
         cycles=algorithm.cycles(params),
         latency=core.latency,
         initiation_interval=core.initiation_interval,
+        frame_beats=algorithm.frame_beats(params),
         input_width=sum(op.width for op in operands),
         output_width=algorithm.result_width(params),
         operands=[dataclasses.asdict(op) for op in operands],

@@ -92,6 +92,19 @@ class Algorithm:
         """Corner operand sets (0, 1, all-ones, the modulus' special values)."""
         return []
 
+    # --- frames: an operand set that streams as several beats (a polynomial) ------------
+    def frame_beats(self, params) -> int:
+        """Beats per operand set, on the input and on the output alike; 1 for a multiplier.
+        With more, `operands` and `result_width` describe one beat, and `in_beats` and
+        `out_beats` split an operand set and its model result into beats."""
+        return 1
+
+    def in_beats(self, params, operands: tuple) -> list[tuple[int, ...]]:
+        return [tuple(operands)]
+
+    def out_beats(self, params, result) -> list[int]:
+        return [result]
+
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
         """An amaranth IterativeCore-like component with .latency, .initiation_interval."""
@@ -102,11 +115,12 @@ class Algorithm:
         raise NotImplementedError
 
     def latency(self, params) -> int:
-        """Cycles from the input handshake to o.valid. An iterative core loads, then steps."""
+        """Cycles from the input handshake to o.valid (of each beat, in a frame without
+        stalls). An iterative core loads, then steps."""
         return self.cycles(params) + 1
 
     def initiation_interval(self, params) -> int:
-        """Cycles between operand sets when the output never stalls."""
+        """Cycles between operand sets (first beats of frames) when nothing stalls."""
         return self.cycles(params) + 1
 
     def tag(self, params) -> str:
@@ -145,7 +159,7 @@ def register(cls):
 
 
 def _load_families():
-    from .families import digitserial, gf2n, modmul  # noqa: F401  (registers their algorithms)
+    from .families import digitserial, gf2n, modmul, ntt  # noqa: F401  (registers their algorithms)
 
 
 def all_algorithms() -> list[Algorithm]:

@@ -7,6 +7,7 @@ import random
 from amaranth.hdl import Mux, Signal
 
 from modforge.hw.iterative import IterativeCore
+from modforge.hw.pipeline import PipelinedCore
 from modforge.registry import Algorithm, Operand, param
 
 
@@ -70,3 +71,67 @@ class Toy(Algorithm):
 
     def module_name(self, p):
         return f"mf_toy_w{p.w}_{p.bug}"
+
+
+@dataclasses.dataclass(frozen=True)
+class ToyFrameParams:
+    beats: int = param(4, help="beats per frame")
+    bug: str = param("none", help="none | ii (claims one cycle more between frames)")
+
+
+class ToyFrameCore(PipelinedCore):
+    """Two stages, one beat per cycle: each beat comes out plus one."""
+
+    def __init__(self):
+        super().__init__(8, 8, 2)
+
+    def datapath(self, m, stage, operands):
+        x = stage(operands + 1, "x", 8)
+        stage.next()
+        y = stage(x, "y")
+        stage.next()
+        return y
+
+
+class ToyFrame(Algorithm):
+    """A frame of `beats` bytes streams through a pipeline: the frame logic of the testbench."""
+    name = "toy-frame"
+    family = "toy"
+    title = "toy framed stream: every byte plus one"
+    paper = "none"
+    Params = ToyFrameParams
+
+    def frame_beats(self, p):
+        return p.beats
+
+    def operands(self, p):
+        return [Operand("x", 8)]
+
+    def result_width(self, p):
+        return 8
+
+    def in_beats(self, p, ops):
+        return [(x,) for x in ops[0]]
+
+    def out_beats(self, p, result):
+        return list(result)
+
+    def model(self, p, frame):
+        return [(x + 1) % 256 for x in frame]
+
+    def congruence(self, p):
+        return "C_i = X_i + 1 mod 256"
+
+    def random_operands(self, p, rng: random.Random):
+        return ([rng.getrandbits(8) for _ in range(p.beats)],)
+
+    def cycles(self, p):
+        return 2
+
+    def build(self, p):
+        core = ToyFrameCore()
+        core.initiation_interval = p.beats + (p.bug == "ii")
+        return core
+
+    def module_name(self, p):
+        return f"mf_toyframe_b{p.beats}_{p.bug}"

@@ -18,7 +18,7 @@ threads, one per core.
 
 No compiler (or a failed build) -> `load()` returns None and callers fall back to pure
 Python (`native_status()` says why). The cache is $MODFORGE_CACHE or
-~/.cache/modforge (falling back to the temp dir), keyed by a hash of the source and
+~/.cache/modforge (modforge.cache), keyed by a hash of the source and
 the machine.
 """
 
@@ -34,6 +34,8 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from ..cache import cache_dir
 
 C_SOURCE = r"""
 #include <stdint.h>
@@ -186,20 +188,6 @@ _status = "not loaded yet"
 SIEVE_LIMIT = 1 << 16
 
 
-def _cache_dir() -> Path:
-    env = os.environ.get("MODFORGE_CACHE")
-    candidates = [Path(env)] if env else []
-    candidates += [Path.home() / ".cache" / "modforge", Path(tempfile.gettempdir()) / "modforge-cache"]
-    for d in candidates:
-        try:
-            d.mkdir(parents=True, exist_ok=True)
-            if os.access(d, os.W_OK):
-                return d
-        except OSError:
-            continue
-    raise OSError("no writable cache directory")
-
-
 def _build(path: Path) -> None:
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
@@ -228,7 +216,7 @@ def load():
             return None
         try:
             key = hashlib.sha256((C_SOURCE + platform.machine() + platform.system()).encode()).hexdigest()[:16]
-            path = _cache_dir() / f"primecount-{key}.so"
+            path = cache_dir() / f"primecount-{key}.so"
             if not path.exists():
                 _build(path)
             lib = ctypes.CDLL(str(path))

@@ -58,6 +58,11 @@ def add(a, b, p: int) -> tuple:
     """a + b over GF(p)."""
     if len(a) < len(b):
         a, b = b, a
+    if p == 2:  # the common case of the models: coefficients are bits
+        out = [c & 1 for c in a]
+        for i, c in enumerate(b):
+            out[i] ^= c & 1
+        return trim(out)
     out = list(a)
     for i, c in enumerate(b):
         out[i] = (out[i] + c) % p

@@ -1,14 +1,23 @@
-"""Run the generated testbench on Verilator or Icarus and parse the verdict line."""
+"""Run the generated testbench on Verilator or Icarus and parse the verdict line.
+
+Verilator builds take most of a short run's time, so the built simulator is cached
+(modforge.cache, folder verilator/) under a hash of the Verilator version, its flags and
+every source byte: the same design and testbench are compiled once per machine.
+$MODFORGE_NO_SIM_CACHE=1 turns the cache off.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import os
 import re
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
+from ..cache import cache_dir
 from ..design import Design
 from ..errors import ToolMissing
 
@@ -34,6 +43,7 @@ class SimResult:
     build_seconds: float
     run_seconds: float
     log: str
+    build_cached: bool = False
 
     @property
     def ok(self) -> bool:
@@ -68,10 +78,8 @@ def simulate(design: Design, simulator: str, timeout: float = 1800) -> SimResult
         build = _run(["iverilog", "-g2005", "-s", "tb", "-o", "tb.vvp", *sources], root, log, timeout)
         run = _run(["vvp", "-n", "tb.vvp"], root, log, timeout)
     else:
-        objdir = "obj_verilator"
-        build = _run(["verilator", "--binary", "-j", "2", "-O2", "--top-module", "tb", "-Wno-fatal",
-                      "-Wno-lint", "-Wno-style", "--Mdir", objdir, "-o", "Vtb", *sources], root, log, timeout)
-        run = _run([f"{objdir}/Vtb"], root, log, timeout)
+        binary, build, cached = _verilator_build(root, sources, log, timeout)
+        run = _run([str(binary)], root, log, timeout)
     text = "".join(log)
     match = VERDICT.search(text)
     if not match:
@@ -90,4 +98,42 @@ def simulate(design: Design, simulator: str, timeout: float = 1800) -> SimResult
         build_seconds=build,
         run_seconds=run,
         log=text,
+        build_cached=simulator == "verilator" and cached,
     )
+
+
+VERILATOR_FLAGS = ["--binary", "-j", "2", "-O2", "--top-module", "tb", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+
+
+def _verilator_build(root: Path, sources: list[str], log: list[str], timeout: float) -> tuple[Path, float, bool]:
+    """The simulator binary of `sources` (from the cache, or built and cached), build seconds, cached?"""
+    version = subprocess.run(["verilator", "--version"], capture_output=True, text=True).stdout
+    key = hashlib.sha256("\0".join([version, *VERILATOR_FLAGS]).encode())
+    for name in sources:
+        key.update(name.encode() + b"\0" + (root / name).read_bytes())
+    use_cache = os.environ.get("MODFORGE_NO_SIM_CACHE", "") in ("", "0")
+    cached = cache_dir("verilator") / key.hexdigest()[:24] / "Vtb" if use_cache else None
+    if cached is not None and cached.is_file():
+        os.utime(cached.parent)  # recently used: pruned last
+        log.append(f"$ verilator (cached build {cached})\n")
+        return cached, 0.0, True
+    objdir = "obj_verilator"
+    build = _run(["verilator", *VERILATOR_FLAGS, "--Mdir", objdir, "-o", "Vtb", *sources], root, log, timeout)
+    binary = root / objdir / "Vtb"
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_name(f"Vtb.{os.getpid()}.partial")
+        shutil.copy2(binary, partial)
+        os.replace(partial, cached)  # atomic: concurrent workers never see half a binary
+        _prune(cached.parent.parent)
+    return binary, build, False
+
+
+CACHE_ENTRIES = 400  # a few hundred kB each
+
+
+def _prune(folder: Path) -> None:
+    """Keep the CACHE_ENTRIES most recently used builds."""
+    entries = sorted(folder.iterdir(), key=lambda d: d.stat().st_mtime, reverse=True)
+    for old in entries[CACHE_ENTRIES:]:
+        shutil.rmtree(old, ignore_errors=True)

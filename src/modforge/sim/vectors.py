@@ -20,12 +20,20 @@ def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> in
 
 
 def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> list[tuple[int, int]]:
-    """`count` (input payload, expected output) pairs; corner cases lead."""
+    """(input payload, expected output) beats of `count` operand sets; corner cases lead."""
     rng = random.Random(seed)
     sets = list(algorithm.cases(params))[:count]
     while len(sets) < count:
         sets.append(algorithm.random_operands(params, rng))
-    return [(pack_operands(algorithm, params, ops), algorithm.model(params, *ops)) for ops in sets]
+    vectors = []
+    for ops in sets:
+        ins = algorithm.in_beats(params, ops)
+        outs = algorithm.out_beats(params, algorithm.model(params, *ops))
+        if len(ins) != len(outs) or len(ins) != algorithm.frame_beats(params):
+            raise RuntimeError(f"{algorithm.name}: {len(ins)} input and {len(outs)} output beats, "
+                               f"frame of {algorithm.frame_beats(params)}")
+        vectors += [(pack_operands(algorithm, params, i), o) for i, o in zip(ins, outs)]
+    return vectors
 
 
 def write_vectors(vectors: list[tuple[int, int]], directory: Path, in_width: int, out_width: int) -> None:

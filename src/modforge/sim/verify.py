@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..design import Design, generate
@@ -11,16 +14,28 @@ from .testbench import testbench
 from .vectors import make_vectors, write_vectors
 
 
+def operand_sets(algorithm: Algorithm, params, vectors: int) -> int:
+    """Operand sets that make at least `vectors` vectors (beats): a multiplier's vector is
+    one set; a polynomial of F beats makes F, and at least 3 run (the calm frames and
+    the stalled ones)."""
+    frame = algorithm.frame_beats(params)
+    return vectors if frame == 1 else max(3, math.ceil(vectors / frame))
+
+
 def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int = 1) -> Design:
-    """Write the design, `count` model vectors and the testbench into `directory`."""
+    """Write the design, at least `count` model vectors and the testbench into `directory`."""
     design = generate(algorithm, params, directory)
-    vectors = make_vectors(algorithm, params, count, seed)
+    sets = operand_sets(algorithm, params, count)
+    vectors = make_vectors(algorithm, params, sets, seed)
     write_vectors(vectors, design.directory / "vectors", design.input_width, design.output_width)
-    (design.directory / "tb.v").write_text(testbench(design, count))
+    (design.directory / "tb.v").write_text(testbench(design, sets))
     return design
 
 
 def verify(algorithm: Algorithm, params, directory: Path, count: int, simulators: list[str],
            seed: int = 1) -> tuple[Design, list[SimResult]]:
     design = prepare(algorithm, params, directory, count, seed)
-    return design, [simulate(design, sim) for sim in simulators]
+    # the simulators are independent processes writing different files: run them side by side
+    with ThreadPoolExecutor(max_workers=len(simulators) or 1) as pool:
+        results = list(pool.map(lambda sim: simulate(design, sim), simulators))
+    return design, results

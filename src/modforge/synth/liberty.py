@@ -25,6 +25,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from ..cache import cache_dir
 from ..errors import ToolMissing
 
 PACKAGE = "qflow-tech-osu018"
@@ -38,11 +39,6 @@ INSTALL_HINT = (f"the OSU 0.18 um liberty file is missing: on Debian/Ubuntu run 
                 f"~/.cache/modforge/osu018 when apt-get and dpkg are present)")
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "modforge" / "osu018"
-
-
 def ensure_liberty() -> Path:
     """The path of osu018_stdcells.lib: $MODFORGE_LIBERTY, the cache, or fetched into the cache."""
     if os.environ.get("MODFORGE_LIBERTY"):
@@ -50,7 +46,7 @@ def ensure_liberty() -> Path:
         if not path.is_file():
             raise ToolMissing(f"MODFORGE_LIBERTY={path} is not a file; " + INSTALL_HINT)
         return path
-    target = cache_dir() / LIB_IN_PACKAGE
+    target = cache_dir("osu018") / LIB_IN_PACKAGE
     if target.is_file():
         return target
     if not (shutil.which("apt-get") and shutil.which("dpkg")):

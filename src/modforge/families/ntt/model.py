@@ -1,0 +1,242 @@
+"""The hardware-faithful model of the NTT cores: the memory layout, the pass schedule, the
+twiddle ROM contents and the butterflies exactly as `hw.py` builds them, with the
+multiplications done by the chosen reduction's bit-exact model (modmul).
+
+Notation: n coefficients, P butterfly units (lanes), R = n/P rows, H = n/(2P).
+Let mul(x, s) = x*s*F mod q be the reduction (F = its `scale`, e.g. 2^-beta).
+
+Memory. Row r holds coefficients rP .. rP+P-1 (lane l = coefficient rP+l, as loaded). Row
+r lives in bank parity(popcount(r)) at address r >> 1: two banks of R/2 words each, one read
+and one write port per bank. Rows r and r ^ 2^j differ in one bit, so they always sit in
+different banks: every pass below reads one row per bank per cycle and writes the two rows
+back to the same places D cycles later (conflict-free by construction).
+
+Passes (one cycle = one issue, drained before the next pass starts):
+  pair pass, butterfly distance t >= P (d = t/P rows): cycle c reads rows r = c with a 0
+    inserted at bit log2(d), and r + d; lane l of row r and lane l of row r + d make a
+    butterfly; all lanes share twiddle T[n/(2t) + (c >> log2 d)] (shared ROM).
+  row pass, t < P: cycle c reads rows 2c and 2c+1; unit u < P/2 works inside row 2c, unit
+    u >= P/2 inside row 2c+1, on lanes l = (u mod P/2) with a 0 inserted at bit log2(t),
+    and l + t; per-unit twiddles from per-lane ROMs.
+  pointwise pass (polymul): cycle c reads row c of a and row c of b, lane-wise products.
+Each butterfly pass does n/2 butterflies in H cycles; the pointwise pass takes R cycles.
+
+Butterflies, with every twiddle stored premultiplied by F^-1 so mul(v, s F^-1) = v*s:
+  CT (forward):  (u + v s, u - v s)                  mod q
+  GS (inverse):  (half(u + v), (u - v) s/2)          mod q, half(x) = x/2 mod q
+so log2(n) GS stages carry the factor 2^-log2(n) = n^-1 of the inverse transform.
+Congruences:
+  forward:  out[i] = a(psi^(2 bitrev(i) + 1)) mod q       (= primes.ntt_negacyclic)
+  inverse:  out = a with in[i] = a(psi^(2 bitrev(i) + 1))  (= primes.intt_negacyclic)
+  polymul:  c = a*b mod (x^n + 1, q). b is scaled at load by mul(b, F^-2) = b F^-1 (the
+            units are idle while loading), the NTT is linear, so NTT(b F^-1) = b_hat F^-1
+            and the pointwise mul(a_hat, b_hat F^-1) = a_hat b_hat exactly: no scaling
+            pass. F = 1 (Barrett): b is stored as it comes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from amaranth.hdl import Value
+
+from ...math.primes import twiddles as make_twiddles
+
+TRANSFORMS = ("forward", "inverse", "polymul")
+
+
+def log2(x: int) -> int:
+    return x.bit_length() - 1
+
+
+def insert_zero(c, j: int):
+    """c with a 0 bit inserted at position j (an int, or an amaranth Value)."""
+    return ((c >> j) << (j + 1)) | (c & ((1 << j) - 1))
+
+
+def parity(x):
+    """popcount(x) mod 2 (an int, or an amaranth Value): the bank of row x."""
+    if isinstance(x, Value):
+        return x.xor()
+    return x.bit_count() & 1
+
+
+def half(x: int, q: int) -> int:
+    """x/2 mod q for x in [0, q): x >> 1 if x is even, else (x + q) >> 1."""
+    return (x + q) >> 1 if x & 1 else x >> 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Pass:
+    kind: str        # "pair" (t >= P), "row" (t < P) or "pointwise"
+    inverse: bool    # GS butterflies (True) or CT
+    bank_set: int    # 0: the a banks, 1: the b banks
+    t: int           # butterfly distance in coefficients (0: pointwise)
+    issues: int      # cycles that issue reads: H, or R for the pointwise pass
+    tw_base: int     # base address in the shared ROM (pair) or in every lane ROM (row)
+
+
+@dataclasses.dataclass(frozen=True)
+class Issue:
+    """What one cycle of a pass reads (and later writes): the 'lo' row (r) and the 'hi' row
+    (r + d, 2c+1, or for the pointwise pass the same row of the b banks)."""
+    lo_bank: object
+    lo_addr: object
+    hi_bank: object
+    hi_addr: object
+    tw_addr: object   # shared ROM (pair), lane ROMs (row), unused (pointwise)
+
+
+def issue(ps: Pass, c, rows: int, P: int) -> Issue:
+    """Cycle c of pass ps; c may be an int (the model) or an amaranth Value (the hardware)."""
+    if ps.kind == "pair":
+        d = ps.t // P
+        j = log2(d)
+        r = insert_zero(c, j)
+        r_hi = r | d                                     # bit j of r is 0
+        return Issue(parity(r), r >> 1, parity(r_hi), r_hi >> 1,
+                     ps.tw_base + rows // (2 * d) + (c >> j))
+    if ps.kind == "row":                                  # rows 2c (bank parity(c)) and 2c+1
+        return Issue(parity(c), c, 1 - parity(c) if isinstance(c, int) else ~parity(c), c,
+                     ps.tw_base + c)
+    return Issue(parity(c), c >> 1, parity(c), c >> 1, 0)  # pointwise: row c of a and of b
+
+
+def row_lanes(u: int, t: int, P: int) -> tuple[int, int, int]:
+    """Row pass with distance t < P: unit u works in the lo (0) or hi (1) row on lanes l, l+t."""
+    l = insert_zero(u % (P // 2), log2(t))
+    return u // (P // 2), l, l + t
+
+
+class Plan:
+    """Everything generation-time about one NTT core: passes, ROM contents, constants.
+
+    `mul(x, s)` is the reduction's bit-exact model (x*s*F mod q), F its scale."""
+
+    def __init__(self, transform: str, q: int, n: int, P: int, psi: int,
+                 mul: Callable[[int, int], int], F: int, mul_depth: int):
+        if transform not in TRANSFORMS:
+            raise ValueError(f"transform must be one of {TRANSFORMS}")
+        self.transform, self.q, self.n, self.P, self.psi = transform, q, n, P, psi
+        self.mul, self.F, self.mul_depth = mul, F, mul_depth
+        self.rows, self.H = n // P, n // (2 * P)
+        self.tw = make_twiddles(q, n, psi)
+        f_inv = pow(F, -1, q)
+        self.prep = {False: lambda s: s * f_inv % q,                        # CT: s F^-1
+                     True: lambda s: s * f_inv * pow(2, -1, q) % q}         # GS: s 2^-1 F^-1
+        # polymul: b is multiplied at load by F^-2 (so b F^-1 is stored); none if F = 1
+        self.b_scale = pow(F, -2, q) if transform == "polymul" and F != 1 else None
+        self.passes: list[Pass] = []
+        self.shared: list[int] = []                       # shared ROM words
+        self.lanes: list[list[int]] = [[] for _ in range(P)]  # lane ROM words, per unit
+        self._shared_base: dict[bool, int] = {}
+        self._lane_base: dict[tuple[bool, int], int] = {}
+        if transform in ("forward", "polymul"):
+            self._transform(False, 0)
+        if transform == "polymul":
+            self._transform(False, 1)
+            self.passes.append(Pass("pointwise", False, 0, 0, self.rows, 0))
+        if transform in ("inverse", "polymul"):
+            self._transform(True, 0)
+
+    def _transform(self, inverse: bool, bank_set: int) -> None:
+        n, P = self.n, self.P
+        dists = [1 << k for k in range(log2(n))]          # GS: t = 1, 2, ..., n/2
+        for t in (dists if inverse else dists[::-1]):     # CT: t = n/2, ..., 1
+            if t >= P:
+                self.passes.append(Pass("pair", inverse, bank_set, t, self.H, self._shared(inverse)))
+            else:
+                self.passes.append(Pass("row", inverse, bank_set, t, self.H, self._lane(inverse, t)))
+
+    def table(self, inverse: bool) -> list[int]:
+        return self.tw.inverse if inverse else self.tw.forward
+
+    def _shared(self, inverse: bool) -> int:
+        """The R words of one direction: word k = prep(T[k]) (word 0 unused: m + i >= 1)."""
+        if inverse not in self._shared_base:
+            self._shared_base[inverse] = len(self.shared)
+            self.shared += [self.prep[inverse](s) for s in self.table(inverse)[:self.rows]]
+        return self._shared_base[inverse]
+
+    def _lane(self, inverse: bool, t: int) -> int:
+        """H words per lane ROM for a row pass: unit u's twiddle in cycle c."""
+        key = (inverse, t)
+        if key not in self._lane_base:
+            self._lane_base[key] = len(self.lanes[0])
+            T, n, P = self.table(inverse), self.n, self.P
+            for c in range(self.H):
+                for u in range(P):
+                    hi, l, _ = row_lanes(u, t, P)
+                    j = (2 * c + hi) * P + l                # coefficient index of the 'u' input
+                    self.lanes[u].append(self.prep[inverse](T[n // (2 * t) + j // (2 * t)]))
+        return self._lane_base[key]
+
+    # --- cycle counts ---------------------------------------------------------------------
+    @property
+    def drain(self) -> int:
+        """D: issue cycle to write cycle of one operation = 1 (RAM/ROM read) + 1 (butterfly
+        input stage) + mul_depth (the reduction's pipeline) + 1 (butterfly output stage)."""
+        return self.mul_depth + 3
+
+    def compute_cycles(self) -> int:
+        """Every pass issues, then drains: sum over passes of (issues + D)."""
+        return sum(ps.issues + self.drain for ps in self.passes)
+
+    def latency(self) -> int:
+        """R + C + 3, the same for every beat k of a frame: beat k is accepted at t0 + k; the
+        compute phase starts at t0 + R (the cycle after the last beat) and takes C cycles;
+        the unload then reads row k at t0 + R + C + k (RAM read: 1 cycle) into the output FIFO
+        (write to o.valid: 2 cycles)."""
+        return self.rows + self.compute_cycles() + 3
+
+    def initiation_interval(self) -> int:
+        """C + 2R: R load beats, C compute cycles, R unload reads issued, then the next load."""
+        return 2 * self.rows + self.compute_cycles()
+
+    def twiddle_words(self) -> int:
+        return len(self.shared) + sum(len(lane) for lane in self.lanes)
+
+    # --- the model ------------------------------------------------------------------------
+    def butterfly(self, inverse: bool, u: int, v: int, s: int) -> tuple[int, int]:
+        q = self.q
+        if inverse:                                        # GS, s = prep(T[k]) = T[k]/(2F)
+            return half((u + v) % q, q), self.mul((u - v) % q, s)
+        p = self.mul(v, s)                                 # CT, s = T[k]/F
+        return (u + p) % q, (u - p) % q
+
+    def run(self, a: list[int], b: list[int] | None = None) -> list[int]:
+        """Load (rows into banks), run every pass, unload rows 0..R-1 in order."""
+        P, R = self.P, self.rows
+        sets = 2 if self.transform == "polymul" else 1
+        mem = [[[None] * (R // 2) for _ in range(2)] for _ in range(sets)]
+        for r in range(R):
+            mem[0][parity(r)][r >> 1] = list(a[r * P:(r + 1) * P])
+            if sets == 2:
+                row = list(b[r * P:(r + 1) * P])
+                if self.b_scale is not None:               # the load path through the multipliers
+                    row = [self.mul(x, self.b_scale) for x in row]
+                mem[1][parity(r)][r >> 1] = row
+        for ps in self.passes:
+            for c in range(ps.issues):
+                op = issue(ps, c, R, P)
+                if ps.kind == "pointwise":
+                    lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
+                    mem[0][op.lo_bank][op.lo_addr] = [self.mul(x, y) for x, y in zip(lo, hi)]
+                    continue
+                bank = mem[ps.bank_set]
+                lo, hi = list(bank[op.lo_bank][op.lo_addr]), list(bank[op.hi_bank][op.hi_addr])
+                if ps.kind == "pair":
+                    s = self.shared[op.tw_addr]
+                    for l in range(P):
+                        lo[l], hi[l] = self.butterfly(ps.inverse, lo[l], hi[l], s)
+                else:
+                    for u in range(P):
+                        which, l, l2 = row_lanes(u, ps.t, P)
+                        row = hi if which else lo
+                        row[l], row[l2] = self.butterfly(ps.inverse, row[l], row[l2], self.lanes[u][op.tw_addr])
+                bank[op.lo_bank][op.lo_addr], bank[op.hi_bank][op.hi_addr] = lo, hi
+        out = []
+        for r in range(R):
+            out += mem[0][parity(r)][r >> 1]
+        return out

@@ -1,0 +1,176 @@
+"""The hardware-faithful NTT model (row/bank schedule, lane twiddles, F-scaled twiddles,
+halves, the reductions' bit-exact multipliers) against primes.ntt_negacyclic,
+primes.intt_negacyclic and a schoolbook negacyclic convolution, for every reduction and
+several n and P; the modmul scale factors against their models; the schedule's
+conflict-freedom and ROM contents."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from modforge.families.ntt.model import issue, parity, row_lanes
+from modforge.math.primes import intt_negacyclic, ntt_negacyclic, twiddles
+from modforge.registry import all_algorithms, lookup
+
+# one NTT-friendly prime (q = 1 mod 2^11 at least) per reduction
+PRIMES = {
+    "montgomery": 0x80014001, "barrett": 0xfff00001, "plantard": 0x9e140001, "wlm": 0x80140001,
+    "wlm-mixed": 0x800a000000000001, "k2red": 0x80130001, "k2red-shift": 0x9fc00001,
+    "montgomery-shift": 0x800a000000000001,
+}
+SHAPES = [(16, 1), (16, 2), (16, 8), (32, 4), (64, 16), (64, 32), (128, 8)]
+
+
+def params(name, reduction, n, pe, **extra):
+    cfg = {"q": str(PRIMES[reduction]), "n": str(n), "pe": str(pe), "reduction": reduction}
+    cfg.update({k: str(v) for k, v in extra.items()})
+    return lookup(name).parse(cfg)
+
+
+def schoolbook(a, b, q):
+    """c = a*b mod (x^n + 1, q), independently of any NTT."""
+    n = len(a)
+    c = [0] * n
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            if i + j < n:
+                c[i + j] += x * y
+            else:
+                c[i + j - n] -= x * y
+    return [v % q for v in c]
+
+
+def rand_poly(rng, n, q):
+    return [rng.randrange(q) for _ in range(n)]
+
+
+@pytest.mark.parametrize("reduction", PRIMES)
+@pytest.mark.parametrize("n,pe", SHAPES, ids=[f"n{n}-p{p}" for n, p in SHAPES])
+def test_forward_inverse_polymul_match_references(reduction, n, pe):
+    rng = random.Random(n * 131 + pe)
+    fwd, inv, mul = (lookup(f"ntt-{t}") for t in ("forward", "inverse", "polymul"))
+    pf, pi, pm = (params(a.name, reduction, n, pe) for a in (fwd, inv, mul))
+    q, tw = pf.q, twiddles(pf.q, n, pf.psi)
+    polys = [c[0] for c in fwd.cases(pf)] + [rand_poly(rng, n, q) for _ in range(2)]
+    for a in polys:
+        assert fwd.model(pf, a) == ntt_negacyclic(a, tw)
+        assert inv.model(pi, a) == intt_negacyclic(a, tw)
+        assert inv.model(pi, fwd.model(pf, a)) == a
+    for a, b in mul.cases(pm) + [(rand_poly(rng, n, q), rand_poly(rng, n, q))]:
+        assert mul.model(pm, a, b) == schoolbook(a, b, q)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_polymul_hypothesis(data):
+    reduction = data.draw(st.sampled_from(sorted(PRIMES)))
+    n = data.draw(st.sampled_from([16, 32]))
+    pe = data.draw(st.sampled_from([1, 2, 4, n // 2]))
+    p = params("ntt-polymul", reduction, n, pe)
+    a = data.draw(st.lists(st.integers(0, p.q - 1), min_size=n, max_size=n))
+    b = data.draw(st.lists(st.integers(0, p.q - 1), min_size=n, max_size=n))
+    assert lookup("ntt-polymul").model(p, a, b) == schoolbook(a, b, p.q)
+
+
+def test_other_psi():
+    """Any primitive 2n-th root: psi^3 is one too (3 is odd)."""
+    base = params("ntt-forward", "montgomery", 32, 4)
+    psi3 = pow(base.psi, 3, base.q)
+    p = params("ntt-forward", "montgomery", 32, 4, psi=psi3)
+    a = list(range(32))
+    assert p.psi == psi3
+    assert lookup("ntt-forward").model(p, a) == ntt_negacyclic(a, twiddles(p.q, 32, psi3))
+    assert lookup("ntt-forward").model(p, a) != lookup("ntt-forward").model(base, a)
+
+
+@pytest.mark.parametrize("n,pe", [(16, 1), (64, 4), (64, 32), (256, 16)])
+def test_schedule_is_conflict_free(n, pe):
+    """Each butterfly pass reads every row exactly once, one row per bank per cycle; the
+    pointwise pass reads row c of a and of b; load/unload put row r in bank parity(r)."""
+    plan = lookup("ntt-polymul").plan(params("ntt-polymul", "montgomery", n, pe))
+    R = n // pe
+    for ps in plan.passes:
+        seen = []
+        for c in range(ps.issues):
+            op = issue(ps, c, R, pe)
+            if ps.kind == "pointwise":
+                assert (op.lo_bank, op.lo_addr) == (parity(c), c >> 1) == (op.hi_bank, op.hi_addr)
+                seen.append(c)
+                continue
+            assert op.lo_bank != op.hi_bank
+            if ps.kind == "pair":
+                r = next(r for r in range(R) if (parity(r), r >> 1) == (op.lo_bank, op.lo_addr))
+                r2 = r + ps.t // pe
+                assert (parity(r2), r2 >> 1) == (op.hi_bank, op.hi_addr)
+            else:
+                r, r2 = 2 * c, 2 * c + 1
+                assert (parity(r), r >> 1, parity(r2), r2 >> 1) == (op.lo_bank, op.lo_addr, op.hi_bank, op.hi_addr)
+            seen += [r, r2]
+        assert sorted(seen) == list(range(R))
+
+
+def test_twiddle_roms():
+    """Shared ROM word k = T[k]/F (CT) or T[k]/(2F) (GS); lane ROM words: one per unit per
+    cycle of each distinct row pass; twiddle_words = their sum."""
+    alg = lookup("ntt-polymul")
+    p = params("ntt-polymul", "montgomery", 64, 8)
+    plan = alg.plan(p)
+    q, R, H, F = p.q, 8, 4, plan.F
+    assert F == pow(2, -32, q)
+    tw = twiddles(q, 64, p.psi)
+    assert plan.shared == [s * pow(F, -1, q) % q for s in tw.forward[:R]] + \
+        [s * pow(2 * F, -1, q) % q for s in tw.inverse[:R]]
+    # t = 4, 2, 1 forward (shared by NTT(a) and NTT(b)) and t = 1, 2, 4 inverse
+    assert all(len(lane) == 6 * H for lane in plan.lanes)
+    assert plan.twiddle_words() == 2 * R + 8 * 6 * H == alg.extra_info(p)["twiddle_words"]
+    assert plan.b_scale == pow(F, -2, q)
+    assert row_lanes(5, 2, 8) == (1, 1, 3)
+
+
+def test_cycle_formulas():
+    """C = log2(n) (n/(2P) + D) per transform; polymul adds the pointwise pass (n/P + D)
+    and no scaling pass; latency = n/P + C + 3, II = 2n/P + C; D = mul_depth + 3."""
+    for reduction in PRIMES:
+        for n, pe in SHAPES:
+            for name in ("ntt-forward", "ntt-inverse", "ntt-polymul"):
+                alg = lookup(name)
+                p = params(name, reduction, n, pe)
+                mod = lookup(f"modmul-{reduction}")
+                D = mod.cycles(alg.reduction_params(p)) + 3
+                lg = n.bit_length() - 1
+                C = lg * (n // (2 * pe) + D)
+                if name == "ntt-polymul":
+                    C = 3 * C + n // pe + D
+                assert alg.cycles(p) == C
+                assert alg.latency(p) == n // pe + C + 3
+                assert alg.initiation_interval(p) == 2 * n // pe + C
+
+
+def test_modmul_scale_matches_models():
+    """scale(params) = F with model(a, b) == a*b*F mod q, every modmul algorithm and grid."""
+    rng = random.Random(5)
+    for alg in all_algorithms():
+        if alg.family != "modmul":
+            continue
+        for cfg in alg.grid():
+            p = alg.parse(cfg)
+            F = alg.scale(p)
+            assert 0 < F < p.q
+            for a, b in alg.cases(p)[:40] + [alg.random_operands(p, rng) for _ in range(100)]:
+                assert alg.model(p, a, b) == a * b * F % p.q, (alg.name, cfg)
+
+
+def test_beats_round_trip():
+    alg = lookup("ntt-polymul")
+    p = params("ntt-polymul", "wlm-mixed", 16, 4)
+    rng = random.Random(1)
+    a, b = alg.random_operands(p, rng)
+    beats = alg.in_beats(p, (a, b))
+    w = 64
+    assert len(beats) == alg.frame_beats(p) == 4
+    assert [x & ((1 << w) - 1) for x, _ in beats] == a[0::4]          # lane 0 in the low bits
+    assert [(y >> (3 * w)) & ((1 << w) - 1) for _, y in beats] == b[3::4]
+    assert alg.out_beats(p, a) == [x for x, _ in beats]
+    assert [o.width for o in alg.operands(p)] == [4 * w, 4 * w] and alg.result_width(p) == 4 * w

@@ -1,0 +1,89 @@
+"""NTT parameter rules: every rejection is a ParameterError naming the argument, raised
+before anything is generated; the CLI prints it and exits 2."""
+
+import pytest
+
+from modforge.cli import main
+from modforge.errors import ParameterError
+from modforge.registry import all_algorithms, lookup
+
+NAMES = ["ntt-forward", "ntt-inverse", "ntt-polymul"]
+OK = {"q": "0x80014001", "n": "64", "pe": "4"}
+
+
+def reject(name, cfg, argument, text):
+    with pytest.raises(ParameterError) as e:
+        lookup(name).parse({**OK, **cfg})
+    assert e.value.argument == argument, str(e.value)
+    assert text in str(e.value), str(e.value)
+    assert str(e.value).startswith(f"{name}: argument '{argument}'")
+
+
+def test_registered_with_grids():
+    assert {a.name for a in all_algorithms() if a.family == "ntt"} == set(NAMES)
+    seen = set()
+    for name in NAMES:
+        alg = lookup(name)
+        for cfg in alg.grid():
+            p = alg.parse(cfg)
+            assert alg.parse({k: str(v) for k, v in vars(p).items()}) == p     # canonical is a fixed point
+            seen.add(p.reduction)
+    assert seen == {"montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
+                    "montgomery-shift"}
+
+
+def test_defaults():
+    p = lookup("ntt-forward").parse(OK)
+    assert (p.reduction, p.dsp, p.pe) == ("montgomery", "dsp48e2", 4)
+    assert pow(p.psi, 64, p.q) == p.q - 1 and p.psi > 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rules(name):
+    reject(name, {"n": "48"}, "n", "power of two")
+    reject(name, {"n": "8", "pe": "1"}, "n", "16..65536")
+    reject(name, {"n": "131072"}, "n", "16..65536")
+    reject(name, {"pe": "3"}, "pe", "power of two")
+    reject(name, {"pe": "0"}, "pe", "power of two")
+    reject(name, {"pe": "128", "n": "1024"}, "pe", "1..64")
+    reject(name, {"pe": "64"}, "pe", "must divide n/2 = 32")
+    reject(name, {"q": "0x80014001", "n": "32768"}, "q", "q = 1 mod 2n")
+    reject(name, {"q": "0xFFFFFFFB"}, "q", "q = 1 mod 2n")
+    reject(name, {"q": "0xffffffff"}, "q", "must be prime")
+    reject(name, {"reduction": "karatsuba"}, "reduction", "must be one of")
+    reject(name, {"dsp": "xc9"}, "dsp", "must be one of")
+    reject(name, {"psi": "2"}, "psi", "psi^n = -1")
+    reject(name, {"psi": str(0x80014001 + 5)}, "psi", "0 < psi < q")
+    reject(name, {"n": "abc"}, "n", "must be an integer")
+    with pytest.raises(ParameterError) as e:
+        lookup(name).parse({"n": "64"})
+    assert e.value.argument == "q"
+
+
+def test_reduction_rules_come_with_their_own_errors():
+    # Plantard's bound q < 2^beta/phi
+    reject("ntt-forward", {"q": "0xfff00001", "reduction": "plantard"}, "q", "2^beta/phi")
+    # K2RED needs a Proth prime (omega >= beta/2): 0x80014001 has omega = 14
+    reject("ntt-forward", {"reduction": "k2red"}, "q", "Proth")
+    # Montgomery-Shift needs a Proth-l prime
+    reject("ntt-inverse", {"q": "0x80014001", "reduction": "montgomery-shift"}, "q", "Proth-2l or Proth-3l")
+    # WLM-Mixed: log q_h <= Gamma_B (derived from q): named as q
+    reject("ntt-polymul", {"q": "0x8000002500000001", "reduction": "wlm-mixed"}, "q", "logqh=32")
+    lookup("ntt-polymul").parse({"q": "0x8000002500000001", "reduction": "wlm-mixed", "n": "64", "dsp": "none"})
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["generate", "ntt-forward", "q=0x80014001", "n=48"], "ntt-forward: argument 'n'"),
+    (["generate", "ntt-inverse", "q=0x80014001", "n=64", "pe=64"], "argument 'pe' must divide n/2"),
+    (["generate", "ntt-polymul", "q=0x80014001", "n=32768"], "q = 1 mod 2n"),
+    (["generate", "ntt-polymul", "q=0xfff00001", "n=64", "reduction=plantard"], "ntt-polymul: argument 'q'"),
+    (["verify", "ntt-forward", "q=0x80014001", "n=64", "psi=3"], "argument 'psi'"),
+])
+def test_cli_exit_2(tmp_path, capsys, monkeypatch, argv, needle):
+    monkeypatch.chdir(tmp_path)
+    code = main(argv + (["-o", "out"] if argv[0] == "generate" else []))
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert needle in err, err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
