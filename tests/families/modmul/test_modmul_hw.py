@@ -37,6 +37,28 @@ CONFIGS = [
     ("modmul-montgomery-shift", {"q": "0x9fc00001", "logqh": "16"}),
     ("modmul-montgomery-shift", {"q": "0x9fc00001", "logqh": "16", "rho": "A"}),
     ("modmul-montgomery-shift", {"q": "0x800a000000000001", "logqh": "17", "rho": "A"}),
+    # the reduction alone (input x <= (q-1)^2, two stages fewer)
+    ("modmul-montgomery", {"q": "0x80014001", "reduce_only": "1"}),
+    ("modmul-barrett", {"q": "0xffffffffffe40001", "dsp": "ecp5", "reduce_only": "1"}),
+    ("modmul-plantard", {"q": "0x9e140001", "reduce_only": "1"}),
+    ("modmul-wlm", {"q": "0xfffde001", "logqh": "19", "reduce_only": "1"}),
+    ("modmul-wlm-mixed", {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"}),
+    ("modmul-k2red", {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}),
+    ("modmul-k2red-shift", {"q": "0x9fc00001", "logqh": "16", "rho": "A", "reduce_only": "1"}),
+    ("modmul-montgomery-shift", {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"}),
+    # a run-time q_h beside the operands
+    ("modmul-wlm", {"q": "0xfffde001", "logqh": "19", "qh_input": "1"}),
+    ("modmul-wlm", {"q": "0x8000000000080001", "logqh": "47", "dsp": "ecp5", "qh_input": "1"}),
+    ("modmul-wlm-mixed", {"q": "0x800a000000000001", "logqh": "17", "qh_input": "1"}),
+    ("modmul-wlm-mixed", {"q": "0x80140001", "logqh": "15", "reduce_only": "1", "qh_input": "1"}),
+    ("modmul-k2red", {"q": "0x8000118000000001", "logqh": "26", "qh_input": "1"}),
+    ("modmul-k2red", {"q": "0x80130001", "logqh": "16", "dsp": "none", "qh_input": "1"}),
+    # run-time shift amounts (Proth-2l: l1, l2; Proth-3l: l1, l2, l3)
+    ("modmul-k2red-shift", {"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}),
+    ("modmul-k2red-shift", {"q": "0xd800000000000001", "logqh": "17", "rho": "A", "shift_input": "1"}),
+    ("modmul-montgomery-shift", {"q": "0x9fc00001", "logqh": "16", "rho": "A", "shift_input": "1"}),
+    ("modmul-montgomery-shift", {"q": "0xd800000000000001", "logqh": "17", "shift_input": "1"}),
+    ("modmul-montgomery-shift", {"q": "0xfff00001", "logqh": "16", "reduce_only": "1", "shift_input": "1"}),
 ]
 
 
@@ -48,13 +70,15 @@ def cid(c):
 def test_hw_matches_model(name, cfg):
     alg = lookup(name)
     params = alg.parse(cfg)
-    bw = alg.operands(params)[0].width
     rng = random.Random(7)
     vectors = alg.cases(params) + [alg.random_operands(params, rng) for _ in range(150)]
-    payloads = [a | (b << bw) for a, b in vectors]
-    expect = [alg.model(params, a, b) for a, b in vectors]
+    widths = [o.width for o in alg.operands(params)]
+    offsets = [sum(widths[:k]) for k in range(len(widths))]
+    payloads = [sum(v << off for v, off in zip(vec, offsets)) for vec in vectors]
+    expect = [alg.model(params, *vec) for vec in vectors]
     core = alg.build(params)
     assert core.latency == alg.latency(params) == alg.cycles(params) and core.initiation_interval == 1
+    assert alg.cycles(params) == alg.stages(params) - 2 * params.reduce_only
     outs, _, _ = run_stream(core, payloads, seed=3, stalls=True)
     assert outs == expect
     outs, lats, acc = run_stream(alg.build(params), payloads[:60], stalls=False)

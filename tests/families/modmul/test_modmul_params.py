@@ -1,5 +1,7 @@
 """modmul parameter rules: every rejection is a ParameterError naming the argument."""
 
+import random
+
 import pytest
 
 from modforge.errors import ParameterError
@@ -36,6 +38,26 @@ def test_common_rules(name):
     reject(name, {"q": "97"}, "q", "at least 8 bits")
     reject(name, {"q": "abc"}, "q", "must be an integer")
     reject(name, {}, "q", "is required")
+    q = lookup(name).grid()[0]["q"]
+    reject(name, {"q": q, "reduce_only": "2"}, "reduce_only", "must be 0 or 1")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reduce_only_is_the_reduction_of_x(name):
+    """reduce_only: one 2 beta-bit operand x, the same congruence with A*B = x, two
+    stages fewer, no DSPs for the product."""
+    alg = lookup(name)
+    cfg = {k: v for k, v in alg.grid()[0].items() if k not in ("qh_input", "shift_input")}
+    p, r = alg.parse(cfg), alg.parse({**cfg, "reduce_only": "1"})
+    assert [o.width for o in alg.operands(r)] == [2 * alg.beta(p)]
+    assert alg.cycles(r) == alg.cycles(p) - 2
+    assert "X <= (q-1)^2" in alg.congruence(r)
+    for a, b in alg.cases(p)[:40]:
+        assert alg.model(r, a * b) == alg.model(p, a, b)
+    assert max(x for (x,) in alg.cases(r)) == (p.q - 1) ** 2
+    info = alg.extra_info(r)
+    if "dsp_product" in info:
+        assert info["dsp_product"] == 0 and info["dsp_total"] == info["dsp_reduction"]
 
 
 @pytest.mark.parametrize("name", ["modmul-montgomery", "modmul-barrett", "modmul-plantard"])
@@ -73,11 +95,42 @@ def test_proth_rules():
     assert lookup("modmul-wlm-mixed").parse({"q": "0x8000002500000001", "logqh": "32", "dsp": "none"})
 
 
+RUNTIME = [("modmul-wlm", 0, "qh_input", ["a", "b", "qh"]), ("modmul-wlm-mixed", 0, "qh_input", ["a", "b", "qh"]),
+           ("modmul-k2red", 0, "qh_input", ["a", "b", "qh"]),
+           ("modmul-k2red-shift", 0, "shift_input", ["a", "b", "l1", "l2"]),                # Proth-2l
+           ("modmul-montgomery-shift", 2, "shift_input", ["a", "b", "l1", "l2", "l3"])]     # Proth-3l
+
+
+@pytest.mark.parametrize("name,index,flag,names", RUNTIME)
+def test_runtime_modulus(name, index, flag, names):
+    """qh_input / shift_input: the modulus fields are the last operands; the model reduces
+    modulo the q they give for every allowed value (q_h with its top bit set; l2 <= l1 <=
+    log q_h - 2, l3 <= log q_h - 2), not only for the design's q."""
+    alg = lookup(name)
+    cfg = {k: v for k, v in alg.grid()[index].items() if k not in ("qh_input", "shift_input")}
+    p = alg.parse({**cfg, flag: "1"})
+    assert [o.name for o in alg.operands(p)] == names
+    assert "the input" in alg.congruence(p) and alg.extra_info(p)["runtime_inputs"]
+    k = len(names) - 2
+    assert alg.runtime_of(p, p.q) and alg.with_runtime(p, alg.runtime_of(p, p.q)) == p
+    rng = random.Random(5)
+    for values in [*alg.runtime_corners(p), *(alg.runtime_random(p, rng) for _ in range(30))]:
+        q = alg.with_runtime(p, values).q
+        assert q.bit_length() == p.q.bit_length() and (q - 1) % (1 << alg.omega(p)) == 0
+        f = alg.scale(alg.with_runtime(p, values))
+        for a, b in [(q - 1, q - 1), (0, 5), *((rng.randrange(q), rng.randrange(q)) for _ in range(10))]:
+            assert alg.model(p, a, b, *values) == a * b * f % q
+    assert {c[-k:] for c in alg.cases(p)} == {alg.runtime_of(p, p.q), *alg.runtime_corners(p)}
+    reject(name, {**cfg, flag: "2"}, flag, "must be 0 or 1")
+
+
 def test_proth_l_rules():
+    reject("modmul-k2red", {"q": "0x80130001", "shift_input": "1"}, "shift_input", "is not a parameter")
     for name in ("modmul-k2red-shift", "modmul-montgomery-shift"):
         reject(name, {"q": "0x802b0001", "logqh": "16"}, "q", "Proth-2l or Proth-3l")   # Proth, not Proth-l
         reject(name, {"q": "0x802b0001"}, "q", "Proth-2l or Proth-3l")
         reject(name, {"q": "0x80014001"}, "q", "Proth-2l or Proth-3l")
+        reject(name, {"q": "0x9fc00001", "qh_input": "1"}, "qh_input", "is not a parameter")
         reject(name, {"q": "0x9fc00001", "logqh": "16", "rho": "C"}, "rho", "A or B")
         p = lookup(name).parse({"q": "0x9fc00001"})
         assert p.logqh == 10 and p.rho == "B"                          # auto: the smallest log q_h

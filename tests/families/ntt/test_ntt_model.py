@@ -74,6 +74,23 @@ def test_polymul_hypothesis(data):
     assert lookup("ntt-polymul").model(p, a, b) == schoolbook(a, b, p.q)
 
 
+@pytest.mark.parametrize("reduction, q, extra", [
+    ("k2red", 0xffffff0000000001, {"logqh": 26}),
+    ("wlm", 0x80140001, {"logqh": 18}),
+    ("k2red-shift", 0x9fc00001, {"rho": "A"}),
+    ("plantard", 0xffffffffffe40001, {"beta": 65}),
+])
+def test_reduction_parameters_keep_the_transforms_exact(reduction, q, extra):
+    rng = random.Random(7)
+    n = 32
+    cfg = {"q": str(q), "n": str(n), "pe": "4", "reduction": reduction} | {k: str(v) for k, v in extra.items()}
+    a, b = rand_poly(rng, n, q), rand_poly(rng, n, q)
+    fwd, poly = lookup("ntt-forward"), lookup("ntt-polymul")
+    pf = fwd.parse(cfg)
+    assert fwd.model(pf, a) == ntt_negacyclic(a, twiddles(q, n, pf.psi))
+    assert poly.model(poly.parse(cfg), a, b) == schoolbook(a, b, q)
+
+
 def test_other_psi():
     """Any primitive 2n-th root: psi^3 is one too (3 is odd)."""
     base = params("ntt-forward", "montgomery", 32, 4)
@@ -154,8 +171,8 @@ def test_modmul_scale_matches_models():
     for alg in all_algorithms():
         if alg.family != "modmul":
             continue
-        for cfg in alg.grid():
-            p = alg.parse(cfg)
+        for cfg in alg.grid():          # the plain form, as the NTT uses it
+            p = alg.parse({k: v for k, v in cfg.items() if k not in ("reduce_only", "qh_input", "shift_input")})
             F = alg.scale(p)
             assert 0 < F < p.q
             for a, b in alg.cases(p)[:40] + [alg.random_operands(p, rng) for _ in range(100)]:

@@ -72,6 +72,26 @@ def test_reduction_rules_come_with_their_own_errors():
     lookup("ntt-polymul").parse({"q": "0x8000002500000001", "reduction": "wlm-mixed", "n": "64", "dsp": "none"})
 
 
+def test_reduction_parameters_handed_on():
+    # logqh, rho, beta reach the reduction that has them; the design name records them
+    p = lookup("ntt-forward").parse({**OK, "q": "0xffffff0000000001", "reduction": "k2red", "logqh": "26"})
+    assert lookup("ntt-forward").reduction_params(p).logqh == 26
+    assert "_logqh26" in lookup("ntt-forward").tag(p)
+    p = lookup("ntt-inverse").parse({**OK, "q": "0x9fc00001", "reduction": "montgomery-shift", "rho": "A"})
+    assert lookup("ntt-inverse").reduction_params(p).rho == "A"
+    p = lookup("ntt-polymul").parse({**OK, "q": "0xffffffffffe40001", "reduction": "plantard", "beta": "65"})
+    assert lookup("ntt-polymul").width(p) == 65
+    # ... and are refused, named, where it does not, or where its rules say no
+    reject("ntt-forward", {"logqh": "20"}, "logqh", "not a parameter of reduction=montgomery")
+    reject("ntt-forward", {"rho": "A"}, "rho", "not a parameter of reduction=montgomery")
+    reject("ntt-forward", {"q": "0x9fc00001", "reduction": "k2red", "beta": "33"}, "beta",
+           "not a parameter of reduction=k2red")
+    reject("ntt-forward", {"q": "0x9fc00001", "reduction": "k2red-shift", "rho": "C"}, "rho", "A or B")
+    reject("ntt-forward", {"q": "0xffffff0000000001", "reduction": "k2red", "logqh": "40"}, "q",
+           "Proth prime")
+    reject("ntt-forward", {"reduction": "barrett", "beta": "20"}, "beta", "q < 2^beta")
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["generate", "ntt-forward", "q=0x80014001", "n=48"], "ntt-forward: argument 'n'"),
     (["generate", "ntt-inverse", "q=0x80014001", "n=64", "pe=64"], "argument 'pe' must divide n/2"),

@@ -4,7 +4,12 @@
 
 Payload: a in the low beta bits, b in the next beta bits (a, b < q); result: beta bits,
 in [0, q). q is a generation-time constant. Each core is a PipelinedCore: latency = its
-number of register stages (the formulas in `cycles`), initiation interval 1.
+number of register stages (the formulas in `stages`), initiation interval 1.
+reduce_only=1: the payload is x <= (q-1)^2 (2 beta bits), the result its reduction (the
+same congruence with A*B = x), two stages fewer. qh_input=1 (WLM, WLM-Mixed, K2RED: the
+paper's q_h input): q_h follows in the next log q_h bits and q = q_h 2^omega + 1 is the
+modulus of that product; shift_input=1 (K2RED-Shift, Montgomery-Shift) the same with the
+shift amounts l1, l2 [, l3].
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ class GenericParams:
     q: int = param(help="the prime modulus (a generation-time constant)")
     beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
     dsp: str = param("dsp48e2", help=DSP_HELP)
+    reduce_only: int = param(0, help="1: the reduction alone, input x <= (q-1)^2 in 2 beta bits "
+                                     "(the paper's Tables 3-4); 0: the product a*b, then the reduction")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +47,11 @@ class NttParams:
     logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
                                "the algorithm allows for q)")
     dsp: str = param("dsp48e2", help=DSP_HELP)
+    qh_input: int = param(0, help="1: q_h is a run-time input beside a and b (log q_h bits, top bit "
+                                  "set: q = q_h 2^omega + 1 may change every product, e.g. an RNS base); "
+                                  "q then fixes beta, omega and log q_h")
+    reduce_only: int = param(0, help="1: the reduction alone, input x <= (q-1)^2 in 2 beta bits "
+                                     "(the paper's Tables 3-4); 0: the product a*b, then the reduction")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +61,11 @@ class ShiftParams:
                                "for which q is Proth-2l or Proth-3l)")
     rho: str = param("B", help="pipeline configuration: B (shift and add in one stage), "
                                "A (shifted terms registered, then added)")
+    shift_input: int = param(0, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
+                                     "and b (barrel shifters): the modulus may change every product; "
+                                     "q then fixes beta, omega, log q_h and the form")
+    reduce_only: int = param(0, help="1: the reduction alone, input x <= (q-1)^2 in 2 beta bits "
+                                     "(the paper's Tables 3-4); 0: the product a*b, then the reduction")
 
 
 def _hex(q: int) -> str:
@@ -77,6 +94,10 @@ class ModmulAlgorithm(Algorithm):
         if dsp not in DSP_PROFILES:
             raise ParameterError(self.name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", dsp)
 
+    def check_reduce_only(self, params) -> None:
+        if params.reduce_only not in (0, 1):
+            raise ParameterError(self.name, "reduce_only", "must be 0 or 1", params.reduce_only)
+
     def validate(self, params):
         bits = self.check_q(params.q)
         self.check_dsp(params.dsp)
@@ -84,7 +105,8 @@ class ModmulAlgorithm(Algorithm):
         if not bits <= beta <= MAX_BETA:
             raise ParameterError(self.name, "beta", f"must satisfy q < 2^beta <= 2^{MAX_BETA} "
                                  f"(beta >= {bits})", params.beta)
-        p = self.Params(q=params.q, beta=beta, dsp=params.dsp)
+        self.check_reduce_only(params)
+        p = dataclasses.replace(params, beta=beta)
         self.check(p)
         return p
 
@@ -100,6 +122,8 @@ class ModmulAlgorithm(Algorithm):
     # --- mathematics ------------------------------------------------------------------
     def operands(self, params):
         bw = self.beta(params)
+        if params.reduce_only:
+            return [Operand("x", 2 * bw)]
         return [Operand("a", bw), Operand("b", bw)]
 
     def result_width(self, params):
@@ -114,12 +138,30 @@ class ModmulAlgorithm(Algorithm):
         raise NotImplementedError
 
     def congruence(self, params):
-        return f"C = {self.factor(params)} mod q, q = {params.q:#x}, C in [0, q)"
+        text = f"C = {self.factor(params)} mod q, q = {params.q:#x}, C in [0, q)"
+        return text.replace("A*B", "X") + ", X <= (q-1)^2" if params.reduce_only else text
+
+    def model(self, params, *operands):
+        """The bit-exact result (see `congruence`). The models reduce the product of their
+        two operands, so the reduction alone of x is the model of (x, 1)."""
+        return self.multiply(params, *operands) if not params.reduce_only else self.multiply(params, operands[0], 1)
+
+    def multiply(self, params, a: int, b: int) -> int:
+        raise NotImplementedError
 
     def random_operands(self, params, rng: random.Random):
+        if params.reduce_only:
+            return (rng.randrange((params.q - 1) ** 2 + 1),)
         return (rng.randrange(params.q), rng.randrange(params.q))
 
     def cases(self, params):
+        pairs = self.operand_cases(params)
+        if params.reduce_only:
+            xs = [a * b for a, b in pairs] + [(params.q - 1) ** 2, (params.q - 1) ** 2 - 1]
+            return [(x,) for x in dict.fromkeys(xs)]
+        return pairs
+
+    def operand_cases(self, params):
         q, bw = params.q, self.beta(params)
         vals = [0, 1, 2, q - 1, q - 2, (q - 1) // 2, (q + 1) // 2, (1 << (bw - 1)) - 1,
                 1 << (bw - 1), q >> 1, 3]
@@ -135,6 +177,13 @@ class ModmulAlgorithm(Algorithm):
         return uniq
 
     # --- hardware ---------------------------------------------------------------------
+    def stages(self, params) -> int:
+        """Register stages with the product a*b (reduce_only: two fewer)."""
+        raise NotImplementedError
+
+    def cycles(self, params):
+        return self.stages(params) - 2 * params.reduce_only
+
     def latency(self, params):
         return self.cycles(params)
 
@@ -154,14 +203,15 @@ class ModmulAlgorithm(Algorithm):
         bw = self.beta(params)
         mults = self.multiplications(params)
         info = {"congruence": self.congruence(params), "beta": bw, "q": hex(params.q),
-                "latency_formula": self.cycles.__doc__.strip() if self.cycles.__doc__ else ""}
+                "latency_formula": self.stages.__doc__.strip() + (" (reduce_only: two fewer)" if params.reduce_only else ""),
+                "reduce_only": params.reduce_only}
         if gamma is not None:
             tiles = [(w, x, y, M.dsp_tiles(x, y, *gamma)) for w, x, y in mults]
             info.update({
                 "dsp_profile": f"{gamma[0]}x{gamma[1]}",
                 "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in tiles],
                 "dsp_reduction": sum(n for *_, n in tiles),
-                "dsp_product": M.dsp_tiles(bw, bw, *gamma),
+                "dsp_product": 0 if params.reduce_only else M.dsp_tiles(bw, bw, *gamma),
             })
             info["dsp_total"] = info["dsp_reduction"] + info["dsp_product"]
         return info
@@ -186,10 +236,10 @@ class Montgomery(ModmulAlgorithm):
     def scale(self, params):
         return pow(2, -params.beta, params.q)
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         return M.montgomery(params.q, params.beta, a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """7 stages: a*b partial products, a*b, q'x partial products, t, tq partial products, (x+tq)>>beta, correction."""
         return 7
 
@@ -198,10 +248,10 @@ class Montgomery(ModmulAlgorithm):
                 ("t q (q_h only)", params.beta, _logqh_ntt(params))]
 
     def build(self, params):
-        return hw.MontgomeryCore(params.q, params.beta, self.gamma(params))
+        return hw.MontgomeryCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
-        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none"}]
+        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"}]
 
 
 @register
@@ -215,10 +265,10 @@ class Barrett(ModmulAlgorithm):
     def scale(self, params):
         return 1
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         return M.barrett(params.q, params.beta, a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """7 stages: a*b partial products, a*b, xq' partial products, t, tq partial products, x-tq, correction."""
         return 7
 
@@ -229,10 +279,10 @@ class Barrett(ModmulAlgorithm):
         return [("x q'", 2 * bw, bw), ("t q, low beta+1 bits (q_h only)", max(bw + 1 - om, 0), lqh)]
 
     def build(self, params):
-        return hw.BarrettCore(params.q, params.beta, self.gamma(params))
+        return hw.BarrettCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
-        return [{"q": "0xfff00001"}, {"q": "0xffffffffffe40001", "dsp": "ecp5"}]
+        return [{"q": "0xfff00001"}, {"q": "0xffffffffffe40001", "dsp": "ecp5", "reduce_only": "1"}]
 
 
 @register
@@ -252,10 +302,10 @@ class Plantard(ModmulAlgorithm):
     def scale(self, params):
         return -pow(2, -2 * params.beta, params.q) % params.q
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         return M.plantard(params.q, params.beta, a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """7 stages: a*b partial products, a*b, xq' partial products, c', (c'+1)q partial products, c, c=q -> 0."""
         return 7
 
@@ -265,10 +315,10 @@ class Plantard(ModmulAlgorithm):
                 ("(c'+1) q (q_h only)", params.beta, _logqh_ntt(params))]
 
     def build(self, params):
-        return hw.PlantardCore(params.q, params.beta, self.gamma(params))
+        return hw.PlantardCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
-        return [{"q": "0x9e140001"}, {"q": "0xffffffffffe40001", "beta": "65"}]
+        return [{"q": "0x9e140001"}, {"q": "0xffffffffffe40001", "beta": "65", "reduce_only": "1"}]
 
 
 # --------------------------------------------------------------------------- q_h families
@@ -280,6 +330,7 @@ class NttAlgorithm(ModmulAlgorithm):
     def validate(self, params):
         bits = self.check_q(params.q)
         self.check_dsp(getattr(params, "dsp", "none"))
+        self.check_reduce_only(params)
         q = params.q
         logqh = params.logqh or self.auto_logqh(params)
         if not 1 <= logqh <= bits - 1:
@@ -291,6 +342,9 @@ class NttAlgorithm(ModmulAlgorithm):
         if self.proth and 2 * omega < bits:
             raise ParameterError(self.name, "q", f"must be a Proth prime: omega >= beta/2 (omega={omega}, "
                                  f"beta={bits}, logqh={logqh}; v2(q-1)={v2(q - 1)})", _hex(q))
+        for flag in ("qh_input", "shift_input"):
+            if getattr(params, flag, 0) not in (0, 1):
+                raise ParameterError(self.name, flag, "must be 0 or 1", getattr(params, flag))
         p = dataclasses.replace(params, logqh=logqh)
         self.check(p)
         return p
@@ -302,13 +356,66 @@ class NttAlgorithm(ModmulAlgorithm):
         return params.q.bit_length() - params.logqh
 
     def tag(self, params):
-        return f"q{params.q.bit_length()}_qh{params.logqh}"
+        return f"q{params.q.bit_length()}_qh{params.logqh}" + ("_rt" if self.runtime(params) else "")
 
     def extra_info(self, params):
         info = super().extra_info(params)
         info.update({"omega": self.omega(params), "logqh": params.logqh,
-                     "q_h": hex(params.q >> self.omega(params))})
+                     "q_h": hex(params.q >> self.omega(params)),
+                     "runtime_inputs": self.runtime(params)})
         return info
+
+    # --- a run-time modulus: q_h (qh_input=1) or l1, l2 [, l3] (shift_input=1), last operands
+    def runtime(self, params) -> dict[str, int]:
+        """The run-time modulus fields and their widths (empty: q is a constant)."""
+        return {"qh": params.logqh} if getattr(params, "qh_input", 0) else {}
+
+    def runtime_of(self, params, q: int) -> tuple[int, ...]:
+        """The fields that give q."""
+        return (q >> self.omega(params),)
+
+    def runtime_q(self, params, values) -> int:
+        return (values[0] << self.omega(params)) | 1
+
+    def runtime_corners(self, params) -> list[tuple[int, ...]]:
+        return [(1 << (params.logqh - 1),), ((1 << params.logqh) - 1,)]
+
+    def runtime_random(self, params, rng) -> tuple[int, ...]:
+        return (rng.randint(1 << (params.logqh - 1), (1 << params.logqh) - 1),)
+
+    def runtime_rule(self, params) -> str:
+        return f"q = q_h 2^{self.omega(params)} + 1 (q_h: the input, {params.logqh} bits, top bit set)"
+
+    def with_runtime(self, params, values):
+        """params with the modulus the fields give (same beta, omega and log q_h)."""
+        return dataclasses.replace(params, q=self.runtime_q(params, values))
+
+    def operands(self, params):
+        return super().operands(params) + [Operand(k, bits) for k, bits in self.runtime(params).items()]
+
+    def congruence(self, params):
+        text = super().congruence(params)
+        return text.replace(f"q = {params.q:#x}", self.runtime_rule(params)) if self.runtime(params) else text
+
+    def model(self, params, *operands):
+        k = len(self.runtime(params))
+        if not k:
+            return super().model(params, *operands)
+        return super().model(self.with_runtime(params, operands[-k:]), *operands[:-k])
+
+    def random_operands(self, params, rng):
+        if not self.runtime(params):
+            return super().random_operands(params, rng)
+        values = rng.choice([self.runtime_of(params, params.q), self.runtime_random(params, rng)])
+        return super().random_operands(self.with_runtime(params, values), rng) + tuple(values)
+
+    def cases(self, params):
+        if not self.runtime(params):
+            return super().cases(params)
+        out = []
+        for values in dict.fromkeys([self.runtime_of(params, params.q), *self.runtime_corners(params)]):
+            out += [c + values for c in super().cases(self.with_runtime(params, values))]
+        return out
 
 
 @register
@@ -325,10 +432,10 @@ class Wlm(NttAlgorithm):
     def scale(self, params):
         return pow(2, -self.omega(params) * self.lam(params), params.q)
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         return M.wlm(params.q, params.q.bit_length(), self.omega(params), a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """2 + 2*lambda + 1, lambda = ceil(beta/omega): a*b (2), per step q_h t' partial products and t (2), correction."""
         return 2 + 2 * self.lam(params) + 1
 
@@ -337,7 +444,8 @@ class Wlm(NttAlgorithm):
 
     def build(self, params):
         om = self.omega(params)
-        return hw.WlmCore(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params))
+        return hw.WlmCore(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params),
+                          params.reduce_only, self.runtime(params))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -346,8 +454,8 @@ class Wlm(NttAlgorithm):
 
     def grid(self):
         # lambda = 2, 3 and 4 (latency 7, 9, 11)
-        return [{"q": "0x80140001", "logqh": "16"}, {"q": "0x8000000014000001", "logqh": "40"},
-                {"q": "0x8000000000080001", "logqh": "47"}]
+        return [{"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
+                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"}]
 
 
 @register
@@ -372,11 +480,11 @@ class WlmMixed(NttAlgorithm):
     def scale(self, params):
         return pow(2, -params.q.bit_length(), params.q)
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         gamma = self.gamma(params)
         return M.wlm_mixed(params.q, params.q.bit_length(), self.omega(params), gamma and gamma[0], a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """7: a*b (2), two steps of q_h t' partial products and t (2 each), correction (paper: 5 + product)."""
         return 7
 
@@ -386,7 +494,7 @@ class WlmMixed(NttAlgorithm):
 
     def build(self, params):
         return hw.WlmCore(params.q, params.q.bit_length(), self.omega(params), self.words(params),
-                          self.gamma(params))
+                          self.gamma(params), params.reduce_only, self.runtime(params))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -394,7 +502,8 @@ class WlmMixed(NttAlgorithm):
         return info
 
     def grid(self):
-        return [{"q": "0x80140001", "logqh": "15"}, {"q": "0x800a000000000001", "logqh": "17"}]
+        return [{"q": "0x80140001", "logqh": "15", "qh_input": "1"},
+                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"}]
 
 
 @register
@@ -409,10 +518,10 @@ class K2red(NttAlgorithm):
     def scale(self, params):
         return pow(2, -2 * self.omega(params), params.q)
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         return M.k2red(params.q, self.omega(params), a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """7: a*b (2), q_h a_l partial products and t (2), q_h t_l partial products and t' (2), correction (paper: 5 + product)."""
         return 7
 
@@ -421,10 +530,11 @@ class K2red(NttAlgorithm):
         return [("q_h a_l", params.logqh, om), ("q_h t_l", params.logqh, om)]
 
     def build(self, params):
-        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params))
+        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
+                            reduce_only=params.reduce_only, runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x80130001", "logqh": "16"}, {"q": "0x8000118000000001", "logqh": "26"}]
+        return [{"q": "0x80130001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}]
 
 
 # --------------------------------------------------------------------------- Proth-l
@@ -456,8 +566,38 @@ class ShiftAlgorithm(NttAlgorithm):
     def shifts(self, params):
         return M.proth_l_shifts(params.q, params.q.bit_length(), self.omega(params))
 
+    def runtime(self, params):
+        if not params.shift_input:
+            return {}
+        bits = max(1, (params.logqh - 2).bit_length())
+        return {k: bits for k, v in zip(("l1", "l2", "l3"), self.shifts(params)) if v is not None}
+
+    def runtime_of(self, params, q):
+        return tuple(v for v in self.shifts(params) if v is not None)
+
+    def runtime_q(self, params, values):
+        l1, l2, l3 = (*values, None)[:3]
+        qh = (1 << l1) - (1 << l2) + (1 << l3 if l3 is not None else 0)
+        return (1 << (params.q.bit_length() - 1)) + (qh << self.omega(params)) + 1
+
+    def runtime_corners(self, params):
+        top, k = params.logqh - 2, len(self.runtime(params))
+        return [(top, 0, top)[:k], (top, top, 0)[:k], (0, 0, 0)[:k]]
+
+    def runtime_random(self, params, rng):
+        top = params.logqh - 2
+        l1 = rng.randint(0, top)
+        return (l1, rng.randint(0, l1), rng.randint(0, top))[:len(self.runtime(params))]
+
+    def runtime_rule(self, params):
+        top = params.logqh - 2
+        three = len(self.runtime(params)) == 3
+        return (f"q = 2^{params.q.bit_length() - 1} + (2^l1 - 2^l2{' + 2^l3' if three else ''}) "
+                f"2^{self.omega(params)} + 1 (l1, l2{', l3' if three else ''}: the inputs, "
+                f"l2 <= l1 <= {top}{f', l3 <= {top}' if three else ''})")
+
     def tag(self, params):
-        return f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}"
+        return f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}" + ("_rt" if params.shift_input else "")
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -478,21 +618,22 @@ class K2redShift(ShiftAlgorithm):
     def scale(self, params):
         return pow(2, -2 * self.omega(params), params.q)
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         bits = params.q.bit_length()
         return M.k2red_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""
         return 5 if params.rho == "B" else 7
 
     def build(self, params):
         return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), None,
-                            shifts=self.shifts(params), rho=params.rho)
+                            shifts=self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
+                            runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x9fc00001", "logqh": "16"}, {"q": "0x800a000000000001", "logqh": "17"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A"}]
+        return [{"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}, {"q": "0x800a000000000001", "logqh": "17"},
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"}]
 
 
 @register
@@ -506,18 +647,20 @@ class MontgomeryShift(ShiftAlgorithm):
     def scale(self, params):
         return pow(2, -params.q.bit_length(), params.q)
 
-    def model(self, params, a, b):
+    def multiply(self, params, a, b):
         bits = params.q.bit_length()
         return M.montgomery_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
 
-    def cycles(self, params):
+    def stages(self, params):
         """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""
         return 6 if params.rho == "B" else 8
 
     def build(self, params):
         return hw.MontgomeryShiftCore(params.q, params.q.bit_length(), self.omega(params),
-                                      self.shifts(params), rho=params.rho)
+                                      self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
+                                      runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x9fc00001", "logqh": "16"}, {"q": "0x800a000000000001", "logqh": "17"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A"}]
+        return [{"q": "0x9fc00001", "logqh": "16"},
+                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"}]

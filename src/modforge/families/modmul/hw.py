@@ -7,11 +7,17 @@ in one stage and summed with the step's other addends in the next, as the paper'
 multiply-accumulate architectures (Figs. 1-2) do.
 
 Payload: a in the low beta bits, b in the next beta bits; result: beta bits, in [0, q).
+With reduce_only the payload is x (2 beta bits, x <= (q-1)^2) and the two product stages
+are left out: the reduction alone, as the paper's Tables 3 and 4 measure it.
+Run-time moduli (`runtime`): q_h (WLM, WLM-Mixed, K2RED; q = q_h 2^omega + 1) or the shift
+amounts l1, l2 [, l3] (K2RED-Shift, Montgomery-Shift; barrel shifters) follow the operands
+in the payload and travel down the pipeline with them (a register per stage), so every
+product may have its own modulus.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Mux, Value
+from amaranth.hdl import Cat, Const, Mux, Value, signed
 
 from ...hw.pipeline import PipelinedCore, Stager
 from .model import (barrett_factor, mask, montgomery_factor, plantard_factor,
@@ -59,25 +65,71 @@ def accumulate(parts) -> Value:
 
 
 class ModmulCore(PipelinedCore):
-    """Common part: operands, the two product stages x = a*b, the correction helpers."""
+    """Common part: operands, the two product stages x = a*b, the correction helpers.
+    depth counts the product stages; reduce_only leaves them out."""
 
-    def __init__(self, q: int, beta: int, depth: int, dsp):
-        self.q, self.beta, self.dsp = q, beta, dsp
-        super().__init__(2 * beta, beta, depth)
+    def __init__(self, q: int, beta: int, depth: int, dsp, reduce_only: bool = False, runtime=None):
+        self.q, self.beta, self.dsp, self.reduce_only = q, beta, dsp, reduce_only
+        self.runtime = dict(runtime or {})   # run-time modulus fields after the operands: name -> bits
+        self.rt: dict[str, Value] = {}       # their registers at the stage being built
+        super().__init__(2 * beta + sum(self.runtime.values()), beta, depth - 2 if reduce_only else depth)
+
+    def start_runtime(self, operands: Value, omega: int) -> None:
+        self.omega, offset = omega, 2 * self.beta
+        for name, bits in self.runtime.items():
+            self.rt[name] = operands[offset:offset + bits]
+            offset += bits
+
+    def carry_runtime(self, stage: Stager) -> None:
+        """Run-time modulus fields move one stage with their operands (call once per stage,
+        after the stage's uses of them)."""
+        for name in self.rt:
+            self.rt[name] = stage(self.rt[name], name)
+
+    @property
+    def qh(self):
+        return self.rt.get("qh", self.q >> self.omega)
+
+    def qh_max(self) -> int:
+        return (1 << self.runtime["qh"]) - 1 if "qh" in self.runtime else self.q >> self.omega
+
+    def shift_amounts(self):
+        """(l1, l2, l3): constants, or the run-time fields (l3 None for Proth-2l)."""
+        if "l1" not in self.rt:
+            return self.shifts
+        return self.rt["l1"], self.rt["l2"], self.rt.get("l3")
+
+    def modulus(self):
+        """q of the stage being built: the constant, q_h 2^omega + 1, or
+        2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1."""
+        if "qh" in self.rt:
+            return Cat(Const(1, self.omega), self.rt["qh"])
+        if "l1" in self.rt:
+            l1, l2, l3 = self.shift_amounts()
+            one = Const(1, 1)
+            qh = (one << l1) - (one << l2) + ((one << l3) if l3 is not None else 0)
+            return (Const((1 << (self.beta - 1)) + 1, self.beta) + (qh << self.omega))[:self.beta]
+        return self.q
 
     def product(self, stage: Stager, operands: Value) -> Value:
-        """Stages 1-2: partial products of a*b, then their sum x (2 beta bits)."""
+        """Stages 1-2: partial products of a*b, then their sum x (2 beta bits); reduce_only:
+        x is the payload."""
         bw = self.beta
+        if self.reduce_only:
+            return operands[:2 * bw]
         a, b = operands[:bw], operands[bw:2 * bw]
         pp = register_products(stage, partial_products(a, bw, b, bw, self.dsp), "ab")    # stage 1: a*b partial products
+        self.carry_runtime(stage)
         stage.next()
         x = stage(accumulate(pp), "x", 2 * bw)                                             # stage 2: x = a*b
+        self.carry_runtime(stage)
         stage.next()
         return x
 
     def correct_sub(self, stage: Stager, t: Value) -> Value:
         """Last stage: t in [0, 2q) -> t - q if t >= q."""
-        out = stage(Mux(t >= self.q, t - self.q, t), "b", self.beta)                      # last stage: b = t mod q
+        q = self.modulus()
+        out = stage(Mux(t >= q, t - q, t), "b", self.beta)                                # last stage: b = t mod q
         stage.next()
         return out
 
@@ -85,8 +137,8 @@ class ModmulCore(PipelinedCore):
 class MontgomeryCore(ModmulCore):
     """Alg 1: 7 stages. a*b*2^-beta mod q."""
 
-    def __init__(self, q, beta, dsp):
-        super().__init__(q, beta, 7, dsp)
+    def __init__(self, q, beta, dsp, reduce_only=False):
+        super().__init__(q, beta, 7, dsp, reduce_only)
 
     def datapath(self, m, stage, operands):
         q, bw, dsp = self.q, self.beta, self.dsp
@@ -110,8 +162,8 @@ class MontgomeryCore(ModmulCore):
 class BarrettCore(ModmulCore):
     """Alg 4: 7 stages. a*b mod q."""
 
-    def __init__(self, q, beta, dsp):
-        super().__init__(q, beta, 7, dsp)
+    def __init__(self, q, beta, dsp, reduce_only=False):
+        super().__init__(q, beta, 7, dsp, reduce_only)
 
     def datapath(self, m, stage, operands):
         q, bw, dsp = self.q, self.beta, self.dsp
@@ -135,8 +187,8 @@ class BarrettCore(ModmulCore):
 class PlantardCore(ModmulCore):
     """Alg 5: 7 stages. -a*b*2^(-2 beta) mod q."""
 
-    def __init__(self, q, beta, dsp):
-        super().__init__(q, beta, 7, dsp)
+    def __init__(self, q, beta, dsp, reduce_only=False):
+        super().__init__(q, beta, 7, dsp, reduce_only)
 
     def datapath(self, m, stage, operands):
         q, bw, dsp = self.q, self.beta, self.dsp
@@ -165,25 +217,28 @@ class WlmCore(ModmulCore):
     """Alg 2 (corrected) and Alg 8 (corrected, `words` = (omega0, omega1)): 2 + 2*steps + 1
     stages. Each step: t' = -t_l mod 2^w, c = t'[w-1] | t[w-1], t <- t_h + (q_h t' << delta) + c."""
 
-    def __init__(self, q, beta, omega, words, dsp):
+    def __init__(self, q, beta, omega, words, dsp, reduce_only=False, runtime=None):
         self.omega, self.words = omega, list(words)
-        super().__init__(q, beta, 2 + 2 * len(self.words) + 1, dsp)
+        super().__init__(q, beta, 2 + 2 * len(self.words) + 1, dsp, reduce_only, runtime)
 
     def datapath(self, m, stage, operands):
-        q, dsp, om = self.q, self.dsp, self.omega
-        qh = q >> om
+        dsp, om = self.dsp, self.omega
+        self.start_runtime(operands, om)
+        qh_max = self.qh_max()
         t = self.product(stage, operands)
-        bound = (q - 1) ** 2
+        bound = (qh_max << om) ** 2                                                        # (q - 1)^2
         for i, w in enumerate(self.words):
             delta = om - w
             tl, th = t[:w], t[w:]
             tp = (-tl)[:w]
             c = tp[w - 1] | tl[w - 1]
-            pp = register_products(stage, partial_products(tp, w, qh, qh.bit_length(), dsp), f"q{i}")  # step i, stage 1: partial products of q_h t'
+            pp = register_products(stage, partial_products(tp, w, self.qh, qh_max.bit_length(), dsp), f"q{i}")  # step i, stage 1: partial products of q_h t'
             th_r, c_r = stage(th, f"th{i}"), stage(c, f"c{i}")
+            self.carry_runtime(stage)
             stage.next()
-            bound = _wlm_bound(bound, w, qh, delta)
+            bound = _wlm_bound(bound, w, qh_max, delta)
             t = stage(th_r + (accumulate(pp) << delta) + c_r, f"t{i}", bound.bit_length())  # step i, stage 2: t = t_h + (q_h t' << delta) + c
+            self.carry_runtime(stage)
             stage.next()
         return self.correct_sub(stage, t)                                                  # last stage: t in [0, 2q)
 
@@ -192,41 +247,50 @@ class K2redCore(ModmulCore):
     """Alg 3 (7 stages) and, with `shifts`, Alg 7 (rho B: 5 stages, rho A: 7 stages).
     a*b*2^(-2 omega) mod q."""
 
-    def __init__(self, q, beta, omega, dsp, shifts=None, rho="B"):
+    def __init__(self, q, beta, omega, dsp, shifts=None, rho="B", reduce_only=False, runtime=None):
         self.omega, self.shifts, self.rho = omega, shifts, rho
         depth = 7 if shifts is None or rho == "A" else 5
-        super().__init__(q, beta, depth, dsp)
+        super().__init__(q, beta, depth, dsp, reduce_only, runtime)
 
     def qh_times(self, stage: Stager, v: Value, vw: int, sub: Value, name: str) -> Value:
         """q_h v - sub, signed: two stages (products, sum) for Alg 3 or rho A, one for rho B."""
-        qh = self.q >> self.omega
         if self.shifts is None:
-            pp = register_products(stage, partial_products(v, vw, qh, qh.bit_length(), self.dsp), name)  # q_h v partial products
+            parts = partial_products(v, vw, self.qh, self.qh_max().bit_length(), self.dsp)
+            pp = register_products(stage, parts, name)                                       # q_h v partial products
             sub = stage(sub, f"{name}_sub")
+            self.carry_runtime(stage)
             stage.next()
             return stage(unsigned_as_signed(accumulate(pp)) - sub, name, self.width_t(name))    # q_h v - sub
-        l1, l2, l3 = self.shifts
-        pos = [(self.beta - 1 - self.omega, v), (l1, v)] + ([(l3, v)] if l3 is not None else [])
-        neg = [(l2, v)]
+        l1, l2, l3 = self.shift_amounts()
+        if isinstance(l1, int):
+            pos = [(self.beta - 1 - self.omega, v), (l1, v)] + ([(l3, v)] if l3 is not None else [])
+            neg = [(l2, v)]
+        else:                                                                               # run-time l_i: barrel shifts
+            pos = [(self.beta - 1 - self.omega, v), (0, v << l1)] + ([(0, v << l3)] if l3 is not None else [])
+            neg = [(0, v << l2)]
         if self.rho == "A":                                                                 # rho A: shifted terms registered
             pos = [(0, stage(t << s, f"{name}_p{k}")) for k, (s, t) in enumerate(pos)]
             neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
             sub = stage(sub, f"{name}_sub")
+            self.carry_runtime(stage)
             stage.next()
         total = unsigned_as_signed(accumulate(pos)) - accumulate(neg) - sub
         return stage(total, name, self.width_t(name))                                       # shift-add sum
 
     def width_t(self, name: str):
-        from amaranth.hdl import signed
         return signed(2 * self.beta - self.omega + 3) if name == "t" else signed(self.beta + 3)
 
     def datapath(self, m, stage, operands):
-        q, bw, om = self.q, self.beta, self.omega
+        bw, om = self.beta, self.omega
+        self.start_runtime(operands, om)
         x = self.product(stage, operands)
         t = self.qh_times(stage, x[:om], om, x[om:], "t")                                   # t = q_h a_l - a_h
+        self.carry_runtime(stage)
         stage.next()
         t2 = self.qh_times(stage, t[:om], om, t >> om, "t2")                               # t' = q_h t_l - t_h
+        self.carry_runtime(stage)
         stage.next()
+        q = self.modulus()
         out = stage(Mux(t2 < 0, t2 + q, Mux(t2 >= q, t2 - q, t2)), "b", bw)              # last stage: one correction
         stage.next()
         return out
@@ -235,17 +299,20 @@ class K2redCore(ModmulCore):
 class MontgomeryShiftCore(ModmulCore):
     """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages, rho A 8 stages. a*b*2^-beta mod q."""
 
-    def __init__(self, q, beta, omega, shifts, rho="B"):
+    def __init__(self, q, beta, omega, shifts, rho="B", reduce_only=False, runtime=None):
         self.omega, self.shifts, self.rho = omega, shifts, rho
-        super().__init__(q, beta, 8 if rho == "A" else 6, None)
+        super().__init__(q, beta, 8 if rho == "A" else 6, None, reduce_only, runtime)
 
     def terms(self, v: Value):
         """v * q - v = v * (q - 1) as (positive, negative) shifted terms: (v<<(beta-1)) +
-        ((v<<l1) - (v<<l2) + (v<<l3)) << omega."""
-        l1, l2, l3 = self.shifts
+        ((v<<l1) - (v<<l2) + (v<<l3)) << omega (run-time l_i: barrel shifts, then << omega)."""
+        l1, l2, l3 = self.shift_amounts()
         bw, om = self.beta, self.omega
-        pos = [(bw - 1, v), (l1 + om, v)] + ([(l3 + om, v)] if l3 is not None else [])
-        return pos, [(l2 + om, v)]
+        if isinstance(l1, int):
+            pos = [(bw - 1, v), (l1 + om, v)] + ([(l3 + om, v)] if l3 is not None else [])
+            return pos, [(l2 + om, v)]
+        pos = [(bw - 1, v), (om, v << l1)] + ([(om, v << l3)] if l3 is not None else [])
+        return pos, [(om, v << l2)]
 
     def shifted(self, stage: Stager, v: Value, name: str):
         pos, neg = self.terms(v)
@@ -256,22 +323,28 @@ class MontgomeryShiftCore(ModmulCore):
 
     def datapath(self, m, stage, operands):
         bw = self.beta
+        self.start_runtime(operands, self.omega)
         x = self.product(stage, operands)
         al, ah = x[:bw], x[bw:]
         pos, neg = self.shifted(stage, al, "t")
         if self.rho == "A":                                                                 # rho A stage: shifted terms of a_l
             al, ah = stage(al, "al"), stage(ah, "ah")
+            self.carry_runtime(stage)
             stage.next()
         t = stage((accumulate(pos) - accumulate(neg) - al)[:bw], "t", bw)                 # t = (q - 2) a_l mod 2^beta
         ah, c = stage(ah, "ah"), stage(al[bw - 1], "al_top")
+        self.carry_runtime(stage)
         stage.next()
         pos, neg = self.shifted(stage, t, "tq")
         if self.rho == "A":                                                                 # rho A stage: shifted terms of t
             t, ah, c = stage(t, "t"), stage(ah, "ah"), stage(c, "al_top")
+            self.carry_runtime(stage)
             stage.next()
         tp = stage(accumulate(pos) - accumulate(neg) + t, "tp", 2 * bw)                  # t' = t q
         ah, c = stage(ah, "ah"), stage(c, "al_top")
+        self.carry_runtime(stage)
         stage.next()
         b1 = stage(ah + tp[bw:] + (tp[bw - 1] | c), "b1", bw + 1)                         # b' = a_h + t'_h + c, < 2q
+        self.carry_runtime(stage)
         stage.next()
         return self.correct_sub(stage, b1)                                                 # last stage: b

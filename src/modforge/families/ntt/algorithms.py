@@ -39,6 +39,13 @@ class NttParams:
     dsp: str = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
     psi: int = param(0, help="the primitive 2n-th root of unity, psi^n = -1 mod q "
                              "(0: the smallest one)")
+    logqh: int = param(0, help="the reduction's log q_h, q = q_h 2^omega + 1 (wlm, wlm-mixed, k2red "
+                               "and the shift forms; 0: as the reduction derives it from q)")
+    rho: str = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
+    beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)")
+
+#: NTT parameters handed on to the reduction that has them, with their "not set" values.
+REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0}
 
 
 def _pow2(x) -> bool:
@@ -83,15 +90,24 @@ class NttAlgorithm(Algorithm):
 
     def reduction_params(self, params):
         """The reduction's canonical parameters, by its own parse/validate; its errors are
-        re-raised under this algorithm's name (an argument the NTT does not have, such as
-        logqh or beta, is derived from q: the error names q)."""
+        re-raised under this algorithm's name. logqh, rho and beta are handed on where the
+        reduction has them (unset: derived from q); set for one without them, an error."""
         alg = self.modmul(params)
         fields = {f.name for f in dataclasses.fields(alg.Params)}
         args = {"q": str(params.q)} | ({"dsp": params.dsp} if "dsp" in fields else {})
+        for key, unset in REDUCTION_ARGS.items():
+            value = getattr(params, key)
+            if key in fields:
+                args[key] = str(value)
+            elif value != unset:
+                raise ParameterError(self.name, key, f"is not a parameter of reduction={params.reduction}",
+                                     value)
         try:
             return alg.parse(args)
         except ParameterError as e:
-            if e.argument in ("q", "dsp"):
+            set_here = e.argument in ("q", "dsp") or (
+                e.argument in REDUCTION_ARGS and getattr(params, e.argument) != REDUCTION_ARGS[e.argument])
+            if set_here:                                    # the user's own value: name it
                 raise ParameterError(self.name, e.argument, f"{e.rule} (reduction={params.reduction})",
                                      e.value) from None
             raise ParameterError(self.name, "q", f"must suit reduction={params.reduction}: its "
@@ -163,7 +179,10 @@ class NttAlgorithm(Algorithm):
         return self.plan(params).initiation_interval()
 
     def tag(self, params):
-        return f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_{params.reduction.replace('-', '_')}"
+        extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
+                        if getattr(params, key) != unset)
+        return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
+                f"{params.reduction.replace('-', '_')}{extra}")
 
     def extra_info(self, params):
         plan = self.plan(params)
@@ -262,6 +281,6 @@ class Polymul(NttAlgorithm):
     def grid(self):
         return [
             {"q": "0x9e140001", "n": "1024", "pe": "4", "reduction": "plantard"},
-            {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift"},
+            {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift", "rho": "A"},
             {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
         ]
