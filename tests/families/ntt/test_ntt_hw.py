@@ -18,12 +18,19 @@ CONFIGS = [
     ("ntt-polymul", {"q": "0xfff00001", "n": "32", "pe": "4", "reduction": "barrett", "dsp": "none"}),  # F = 1
     ("ntt-polymul", {"q": "0x9e140001", "n": "16", "pe": "1", "reduction": "plantard", "dsp": "none"}),
     ("ntt-polymul", {"q": "0x80140001", "n": "16", "pe": "8", "reduction": "wlm", "dsp": "none"}),     # P = n/2
+    # RNS: k residue polynomials per frame through one core with a run-time modulus
+    ("ntt-polymul", {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "32", "pe": "4",
+                     "reduction": "k2red"}),
+    ("ntt-forward", {"q": "0x9fc00001", "base": "0x88000001", "logqh": "16", "n": "16", "pe": "2",
+                     "reduction": "montgomery-shift", "rho": "A"}),
+    ("ntt-inverse", {"q": "0xffe9800000000001", "base": "0xffe6800000000001", "n": "16", "pe": "8",
+                     "reduction": "wlm-mixed"}),
 ]
 SETS = 6
 
 
 def cid(c):
-    return c[0] + "-" + "-".join(c[1].values())
+    return c[0] + "-" + "-".join(v.replace(",", "+") for v in c[1].values())
 
 
 @pytest.mark.sim
@@ -31,8 +38,9 @@ def cid(c):
 def test_verify_both_simulators(tmp_path, name, cfg):
     alg = lookup(name)
     params = alg.parse(cfg)
-    design, results = verify(alg, params, tmp_path, SETS * (params.n // params.pe), list(SIMULATORS))
-    assert design.frame_beats == params.n // params.pe
+    k = len(alg.moduli(params))
+    design, results = verify(alg, params, tmp_path, SETS * k * (params.n // params.pe), list(SIMULATORS))
+    assert design.frame_beats == k * params.n // params.pe
     for r in results:
         assert r.ok, r.log[-3000:]
         assert r.passed == SETS * design.frame_beats

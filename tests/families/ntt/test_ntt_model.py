@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from modforge.families.ntt.model import issue, parity, row_lanes
-from modforge.math.primes import intt_negacyclic, ntt_negacyclic, twiddles
+from modforge.math.primes import intt_negacyclic, ntt_negacyclic, primitive_root_of_unity, twiddles
 from modforge.registry import all_algorithms, lookup
 
 # one NTT-friendly prime (q = 1 mod 2^11 at least) per reduction
@@ -91,6 +91,36 @@ def test_reduction_parameters_keep_the_transforms_exact(reduction, q, extra):
     assert poly.model(poly.parse(cfg), a, b) == schoolbook(a, b, q)
 
 
+RNS = [("k2red", 0xfff00001, [0xffdf0001, 0xffd50001], {"logqh": 16}),
+       ("wlm-mixed", 0xffe9800000000001, [0xffe6800000000001, 0xffe3800000000001], {}),
+       ("wlm", 0xfff00001, [0xffdf0001], {"logqh": 16}),
+       ("k2red-shift", 0x9fc00001, [0x88000001, 0x83fe0001], {"logqh": 16}),
+       ("montgomery-shift", 0x9fc00001, [0x88000001], {"logqh": 16, "rho": "A"})]
+
+
+@pytest.mark.parametrize("reduction, q, base, extra", RNS, ids=[r[0] for r in RNS])
+def test_rns_residues_match_references(reduction, q, base, extra):
+    """RNS: residue j of every operand and of the result is an independent transform mod
+    q_j (its own smallest psi for j > 0)."""
+    n, rng = 32, random.Random(3)
+    for t in ("forward", "inverse", "polymul"):
+        alg = lookup(f"ntt-{t}")
+        cfg = {"q": str(q), "n": str(n), "pe": "4", "reduction": reduction,
+               "base": ",".join(map(hex, base))} | {k: str(v) for k, v in extra.items()}
+        p = alg.parse(cfg)
+        ops = alg.random_operands(p, rng)
+        out = alg.model(p, *ops)
+        for j, qj in enumerate([q] + base):
+            res = slice(j * n, (j + 1) * n)
+            tw = twiddles(qj, n, p.psi if j == 0 else primitive_root_of_unity(qj, 2 * n))
+            if t == "polymul":
+                assert out[res] == schoolbook(ops[0][res], ops[1][res], qj)
+            else:
+                ref = ntt_negacyclic if t == "forward" else intt_negacyclic
+                assert out[res] == ref(ops[0][res], tw)
+            assert all(0 <= v < qj for v in ops[0][res])
+
+
 def test_other_psi():
     """Any primitive 2n-th root: psi^3 is one too (3 is odd)."""
     base = params("ntt-forward", "montgomery", 32, 4)
@@ -133,7 +163,7 @@ def test_twiddle_roms():
     cycle of each distinct row pass; twiddle_words = their sum."""
     alg = lookup("ntt-polymul")
     p = params("ntt-polymul", "montgomery", 64, 8)
-    plan = alg.plan(p)
+    plan = alg.plan(p).plans[0]                         # the one prime of the base
     q, R, H, F = p.q, 8, 4, plan.F
     assert F == pow(2, -32, q)
     tw = twiddles(q, 64, p.psi)

@@ -92,6 +92,31 @@ def test_reduction_parameters_handed_on():
     reject("ntt-forward", {"reduction": "barrett", "beta": "20"}, "beta", "q < 2^beta")
 
 
+def test_rns_base():
+    alg = lookup("ntt-polymul")
+    rns = {**OK, "q": "0xfff00001", "logqh": "16", "reduction": "k2red"}
+    p = alg.parse({**rns, "base": "0xffdf0001, 4292149249"})
+    assert p.base == "0xffdf0001,0xffd50001" and alg.moduli(p) == [0xfff00001, 0xffdf0001, 0xffd50001]
+    assert alg.parse({k: str(v) for k, v in vars(p).items()}) == p                 # canonical is a fixed point
+    assert alg.frame_beats(p) == 3 * 64 // 4 and "_rns3" in alg.tag(p)
+    single = alg.parse(rns)
+    assert alg.cycles(p) == 3 * alg.cycles(single) and alg.latency(p) == 3 * (16 + alg.cycles(single)) + 3
+    assert alg.initiation_interval(p) == 3 * alg.initiation_interval(single)
+    assert alg.extra_info(p)["moduli"] == ["0xfff00001", "0xffdf0001", "0xffd50001"]
+    reject("ntt-polymul", {**rns, "reduction": "montgomery", "logqh": "0", "base": "0xffdf0001"}, "base",
+           "run-time modulus")
+    reject("ntt-polymul", {**rns, "base": "0xfff00001"}, "base", "distinct")
+    reject("ntt-polymul", {**rns, "base": "0xffdf0001,0xffdf0001"}, "base", "distinct")
+    reject("ntt-polymul", {**rns, "base": "0x7fff0001"}, "base", "bit length")
+    reject("ntt-polymul", {**rns, "base": "0xffdf0003"}, "base", "NTT-friendly")
+    reject("ntt-polymul", {**rns, "base": "0xffdf0002"}, "base", "NTT-friendly")
+    reject("ntt-polymul", {**rns, "base": "0xffeec001"}, "base", "log q_h = 16")   # prime, v2(q-1) = 14
+    reject("ntt-polymul", {**rns, "base": "x1"}, "base", "comma-separated integers")
+    # shift forms: one Proth-l form per base
+    reject("ntt-forward", {**OK, "q": "0x9fc00001", "logqh": "16", "reduction": "k2red-shift",
+                           "base": "0xfff00001"}, "base", "Proth-l form")
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["generate", "ntt-forward", "q=0x80014001", "n=48"], "ntt-forward: argument 'n'"),
     (["generate", "ntt-inverse", "q=0x80014001", "n=64", "pe=64"], "argument 'pe' must divide n/2"),

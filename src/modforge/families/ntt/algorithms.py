@@ -20,7 +20,7 @@ from ...math.primes import is_ntt_friendly, primitive_root_of_unity
 from ...registry import Algorithm, Operand, lookup, param, register
 from ..modmul.algorithms import DSP_HELP, DSP_PROFILES
 from . import hw
-from .model import Plan
+from .model import Plan, RnsPlan
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
          "(ntt-modular-reduction-wlm-k2red.txt), Sec. 2.2 and 5.4")
@@ -43,9 +43,16 @@ class NttParams:
                                "and the shift forms; 0: as the reduction derives it from q)")
     rho: str = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
     beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)")
+    base: str = param("", help="RNS mode: more primes after q, comma-separated (same bit length and "
+                               "log q_h as q, each = 1 mod 2n); a frame is then one residue polynomial "
+                               "per prime, q's first, through the one core with a run-time modulus "
+                               "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
 REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0}
+#: the reductions with a run-time modulus (RNS mode), and the flag that turns it on
+RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
+                "k2red-shift": "shift_input", "montgomery-shift": "shift_input"}
 
 
 def _pow2(x) -> bool:
@@ -83,7 +90,48 @@ class NttAlgorithm(Algorithm):
             psi = primitive_root_of_unity(q, 2 * n)
         elif not 0 < psi < q or pow(psi, n, q) != q - 1:
             raise ParameterError(name, "psi", f"must satisfy 0 < psi < q and psi^n = -1 mod q (n={n})", psi)
-        return dataclasses.replace(params, psi=psi)
+        return dataclasses.replace(params, psi=psi, base=",".join(hex(x) for x in self.check_base(params)))
+
+    def check_base(self, params) -> list[int]:
+        """The RNS base after q: distinct primes that the reduction takes with q's omega and
+        run-time form."""
+        if not params.base.strip():
+            return []
+        name, n = self.name, params.n
+        if params.reduction not in RUNTIME_FLAG:
+            raise ParameterError(name, "base", "needs a reduction with a run-time modulus: "
+                                 f"{', '.join(RUNTIME_FLAG)} (reduction={params.reduction})", params.base)
+        try:
+            base = [int(x, 0) for x in params.base.split(",")]
+        except ValueError:
+            raise ParameterError(name, "base", "must be comma-separated integers", params.base) from None
+        alg, mp = self.modmul(params), self.reduction_params(params)
+        seen = {params.q}
+        for qj in base:
+            if qj in seen:
+                raise ParameterError(name, "base", "must hold distinct primes, none equal to q", hex(qj))
+            seen.add(qj)
+            if qj.bit_length() != params.q.bit_length():
+                raise ParameterError(name, "base", f"must hold primes of q's bit length {params.q.bit_length()}",
+                                     hex(qj))
+            if not is_ntt_friendly(qj, n):
+                raise ParameterError(name, "base", f"must hold NTT-friendly primes for n={n}: q = 1 mod {2 * n}",
+                                     hex(qj))
+            try:
+                mpj = self.residue_params(params, mp, qj)
+            except ParameterError as e:
+                raise ParameterError(name, "base", f"must hold primes the reduction takes with log q_h = "
+                                     f"{mp.logqh}: {e.rule}", hex(qj)) from None
+            if len(alg.runtime_of(mpj, qj)) != len(alg.runtime_of(mp, params.q)):
+                raise ParameterError(name, "base", "must hold primes of q's Proth-l form (2l or 3l)", hex(qj))
+        return base
+
+    def residue_params(self, params, mp, qj: int):
+        """The reduction's parameters for prime qj of the base (q's log q_h, rho, dsp)."""
+        return self.modmul(params).validate(dataclasses.replace(mp, q=qj))
+
+    def moduli(self, params) -> list[int]:
+        return [params.q] + ([int(x, 0) for x in params.base.split(",")] if params.base else [])
 
     def modmul(self, params):
         return lookup(f"modmul-{params.reduction}")
@@ -114,10 +162,17 @@ class NttAlgorithm(Algorithm):
                                  f"{e.argument}={e.value} (derived from q) {e.rule}", hex(params.q)) from None
 
     # --- the plan shared by model and hardware ------------------------------------------
-    def plan(self, params) -> Plan:
+    def plan(self, params) -> RnsPlan:
+        """One Plan per prime of the base (just q without RNS), each with its own reduction
+        model and scale; psi for q, the smallest primitive 2n-th root for the others."""
         alg, mp = self.modmul(params), self.reduction_params(params)
-        return Plan(self.transform, params.q, params.n, params.pe, params.psi,
-                    lambda x, s: alg.model(mp, x, s), alg.scale(mp), alg.cycles(mp))
+        plans = []
+        for j, qj in enumerate(self.moduli(params)):
+            mpj = mp if j == 0 else self.residue_params(params, mp, qj)
+            psi = params.psi if j == 0 else primitive_root_of_unity(qj, 2 * params.n)
+            plans.append(Plan(self.transform, qj, params.n, params.pe, psi,
+                              lambda x, s, mpj=mpj: alg.model(mpj, x, s), alg.scale(mpj), alg.cycles(mpj)))
+        return RnsPlan(plans)
 
     def width(self, params) -> int:
         """w: bits per coefficient, the reduction's word width."""
@@ -126,13 +181,14 @@ class NttAlgorithm(Algorithm):
 
     # --- frames -----------------------------------------------------------------------
     def frame_beats(self, params):
-        return params.n // params.pe
+        return len(self.moduli(params)) * params.n // params.pe
 
     def pack(self, params, coeffs) -> list[int]:
-        """Rows of P coefficients as beats: lane l in bits [l w, (l+1) w)."""
+        """Rows of P coefficients as beats: lane l in bits [l w, (l+1) w) (RNS: the residue
+        polynomials one after another)."""
         P, w = params.pe, self.width(params)
         return [sum(c << (l * w) for l, c in enumerate(coeffs[k * P:(k + 1) * P]))
-                for k in range(params.n // P)]
+                for k in range(len(coeffs) // P)]
 
     def in_beats(self, params, operands):
         return list(zip(*(self.pack(params, poly) for poly in operands)))
@@ -149,25 +205,42 @@ class NttAlgorithm(Algorithm):
         return self.plan(params).run(*polys)
 
     def random_operands(self, params, rng: random.Random):
-        return tuple([rng.randrange(params.q) for _ in range(params.n)] for _ in self.operands(params))
+        """A polynomial per operand (RNS: its residue polynomials one after another)."""
+        return tuple([rng.randrange(q) for q in self.moduli(params) for _ in range(params.n)]
+                     for _ in self.operands(params))
 
     def corner_polys(self, params) -> list[list[int]]:
-        """All zeros, all q-1, 1 = x^0, x^(n-1), alternating 0/q-1."""
-        n, q = params.n, params.q
-        return [[0] * n, [q - 1] * n, [1] + [0] * (n - 1), [0] * (n - 1) + [1],
-                [(q - 1) * (i & 1) for i in range(n)]]
+        """All zeros, all q-1, 1 = x^0, x^(n-1), alternating 0/q-1 (each residue alike)."""
+        n = params.n
+        return [[v for q in self.moduli(params) for v in poly(q)] for poly in (
+            lambda q: [0] * n, lambda q: [q - 1] * n, lambda q: [1] + [0] * (n - 1),
+            lambda q: [0] * (n - 1) + [1], lambda q: [(q - 1) * (i & 1) for i in range(n)])]
 
     def cases(self, params):
         return [(p,) for p in self.corner_polys(params)]
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
+        """RNS: the reduction with its run-time modulus, fed per residue the fields of q_j."""
         alg, mp = self.modmul(params), self.reduction_params(params)
+        moduli = self.moduli(params)
+        runtime = []
+        if len(moduli) > 1:
+            mp = dataclasses.replace(mp, **{RUNTIME_FLAG[params.reduction]: 1})
+            runtime = [alg.runtime_of(mp if j == 0 else self.residue_params(params, mp, qj), qj)
+                       for j, qj in enumerate(moduli)]
         return hw.NttCore(self.plan(params), self.width(params), len(self.operands(params)),
-                          lambda: alg.build(mp))
+                          lambda: alg.build(mp), runtime)
+
+    def rns_note(self, params) -> str:
+        if not params.base:
+            return ""
+        return (f"; RNS: each operand and the result are {len(self.moduli(params))} residue polynomials, "
+                f"residue j (coefficients j n .. j n + n - 1) mod q_j, q_j in [{', '.join(hex(q) for q in self.moduli(params))}] "
+                "(q_j's own smallest psi for j > 0)")
 
     def cycles(self, params):
-        """C = the compute phase: sum over passes of (issues + D), D = mul_depth + 3."""
+        """C = the compute phase: sum over passes of (issues + D), D = mul_depth + 3 (RNS: k times)."""
         return self.plan(params).compute_cycles()
 
     def latency(self, params):
@@ -181,6 +254,7 @@ class NttAlgorithm(Algorithm):
     def tag(self, params):
         extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
                         if getattr(params, key) != unset)
+        extra += f"_rns{len(self.moduli(params))}" if params.base else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -189,10 +263,12 @@ class NttAlgorithm(Algorithm):
         mp = self.reduction_params(params)
         alg = self.modmul(params)
         n, P, w = params.n, params.pe, self.width(params)
+        k = len(self.moduli(params))
         sets = 2 if self.transform == "polymul" else 1
         return {
             "congruence": self.congruence(params),
             "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,
+            "moduli": [hex(q) for q in self.moduli(params)], "residues_per_frame": k,
             "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
             "reduction_scale": hex(alg.scale(mp)), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
             "passes": len(plan.passes),
@@ -200,8 +276,8 @@ class NttAlgorithm(Algorithm):
             "twiddle_words": plan.twiddle_words(),
             "twiddle_words_shared": len(plan.shared),
             "twiddle_words_lanes": sum(len(lane) for lane in plan.lanes),
-            "coefficient_ram_bits": sets * n * w,
-            "banks": f"{2 * sets} x {n // (2 * P)} words of {P * w} bits",
+            "coefficient_ram_bits": sets * k * n * w,
+            "banks": f"{2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
         }
 
 
@@ -216,10 +292,10 @@ class Forward(NttAlgorithm):
 
     def congruence(self, params):
         return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
-                f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}")
+                f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.rns_note(params))
 
     def formula(self, params):
-        return "C = log2(n) (n/(2P) + D), D = mul_depth + 3"
+        return "C = k log2(n) (n/(2P) + D), D = mul_depth + 3, k = residues per frame"
 
     def grid(self):
         # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
@@ -230,6 +306,8 @@ class Forward(NttAlgorithm):
             {"q": "0x80130001", "n": "1024", "pe": "8", "reduction": "k2red"},
             {"q": "0x80140001", "n": "1024", "pe": "8", "reduction": "wlm"},
             {"q": "0x80014001", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"},
+            {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "64", "pe": "4",
+             "reduction": "k2red"},                                        # RNS, 3 primes
         ]
 
 
@@ -244,10 +322,11 @@ class Inverse(NttAlgorithm):
 
     def congruence(self, params):
         return (f"out = a, the natural-order coefficients with in[i] = a(psi^(2 bitrev(i)+1)) mod q "
-                f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}")
+                f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}"
+                + self.rns_note(params))
 
     def formula(self, params):
-        return "C = log2(n) (n/(2P) + D), D = mul_depth + 3"
+        return "C = k log2(n) (n/(2P) + D), D = mul_depth + 3, k = residues per frame"
 
     def grid(self):
         return [
@@ -269,10 +348,10 @@ class Polymul(NttAlgorithm):
         return [Operand("a", w), Operand("b", w)]
 
     def congruence(self, params):
-        return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}"
+        return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.rns_note(params)
 
     def formula(self, params):
-        return "C = 3 log2(n) (n/(2P) + D) + n/P + D, D = mul_depth + 3"
+        return "C = k (3 log2(n) (n/(2P) + D) + n/P + D), D = mul_depth + 3, k = residues per frame"
 
     def cases(self, params):
         zero, full, one, top, alt = self.corner_polys(params)

@@ -9,6 +9,9 @@ UNLOAD (R reads into the output FIFO) -> LOAD. One operation issued in cycle c f
   c+2 ..   the reduction's mul_depth stages, then the butterfly output stage
   c+D      the results are written back in place, D = mul_depth + 3
 Its control fields ride along a delay line, so each operation writes where it read.
+RNS (k primes): the banks hold k residue polynomials (residue j at addresses j R/2 ..),
+LOAD takes k R beats, COMPUTE runs the passes k times, UNLOAD gives k R beats; the residue
+index selects the ROM words, the constants and the reduction's run-time modulus fields.
 Nothing in COMPUTE waits on the ports; LOAD waits on i.valid and UNLOAD issues a read
 only when the FIFO has room for it and for the read in flight, so input stalls and
 output back-pressure lose nothing, and latency never depends on data.
@@ -23,7 +26,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ...hw.pipeline import Stager
-from .model import Plan, issue, log2, parity, row_lanes
+from .model import RnsPlan, issue, log2, parity, row_lanes
 
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
 
@@ -35,37 +38,58 @@ S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
 SRC_A, SRC_B, SRC_IN = 0, 1, 2
 
 
+def _offsets(widths: dict) -> list[int]:
+    """Bit offsets of the run-time fields (name -> bits, in payload order)."""
+    out, off = [], 0
+    for bits in widths.values():
+        out.append(off)
+        off += bits
+    return out
+
+
 class Butterfly(Elaboratable):
     """One lane: o = CT (u + v s, u - v s) or GS (half(u + v), (u - v) s) mod q, s the
     multiplier's factor (the modmul core computes x*s*F; the ROMs hold s/F). Depth
     mul_depth + 2. A product v s alone: CT with u = 0, result o0."""
 
-    def __init__(self, q: int, w: int, core, lane: int):
-        self.q, self.w, self.core = q, w, core
+    def __init__(self, q: int, w: int, core, lane: int, rns: int = 1):
+        self.w, self.core = w, core
         self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
         self.gs = Signal(name=f"gs{lane}")
         self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
+        # RNS: this operation's modulus and the reduction's run-time fields for it
+        self.q = q if rns == 1 else Signal(w, name=f"q{lane}")
+        self.rt = Signal(sum(core.runtime.values()), name=f"rt{lane}")
 
     def elaborate(self, platform):
         m = Module()
         q, w = self.q, self.w
         u, v = self.u, self.v
         # input stage: x = v (CT) or u - v mod q (GS); a = u (CT) or u + v < 2q (GS)
-        x, s, a, gs = Signal(w), Signal(w), Signal(w + 1), Signal()
+        x, s, a, gs, rt = Signal(w), Signal(w), Signal(w + 1), Signal(), Signal.like(self.rt)
         m.d.sync += [
             x.eq(Mux(self.gs, Mux(u >= v, u - v, u + q - v)[:w], v)),
             s.eq(self.s),
             a.eq(Mux(self.gs, u + v, u)),
             gs.eq(self.gs),
+            rt.eq(self.rt),
         ]
+        if not isinstance(q, int):                       # q rides along to the output stage
+            q_reg = Signal(w, name="q_d0")
+            m.d.sync += q_reg.eq(q)
+            q = q_reg
         # the reduction's pipelined multiplier: p = x*s*F mod q, in [0, q)
         stager = Stager(m, Const(1))
-        p = self.core.datapath(m, stager, Cat(x, s))
+        p = self.core.datapath(m, stager, Cat(x, s, rt))
         assert stager.count == self.core.depth
-        for k in range(self.core.depth):                 # a and gs ride along
+        for k in range(self.core.depth):                 # a, gs (and q) ride along
             a2, gs2 = Signal(w + 1, name=f"a_d{k + 1}"), Signal(name=f"gs_d{k + 1}")
             m.d.sync += [a2.eq(a), gs2.eq(gs)]
             a, gs = a2, gs2
+            if not isinstance(q, int):
+                q2 = Signal(w, name=f"q_d{k + 1}")
+                m.d.sync += q2.eq(q)
+                q = q2
         # output stage: CT sum and difference mod q, or GS half(a mod q) and p
         total = a + p
         ct0 = Mux(total >= q, total - q, total)[:w]
@@ -80,8 +104,9 @@ class NttCore(wiring.Component):
     """The whole core: i carries one beat (P coefficients, or P of a and P of b), o one beat
     of the result. latency and initiation_interval: model.Plan."""
 
-    def __init__(self, plan: Plan, w: int, n_operands: int, make_core):
-        self.plan, self.w = plan, w
+    def __init__(self, plan: RnsPlan, w: int, n_operands: int, make_core, runtime=()):
+        """runtime: RNS only, per prime the reduction's run-time modulus fields."""
+        self.plan, self.w, self.runtime = plan, w, list(runtime)
         self.cores = [make_core() for _ in range(plan.P)]
         for core in self.cores:          # only their datapath is used, inside Butterfly
             core._MustUse__silence = True
@@ -97,19 +122,22 @@ class NttCore(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        plan, w, q = self.plan, self.w, self.plan.q
-        P, R, D = plan.P, plan.rows, plan.drain
+        plan, w = self.plan, self.w
+        P, R, D, K = plan.P, plan.rows, plan.drain, plan.k
         LW = P * w
         polymul = plan.transform == "polymul"
         sets = 2 if polymul else 1
         lane = lambda row, l: row[l * w:(l + 1) * w]            # lane l of a row
 
-        # --- coefficient banks: row r in bank parity(r) at address r >> 1 -------------------
+        # --- coefficient banks: row r of residue j in bank parity(r) at address (j, r >> 1) ---
+        abits = max(1, (R // 2 - 1).bit_length())
+        res = Signal(range(K), name="residue")             # the residue loaded, computed or unloaded
+        at = lambda addr, j: addr if K == 1 else Cat(addr[:abits], j)
         rd, wr = [], []
         for st in range(sets):
             rd.append([]), wr.append([])
             for b in range(2):
-                mem = Memory(shape=LW, depth=R // 2, init=[])
+                mem = Memory(shape=LW, depth=R // 2 if K == 1 else K << abits, init=[])
                 m.submodules[f"bank_{'ab'[st]}{b}"] = mem
                 rd[st].append(mem.read_port())
                 wr[st].append(mem.write_port())
@@ -128,15 +156,14 @@ class NttCore(wiring.Component):
         # --- butterfly units and the output FIFO --------------------------------------------
         units = []
         for u in range(P):
-            bf = Butterfly(q, w, self.cores[u], u)
+            bf = Butterfly(plan.moduli[0], w, self.cores[u], u, K)
             m.submodules[f"bf{u}"] = bf
             units.append(bf)
         fifo = SyncFIFOBuffered(width=LW, depth=FIFO_DEPTH)
         m.submodules.fifo = fifo
 
         # --- the operation issued this cycle (comb) and its delay line ----------------------
-        abits = max(1, (R // 2 - 1).bit_length())
-        shapes = {"valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2, "hi_src": 1, "lo_bank": 1,
+        shapes = {"res": range(K), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2, "hi_src": 1, "lo_bank": 1,
                   "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
                   "route": range(ROW0 + max(1, log2(P))), "s_src": 2}
         op = {name: Signal(shape, name=f"op_{name}") for name, shape in shapes.items()}
@@ -161,14 +188,15 @@ class NttCore(wiring.Component):
         p = Signal(range(max(2, npass)))
         c = Signal(range(max(ps.issues for ps in plan.passes) + D))
 
-        # LOAD: accept beat k = row k; a (and b unscaled) written directly, b scaled via the units
-        m.d.comb += self.i.ready.eq(state == LOAD)
+        # LOAD: accept beat (res, k) = row k of residue res; a (and b unscaled) written
+        # directly, b scaled via the units
+        m.d.comb += [self.i.ready.eq(state == LOAD), op["res"].eq(res)]
         take = Signal()
         m.d.comb += take.eq(self.i.valid & self.i.ready)
         in_a = self.i.payload[:LW]
         in_b = self.i.payload[LW:2 * LW] if polymul else None
         inb = Signal(LW)                                   # b beat, one cycle later (as a RAM read)
-        if polymul and plan.b_scale is not None:
+        if polymul and plan.b_scales[0] is not None:
             m.d.sync += inb.eq(in_b)
             with m.If(state == LOAD):
                 m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(k)),
@@ -177,7 +205,11 @@ class NttCore(wiring.Component):
         with m.If(take):
             m.d.sync += k.eq(k + 1)
             with m.If(k == R - 1):
-                m.d.sync += [state.eq(COMPUTE), k.eq(0), p.eq(0), c.eq(0)]
+                m.d.sync += [k.eq(0), p.eq(0), c.eq(0)]
+                with m.If(res == K - 1):
+                    m.d.sync += [state.eq(COMPUTE), res.eq(0)]
+                with m.Else():
+                    m.d.sync += res.eq(res + 1)
 
         # COMPUTE: pass p, cycle c: issue while c < issues, then drain D cycles
         with m.If(state == COMPUTE):
@@ -203,8 +235,12 @@ class NttCore(wiring.Component):
                                              tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
                         with m.If(c == ps.issues + D - 1):
                             m.d.sync += c.eq(0)
-                            if j == npass - 1:
-                                m.d.sync += state.eq(UNLOAD)
+                            if j == npass - 1:                  # the residue done: next, or unload
+                                m.d.sync += p.eq(0)
+                                with m.If(res == K - 1):
+                                    m.d.sync += [state.eq(UNLOAD), res.eq(0)]
+                                with m.Else():
+                                    m.d.sync += res.eq(res + 1)
                             else:
                                 m.d.sync += p.eq(j + 1)
                         with m.Else():
@@ -218,7 +254,11 @@ class NttCore(wiring.Component):
         with m.If(go):
             m.d.sync += k.eq(k + 1)
             with m.If(k == R - 1):
-                m.d.sync += [state.eq(LOAD), k.eq(0)]
+                m.d.sync += k.eq(0)
+                with m.If(res == K - 1):
+                    m.d.sync += [state.eq(LOAD), res.eq(0)]
+                with m.Else():
+                    m.d.sync += res.eq(res + 1)
         m.d.comb += [
             fifo.w_en.eq(inflight),
             fifo.w_data.eq(Mux(ubank, rd[0][1].data, rd[0][0].data)),
@@ -234,11 +274,11 @@ class NttCore(wiring.Component):
                 addr = Mux(lo_here, op["lo_addr"], op["hi_addr"])
                 if st == 0:
                     addr = Mux(state == UNLOAD, k >> 1, addr)
-                m.d.comb += rd[st][b].addr.eq(addr)
-        if shared is not None:
-            m.d.comb += shared.addr.eq(tw_shared_addr)
+                m.d.comb += rd[st][b].addr.eq(at(addr, res))
+        if shared is not None:                             # residue j's words at j len
+            m.d.comb += shared.addr.eq(tw_shared_addr + res * plan.shared_len)
         for port in lanes or []:
-            m.d.comb += port.addr.eq(tw_lane_addr)
+            m.d.comb += port.addr.eq(tw_lane_addr + res * plan.lane_len)
 
         # --- cycle c+1: rows and twiddles to the units ---------------------------------------
         def bank_row(st, bank):
@@ -256,9 +296,29 @@ class NttCore(wiring.Component):
         m.d.comb += hi_row.eq(Mux(hi_src, bank_row(1, hi_bank), bank_row(0, hi_bank)) if polymul
                               else bank_row(0, hi_bank))
         row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
-        route1, s_src1, gs1 = delayed("route", 1), delayed("s_src", 1), delayed("gs", 1)
+        route1, s_src1, gs1, res1 = delayed("route", 1), delayed("s_src", 1), delayed("gs", 1), delayed("res", 1)
+
+        def per_residue(values, width):
+            """values[res1] (one constant per prime)."""
+            if K == 1:
+                return Const(values[0], width)
+            out = Signal(width)
+            with m.Switch(res1):
+                for j, v in enumerate(values):
+                    with m.Case(j):
+                        m.d.comb += out.eq(v)
+            return out
+
+        if K > 1:
+            q1 = per_residue(plan.moduli, w)
+            rt_bits = units[0].rt.shape().width
+            rt1 = per_residue([sum(f << off for f, off in zip(fields, _offsets(self.cores[0].runtime)))
+                               for fields in self.runtime], rt_bits)
+        b_scale1 = per_residue([b or 0 for b in plan.b_scales], w)
         for u, bf in enumerate(units):
             m.d.comb += bf.gs.eq(gs1)
+            if K > 1:
+                m.d.comb += [bf.q.eq(q1), bf.rt.eq(rt1)]
             with m.Switch(route1):
                 with m.Case(PAIR):
                     m.d.comb += [bf.u.eq(lane(lo_row, u)), bf.v.eq(lane(hi_row, u))]
@@ -279,7 +339,7 @@ class NttCore(wiring.Component):
                 with m.Case(S_HI):
                     m.d.comb += bf.s.eq(lane(hi_row, u))
                 with m.Case(S_CONST):
-                    m.d.comb += bf.s.eq(plan.b_scale or 0)
+                    m.d.comb += bf.s.eq(b_scale1)
 
         # --- cycle c+D: results back to rows, written in place -------------------------------
         route_w = delayed("route", D)
@@ -296,19 +356,19 @@ class NttCore(wiring.Component):
                         which, l, l2 = row_lanes(u, t, P)
                         rows[which][l], rows[which][l2] = bf.o0, bf.o1
                     m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
-        valid_w, wset_w, two_w = delayed("valid", D), delayed("wset", D), delayed("two", D)
+        valid_w, wset_w, two_w, res_w = delayed("valid", D), delayed("wset", D), delayed("two", D), delayed("res", D)
         lo_bank_w, hi_bank_w = delayed("lo_bank", D), delayed("hi_bank", D)
         lo_addr_w, hi_addr_w = delayed("lo_addr", D), delayed("hi_addr", D)
         for st in range(sets):
-            direct = in_a if st == 0 else (in_b if plan.b_scale is None else None)
+            direct = in_a if st == 0 else (in_b if plan.b_scales[0] is None else None)
             for b in range(2):
                 hit_lo = valid_w & (wset_w == st) & (lo_bank_w == b)
                 hit_hi = valid_w & (wset_w == st) & two_w & (hi_bank_w == b)
                 en = hit_lo | hit_hi
-                addr = Mux(hit_lo, lo_addr_w, hi_addr_w)
+                addr = at(Mux(hit_lo, lo_addr_w, hi_addr_w), res_w)
                 data = Mux(hit_lo, lo_w, hi_w)
                 if direct is not None:                     # LOAD: row k straight from the beat
                     load = take & (parity(k) == b)
-                    en, addr, data = load | en, Mux(load, k >> 1, addr), Mux(load, direct, data)
+                    en, addr, data = load | en, Mux(load, at(k >> 1, res), addr), Mux(load, direct, data)
                 m.d.comb += [wr[st][b].en.eq(en), wr[st][b].addr.eq(addr), wr[st][b].data.eq(data)]
         return m

@@ -240,3 +240,42 @@ class Plan:
         for r in range(R):
             out += mem[0][parity(r)][r >> 1]
         return out
+
+
+class RnsPlan:
+    """An RNS base: one Plan per prime (all of one shape: n, P, passes, ROM sizes), run one
+    after another on the k residue polynomials of a frame, which sit side by side in the
+    banks (residue j at addresses j R/2 ..), with the j-th prime's ROM words, constants
+    and run-time modulus. k = 1 is the single-prime core. Timing: a frame is k R beats in,
+    k C compute cycles, k R beats out."""
+
+    def __init__(self, plans: list[Plan]):
+        self.plans, self.k = plans, len(plans)
+        first = plans[0]
+        self.transform, self.n, self.P, self.rows = first.transform, first.n, first.P, first.rows
+        self.passes, self.mul_depth, self.drain = first.passes, first.mul_depth, first.drain
+        self.shared = [w for p in plans for w in p.shared]                       # prime j at j len(shared)
+        self.lanes = [[w for p in plans for w in p.lanes[u]] for u in range(self.P)]
+        self.shared_len, self.lane_len = len(first.shared), len(first.lanes[0])
+        self.moduli = [p.q for p in plans]
+        self.b_scales = [p.b_scale for p in plans]
+
+    def compute_cycles(self) -> int:
+        return self.k * self.plans[0].compute_cycles()
+
+    def latency(self) -> int:
+        """k R + k C + 3 for every beat (Plan.latency with a frame of k R beats)."""
+        return self.k * self.rows + self.compute_cycles() + 3
+
+    def initiation_interval(self) -> int:
+        return 2 * self.k * self.rows + self.compute_cycles()
+
+    def twiddle_words(self) -> int:
+        return len(self.shared) + sum(len(lane) for lane in self.lanes)
+
+    def run(self, a: list[int], b: list[int] | None = None) -> list[int]:
+        """Residue j = coefficients j n .. j n + n - 1 of each operand, through plan j."""
+        n, out = self.n, []
+        for j, plan in enumerate(self.plans):
+            out += plan.run(a[j * n:(j + 1) * n], None if b is None else b[j * n:(j + 1) * n])
+        return out
