@@ -435,11 +435,14 @@ def primes_rns(params: Optional[list[str]] = typer.Argument(None, help="n=N logq
         raise ParameterError(command, "family", str(exc), fam.label)
     import math as _math
     prod = _math.prod(base)
+    # the same base as parameters of the NTT cores' RNS mode
+    ntt_args = f"q={hex(base[0])}" + (f" base={','.join(hex(q) for q in base[1:])}" if len(base) > 1 else "")
+    ntt_args += f" logqh={fam.log_qh}" if fam.log_qh else ""
     data = {"n": n, "logq": log_q, "family": fam.kind, "beta": fam.beta, "logqh": fam.log_qh,
-            "primes": base, "count": len(base), "product_bits": prod.bit_length()}
+            "primes": base, "count": len(base), "product_bits": prod.bit_length(), "ntt_args": ntt_args}
     emit(as_json, data, lambda: console.print(
         f"{len(base)} primes of {fam.label} with 2n | q-1 (n={n}), product {prod.bit_length()} bits:\n"
-        + "\n".join(f"{q}  {hex(q)}" for q in base)))
+        + "\n".join(f"{q}  {hex(q)}" for q in base) + f"\nNTT cores (RNS mode): {ntt_args} n={n}"))
 
 
 @primes_app.command("roots")

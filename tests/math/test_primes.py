@@ -347,6 +347,11 @@ def test_cli_json(capsys):
     code, out, _ = run(capsys, "primes", "rns", "n=4096", "logq=109", "family=proth", "beta=32", "logqh=15", "--json")
     d = json.loads(out)
     assert d["count"] == 4 and len(set(d["primes"])) == 4
+    # the base as the NTT cores' RNS parameters
+    from modforge.registry import lookup
+    ntt = lookup("ntt-polymul")
+    p = ntt.parse(dict(kv.split("=") for kv in d["ntt_args"].split()) | {"n": "4096", "reduction": "k2red"})
+    assert ntt.moduli(p) == d["primes"]
     code, out, _ = run(capsys, "primes", "roots", "q=12289", "n=512", "--json")
     d = json.loads(out)
     assert d["psi"] == 49 and d["check_psi_n_is_minus_1"] and len(d["forward"]) == 512
