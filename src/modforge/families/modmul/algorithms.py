@@ -30,6 +30,8 @@ PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT
 DSP_PROFILES = {"dsp48e2": (26, 17), "dsp48e1": (25, 18), "ecp5": (18, 18), "none": None}
 MIN_BETA, MAX_BETA = 8, 128
 DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
+REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (the paper's Tables 3-4); "
+                    "0: the product a*b, then the reduction")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,8 +39,7 @@ class GenericParams:
     q: int = param(help="the prime modulus (a generation-time constant)")
     beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
     dsp: str = param("dsp48e2", help=DSP_HELP)
-    reduce_only: int = param(0, help="1: the reduction alone, input x <= (q-1)^2 in 2 beta bits "
-                                     "(the paper's Tables 3-4); 0: the product a*b, then the reduction")
+    reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,8 +51,7 @@ class NttParams:
     qh_input: int = param(0, help="1: q_h is a run-time input beside a and b (log q_h bits, top bit "
                                   "set: q = q_h 2^omega + 1 may change every product, e.g. an RNS base); "
                                   "q then fixes beta, omega and log q_h")
-    reduce_only: int = param(0, help="1: the reduction alone, input x <= (q-1)^2 in 2 beta bits "
-                                     "(the paper's Tables 3-4); 0: the product a*b, then the reduction")
+    reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,8 +64,7 @@ class ShiftParams:
     shift_input: int = param(0, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
                                      "and b (barrel shifters): the modulus may change every product; "
                                      "q then fixes beta, omega, log q_h and the form")
-    reduce_only: int = param(0, help="1: the reduction alone, input x <= (q-1)^2 in 2 beta bits "
-                                     "(the paper's Tables 3-4); 0: the product a*b, then the reduction")
+    reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
 
 
 def _hex(q: int) -> str:

@@ -232,6 +232,9 @@ class NttAlgorithm(Algorithm):
         return hw.NttCore(self.plan(params), self.width(params), len(self.operands(params)),
                           lambda: alg.build(mp), runtime)
 
+    def formula(self, params):
+        return "C = k log2(n) (n/(2P) + D), D = mul_depth + 3, k = residues per frame"
+
     def rns_note(self, params) -> str:
         if not params.base:
             return ""
@@ -294,8 +297,6 @@ class Forward(NttAlgorithm):
         return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
                 f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.rns_note(params))
 
-    def formula(self, params):
-        return "C = k log2(n) (n/(2P) + D), D = mul_depth + 3, k = residues per frame"
 
     def grid(self):
         # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
@@ -325,8 +326,6 @@ class Inverse(NttAlgorithm):
                 f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}"
                 + self.rns_note(params))
 
-    def formula(self, params):
-        return "C = k log2(n) (n/(2P) + D), D = mul_depth + 3, k = residues per frame"
 
     def grid(self):
         return [
