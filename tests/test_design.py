@@ -40,3 +40,21 @@ def test_module_names_are_deterministic_and_distinct():
             assert name.isidentifier()
             names.add(name)
     assert len(names) == sum(len(a.grid()) for a in all_algorithms())
+
+
+def test_param_hash_survives_a_new_defaulted_parameter():
+    """A parameter added with a default keeps the keys of existing designs (a resumed sweep
+    does not redo them); a non-default value makes a new key."""
+    import dataclasses
+
+    from modforge.registry import param_hash
+
+    alg = Toy()
+    params = alg.parse({"w": "8"})
+
+    @dataclasses.dataclass(frozen=True)
+    class Grown(type(params)):
+        extra: int = 0
+
+    assert param_hash(alg, Grown(**dataclasses.asdict(params))) == param_hash(alg, params)
+    assert param_hash(alg, Grown(**dataclasses.asdict(params), extra=1)) != param_hash(alg, params)

@@ -145,8 +145,12 @@ def canonical(params) -> dict:
 
 
 def param_hash(algorithm: Algorithm, params) -> str:
-    """sha256 of the algorithm name and its canonical parameters: the key of a design."""
-    text = json.dumps({"algorithm": algorithm.name, "params": canonical(params)}, sort_keys=True)
+    """sha256 of the algorithm name and its canonical parameters: the key of a design.
+    Fields at their default are left out, so a parameter added later (with a default that
+    keeps the old behaviour) keeps the keys, module names and stored results of old designs."""
+    keyed = {f.name: getattr(params, f.name) for f in dataclasses.fields(params)
+             if f.default is dataclasses.MISSING or getattr(params, f.name) != f.default}
+    text = json.dumps({"algorithm": algorithm.name, "params": keyed}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
