@@ -41,6 +41,33 @@ def test_parse_stat():
     assert parse_area(lib) == 11189.0
 
 
+def test_parse_stat_counts_a_hierarchy_once():
+    """Several modules: the per-module sections and the hierarchy totals must not add up
+    (an NTT core with two butterflies of 6 DSPs has 12, not 24)."""
+    text = """
+=== top ===
+      300   LUT3
+        5   FDRE
+        1   top.bf0
+        1   top.bf1
+=== top.bf0 ===
+        6   DSP48E2
+       20   FDRE
+=== top.bf1 ===
+        6   DSP48E2
+       20   FDRE
+=== design hierarchy ===
+      320   top
+       26   top.bf0
+       26   top.bf1
+       12   DSP48E2
+      300   LUT3
+       45   FDRE
+      385 submodules
+"""
+    assert parse_stat(text) == {"DSP48E2": 12, "LUT3": 300, "FDRE": 45}
+
+
 def test_liberty_table_interpolates():
     group = parse_liberty('library(x) { cell(A) { t(tmpl) { index_1 ("0.1, 0.2"); index_2 ("1, 3"); '
                           'values ( "1, 2", \\\n "3, 4"); } } }').groups[0].groups[0].groups[0]

@@ -110,14 +110,22 @@ tee -q -o {out}/stat.txt stat
 # ---- parsers -----------------------------------------------------------------------
 
 def parse_stat(text: str) -> dict[str, int]:
-    """Cell counts of Yosys `stat`: internal cells ($_AND_ -> AND) and library cells (LUT4)."""
+    """Cell counts of Yosys `stat`: internal cells ($_AND_ -> AND) and library cells (LUT4).
+    A design of several modules is counted from its `design hierarchy` section (every
+    module's cells once; the per-module sections before it would count them twice), and
+    the instances of its own modules are not cells."""
+    modules = {name.lstrip("\\") for name in re.findall(r"^=== (.+?) ===$", text, re.M)}
+    if "=== design hierarchy ===" in text:
+        text = text.split("=== design hierarchy ===")[-1]
     cells: dict[str, int] = {}
     for count, kind in re.findall(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\\?[A-Za-z_]\w*)\s*$", text, re.M):
         kind = kind.lstrip("\\")
+        if kind in modules:
+            continue
         if kind.startswith("_") and kind.endswith("_"):
             kind = kind[1:-1]
         cells[kind] = cells.get(kind, 0) + int(count)
-    for noise in ("wires", "wire", "cells", "ports", "bits", "memories", "processes"):
+    for noise in ("wires", "wire", "cells", "ports", "bits", "memories", "processes", "submodules"):
         cells.pop(noise, None)
     return cells
 
