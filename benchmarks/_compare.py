@@ -3,6 +3,8 @@ and the table of a paper's orderings checked on our figures and on the paper's."
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from modforge.explore.store import Store
@@ -29,3 +31,17 @@ def orderings(title: str, checks: list[tuple[str, float | None, float | None, fl
         (o, oh), (p, ph) = cell(ox, oy), cell(px, py)
         rows.append(f"| {text} | {o} | {oh} | {p} | {ph} |")
     return rows
+
+
+def run(doc: str, report: Callable[[Path], list[str]]) -> int:
+    """The command line of a paper-comparison script: --db DB [-o OUT]; prints the report
+    (lines) and writes it to OUT."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--db", type=Path, default=Path("modforge.sqlite"))
+    ap.add_argument("-o", "--out", type=Path)
+    args = ap.parse_args()
+    text = "\n".join(report(args.db))
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0

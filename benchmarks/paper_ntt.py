@@ -18,12 +18,11 @@ xcup gives the counts and "area" = LUT + FF/2 + 100 DSP.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
-from _compare import done_records, fmt, orderings
+from _compare import done_records, fmt, orderings, run
 
 from modforge.registry import lookup
 
@@ -236,39 +235,31 @@ def claims(red: dict, ntt: dict) -> list[str]:
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--db", type=Path, default=Path("modforge.sqlite"))
-    ap.add_argument("-o", "--out", type=Path)
-    args = ap.parse_args()
-    red, ntt = load(args.db)
+def report_lines(db: Path) -> list[str]:
+    red, ntt = load(db)
     keys = sorted({k for k, _ in red}, key=lambda k: (list(SHORT.values()).index(k[0]), -k[1], k[2], k[3] or "", bool(k[4])))
     dsp_keys = [k for k in keys if k[3] is None]
     shift_keys = [k for k in keys if k[3] is not None]
-    text = [f"# NTT modular-reduction paper, Tables 3-6, with open tools ({time.strftime('%Y-%m-%d')})", "",
-            "Made by `modforge explore sweeps/ntt_paper.toml --db ntt.sqlite --workers 2` and "
-            "`python3 benchmarks/paper_ntt.py --db ntt.sqlite`. Ours: the reduction alone (reduce_only=1, "
-            "input x <= (q-1)^2, as the paper's Tables 3-4), fully pipelined; xcup = Yosys synth_xilinx "
-            "-family xcup (DSP48E2, 26x17 tiling); ECP5 = Yosys + nextpnr-ecp5 at 200 MHz asked (18x18 "
-            "tiling, dsp=ecp5). Columns marked *paper* are the paper's printed figures (Vivado, Alveo U280), "
-            "for comparison only. Area = LUT + FF/2 + 100 DSP; ECP5 ATP = area / Fmax (us), the "
-            "paper's ATP with one clock period as the average latency.", "",
-            "## Table 3: DSP-based reductions", "",
-            *reduction_rows(red, dsp_keys, PAPER_T3, lambda k: (k[0], k[1], k[2])), "",
-            "## Table 4: shift-add reductions", "",
-            *reduction_rows(red, shift_keys, PAPER_T4, lambda k: (k[0], k[3], k[1], k[2], k[4])), "",
-            "## Tables 5 and 6: forward NTT, log n = 12, PE = 16", "",
-            "Ours: one forward transform of the NTT core (C compute cycles; II = C + 2n/P with load and "
-            "unload, which our core does not overlap with compute). ECP5 only for the 32-bit shift-add "
-            "reductions (no DSP; the others need more MULT18X18D than the largest ECP5 has). "
-            "\\* xcup counts halved: synthesized before the stat-parser fix, which counted every cell of "
-            "these multi-module designs exactly twice (see STAT_FIX in the script).", "",
-            *ntt_rows(ntt), "", *claims(red, ntt)]
-    print("\n".join(text))
-    if args.out:
-        args.out.write_text("\n".join(text) + "\n")
-    return 0
+    return [f"# NTT modular-reduction paper, Tables 3-6, with open tools ({time.strftime('%Y-%m-%d')})", "",
+             "Made by `modforge explore sweeps/ntt_paper.toml --db ntt.sqlite --workers 2` and "
+             "`python3 benchmarks/paper_ntt.py --db ntt.sqlite`. Ours: the reduction alone (reduce_only=1, "
+             "input x <= (q-1)^2, as the paper's Tables 3-4), fully pipelined; xcup = Yosys synth_xilinx "
+             "-family xcup (DSP48E2, 26x17 tiling); ECP5 = Yosys + nextpnr-ecp5 at 200 MHz asked (18x18 "
+             "tiling, dsp=ecp5). Columns marked *paper* are the paper's printed figures (Vivado, Alveo U280), "
+             "for comparison only. Area = LUT + FF/2 + 100 DSP; ECP5 ATP = area / Fmax (us), the "
+             "paper's ATP with one clock period as the average latency.", "",
+             "## Table 3: DSP-based reductions", "",
+             *reduction_rows(red, dsp_keys, PAPER_T3, lambda k: (k[0], k[1], k[2])), "",
+             "## Table 4: shift-add reductions", "",
+             *reduction_rows(red, shift_keys, PAPER_T4, lambda k: (k[0], k[3], k[1], k[2], k[4])), "",
+             "## Tables 5 and 6: forward NTT, log n = 12, PE = 16", "",
+             "Ours: one forward transform of the NTT core (C compute cycles; II = C + 2n/P with load and "
+             "unload, which our core does not overlap with compute). ECP5 only for the 32-bit shift-add "
+             "reductions (no DSP; the others need more MULT18X18D than the largest ECP5 has). "
+             "\\* xcup counts halved: synthesized before the stat-parser fix, which counted every cell of "
+             "these multi-module designs exactly twice (see STAT_FIX in the script).", "",
+             *ntt_rows(ntt), "", *claims(red, ntt)]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, report_lines))

@@ -10,12 +10,11 @@ for the ordering checks that say whether a claim of the paper holds with open to
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
-from _compare import done_records, fmt, orderings
+from _compare import done_records, fmt, orderings, run
 
 ALGS = ["gf2n-blakely", "gf2n-montgomery", "gf2n-bmm", "gf2n-fiko", "gf2n-rffiko"]
 SHORT = {"gf2n-blakely": "Blakely", "gf2n-montgomery": "Montgomery", "gf2n-bmm": "BMM",
@@ -110,23 +109,15 @@ def claims(res: dict) -> list[str]:
                       for text, n, key, x, y in checks])
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--db", type=Path, default=Path("modforge.sqlite"))
-    ap.add_argument("-o", "--out", type=Path)
-    args = ap.parse_args()
-    res = load(args.db)
-    text = [f"# Reduction-free paper, Tables 4 and 5, with open tools ({time.strftime('%Y-%m-%d')})", "",
-            "Made by `modforge explore sweeps/rffiko_paper.toml --db rffiko.sqlite` and "
-            "`python3 benchmarks/paper_rffiko.py --db rffiko.sqlite`. Our cycles are the step cycles; "
-            "our latency is one load cycle more, times the post-route clock period. Columns marked "
-            "*paper* are the paper's printed figures (Tables 4 and 5), for comparison only.", "",
-            *tables(res), "", *claims(res)]
-    print("\n".join(text))
-    if args.out:
-        args.out.write_text("\n".join(text) + "\n")
-    return 0
+def report_lines(db: Path) -> list[str]:
+    res = load(db)
+    return [f"# Reduction-free paper, Tables 4 and 5, with open tools ({time.strftime('%Y-%m-%d')})", "",
+             "Made by `modforge explore sweeps/rffiko_paper.toml --db rffiko.sqlite` and "
+             "`python3 benchmarks/paper_rffiko.py --db rffiko.sqlite`. Our cycles are the step cycles; "
+             "our latency is one load cycle more, times the post-route clock period. Columns marked "
+             "*paper* are the paper's printed figures (Tables 4 and 5), for comparison only.", "",
+             *tables(res), "", *claims(res)]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, report_lines))

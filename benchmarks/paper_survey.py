@@ -14,13 +14,12 @@ labelled "paper" and for the ordering checks.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
 from pathlib import Path
 
-from _compare import done_records, fmt, orderings
+from _compare import done_records, fmt, orderings, run
 
 NAMES = {"gfpm-mse-horner": "Alg 1", "gfpm-lse-basic": "Alg 4", "gfpm-mse-shu": "Alg 2",
          "gfpm-mse-digit": "Alg 3", "gfpm-lse-digit": "Alg 5", "gfpm-mse-pipelined": "Fig 1d",
@@ -124,22 +123,14 @@ def claims(res: dict) -> list[str]:
     return orderings("## The paper's orderings with open tools (ECP5)", checks)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--db", type=Path, default=Path("modforge.sqlite"))
-    ap.add_argument("-o", "--out", type=Path)
-    args = ap.parse_args()
-    res = load(args.db)
-    text = [f"# Digit-serial survey, Tables 1-4, with open tools ({time.strftime('%Y-%m-%d')})", "",
-            "Made by `modforge explore sweeps/survey_quick.toml --db survey.sqlite` and "
-            "`python3 benchmarks/paper_survey.py --db survey.sqlite`; ECP5 LFE5U-25F, nextpnr at 200 MHz "
-            "asked. Columns marked *paper* are the paper's printed figures (Spartan-3 XC3S1500), for "
-            "comparison only; rows we did not run show only those.", "", *report(res), "", *claims(res)]
-    print("\n".join(text))
-    if args.out:
-        args.out.write_text("\n".join(text) + "\n")
-    return 0
+def report_lines(db: Path) -> list[str]:
+    res = load(db)
+    return [f"# Digit-serial survey, Tables 1-4, with open tools ({time.strftime('%Y-%m-%d')})", "",
+             "Made by `modforge explore sweeps/survey_quick.toml --db survey.sqlite` and "
+             "`python3 benchmarks/paper_survey.py --db survey.sqlite`; ECP5 LFE5U-25F, nextpnr at 200 MHz "
+             "asked. Columns marked *paper* are the paper's printed figures (Spartan-3 XC3S1500), for "
+             "comparison only; rows we did not run show only those.", "", *report(res), "", *claims(res)]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, report_lines))

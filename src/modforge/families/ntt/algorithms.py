@@ -199,6 +199,10 @@ class NttAlgorithm(Algorithm):
     def result_width(self, params):
         return params.pe * self.width(params)
 
+    def operands(self, params):
+        """One polynomial, P coefficients a beat (ntt-polymul: two)."""
+        return [Operand("x", params.pe * self.width(params))]
+
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, *polys):
         """The hardware-faithful model (model.Plan.run); its congruence: `congruence`."""
@@ -290,13 +294,9 @@ class Forward(NttAlgorithm):
     title = "negacyclic forward NTT, Cooley-Tukey, P butterflies, natural in, bit-reversed out"
     transform = "forward"
 
-    def operands(self, params):
-        return [Operand("x", params.pe * self.width(params))]
-
     def congruence(self, params):
         return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
                 f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.rns_note(params))
-
 
     def grid(self):
         # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
@@ -318,14 +318,10 @@ class Inverse(NttAlgorithm):
     title = "negacyclic inverse NTT, Gentleman-Sande with n^-1 folded in, bit-reversed in, natural out"
     transform = "inverse"
 
-    def operands(self, params):
-        return [Operand("x", params.pe * self.width(params))]
-
     def congruence(self, params):
         return (f"out = a, the natural-order coefficients with in[i] = a(psi^(2 bitrev(i)+1)) mod q "
                 f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}"
                 + self.rns_note(params))
-
 
     def grid(self):
         return [
