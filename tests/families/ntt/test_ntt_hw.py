@@ -25,6 +25,11 @@ CONFIGS = [
                      "reduction": "montgomery-shift", "rho": "A"}),
     ("ntt-inverse", {"q": "0xffe9800000000001", "base": "0xffe6800000000001", "n": "16", "pe": "8",
                      "reduction": "wlm-mixed"}),
+    # two buffers: the next frame loads while one computes (polymul: b scaled by a pass)
+    ("ntt-forward", {"q": "0x80014001", "n": "32", "pe": "2", "buffers": "2", "dsp": "none"}),
+    ("ntt-polymul", {"q": "0x80014001", "n": "16", "pe": "4", "buffers": "2", "dsp": "none"}),
+    ("ntt-polymul", {"q": "0xfff00001", "base": "0xffdf0001", "logqh": "16", "n": "16", "pe": "2",
+                     "reduction": "k2red", "buffers": "2"}),
 ]
 SETS = 6
 
@@ -65,8 +70,19 @@ class WrongLatency(Forward):
         return core
 
 
+class EarlyPass(Forward):
+    """The second pass starts one cycle before the schedule allows: it reads a stale row."""
+
+    def build(self, params):
+        core = super().build(params)
+        assert core.plan.waits[0] > 0
+        core.plan.waits[0] -= 1
+        return core
+
+
 @pytest.mark.sim
-@pytest.mark.parametrize("broken, field", [(WrongTwiddle, "failed"), (WrongLatency, "latency_failures")])
+@pytest.mark.parametrize("broken, field", [(WrongTwiddle, "failed"), (WrongLatency, "latency_failures"),
+                                           (EarlyPass, "failed")])
 def test_broken_variants_fail(tmp_path, broken, field):
     alg = broken()
     params = alg.parse({"q": "0x80014001", "n": "16", "pe": "2", "dsp": "none"})

@@ -176,23 +176,50 @@ def test_twiddle_roms():
     assert row_lanes(5, 2, 8) == (1, 1, 3)
 
 
+def stalls(n: int, pe: int, D: int) -> int:
+    """G, the cycles a transform's passes wait for rows still in the pipeline, in closed form
+    (H = n/(2P), R = n/P): a pair pass of distance d rows reads, at its cycle x, rows the pass
+    before wrote up to d/2 issues later than x; a row pass (and a pair pass with d = 1)
+    reads what the pass before wrote at the same issue cycle."""
+    H, R = n // (2 * pe), n // pe
+    g = lambda x: max(0, x)
+    return (sum(g(2 ** i + D + 1 - H) for i in range(R.bit_length() - 2))
+            + (pe.bit_length() - 1) * g(D + 1 - H))
+
+
 def test_cycle_formulas():
-    """C = log2(n) (n/(2P) + D) per transform; polymul adds the pointwise pass (n/P + D)
-    and no scaling pass; latency = n/P + C + 3, II = 2n/P + C; D = mul_depth + 3."""
+    """C = log2(n) n/(2P) + G + D per transform (G: stalls); polymul: NTT(a), NTT(b) with no
+    wait between, the pointwise pass (n/P), INTT, each dependent boundary max(0, D + 1 - H);
+    latency = n/P + C + 3, II = n/P + C; D = mul_depth + 3."""
     for reduction in PRIMES:
-        for n, pe in SHAPES:
+        for n, pe in SHAPES + [(64, 4), (1024, 4), (4096, 16)]:
             for name in ("ntt-forward", "ntt-inverse", "ntt-polymul"):
                 alg = lookup(name)
                 p = params(name, reduction, n, pe)
                 mod = lookup(f"modmul-{reduction}")
                 D = mod.cycles(alg.reduction_params(p)) + 3
-                lg = n.bit_length() - 1
-                C = lg * (n // (2 * pe) + D)
+                lg, H = n.bit_length() - 1, n // (2 * pe)
+                C = lg * H + stalls(n, pe, D) + D
                 if name == "ntt-polymul":
-                    C = 3 * C + n // pe + D
-                assert alg.cycles(p) == C
+                    C = 3 * (lg * H + stalls(n, pe, D)) + n // pe + 2 * max(0, D + 1 - H) + D
+                assert alg.cycles(p) == C, (name, reduction, n, pe)
                 assert alg.latency(p) == n // pe + C + 3
-                assert alg.initiation_interval(p) == 2 * n // pe + C
+                assert alg.initiation_interval(p) == n // pe + C
+                # two buffers: II = C; polymul scales b in a pass of its own, off every
+                # dependency path while a transforms (F = 1: none)
+                p2 = params(name, reduction, n, pe, buffers=2)
+                C2 = C + (n // pe if name == "ntt-polymul" and alg.plan(p).b_scales[0] else 0)
+                assert alg.cycles(p2) == C2 and alg.initiation_interval(p2) == C2
+                assert alg.latency(p2) == n // pe + C2 + 3
+
+
+def test_two_buffers_same_results():
+    """The scale pass of two buffers gives what scaling at load does."""
+    rng = random.Random(8)
+    for reduction in PRIMES:
+        one, two = params("ntt-polymul", reduction, 32, 4), params("ntt-polymul", reduction, 32, 4, buffers=2)
+        a, b = lookup("ntt-polymul").random_operands(one, rng)
+        assert lookup("ntt-polymul").model(two, a, b) == schoolbook(a, b, one.q), reduction
 
 
 def test_modmul_scale_matches_models():

@@ -43,10 +43,17 @@ class NttParams:
                                "and the shift forms; 0: as the reduction derives it from q)")
     rho: str = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
     beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)")
+    buffers: int = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "
+                                 "out, then computes: II = k n/P + C) or 2 (it loads into the other buffer "
+                                 "while one computes: II = C, twice the coefficient RAM)")
     base: str = param("", help="RNS mode: more primes after q, comma-separated (same bit length and "
                                "log q_h as q, each = 1 mod 2n); a frame is then one residue polynomial "
                                "per prime, q's first, through the one core with a run-time modulus "
                                "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
+
+#: the passes' waits for rows still in the pipeline (model.Plan.schedule, in closed form)
+STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(P) max(0, D + 1 - H): "
+          "waits between dependent passes")
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
 REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0}
@@ -81,6 +88,8 @@ class NttAlgorithm(Algorithm):
             raise ParameterError(name, "pe", f"must be a power of two in 1..{MAX_PE}", pe)
         if (n // 2) % pe:
             raise ParameterError(name, "pe", f"must divide n/2 = {n // 2} (P butterflies per cycle)", pe)
+        if params.buffers not in (1, 2):
+            raise ParameterError(name, "buffers", "must be 1 or 2", params.buffers)
         self.reduction_params(params)                    # the reduction's own rules on q
         q = params.q
         if not is_ntt_friendly(q, n):
@@ -171,7 +180,8 @@ class NttAlgorithm(Algorithm):
             mpj = mp if j == 0 else self.residue_params(params, mp, qj)
             psi = params.psi if j == 0 else primitive_root_of_unity(qj, 2 * params.n)
             plans.append(Plan(self.transform, qj, params.n, params.pe, psi,
-                              lambda x, s, mpj=mpj: alg.model(mpj, x, s), alg.scale(mpj), alg.cycles(mpj)))
+                              lambda x, s, mpj=mpj: alg.model(mpj, x, s), alg.scale(mpj), alg.cycles(mpj),
+                              params.buffers))
         return RnsPlan(plans)
 
     def width(self, params) -> int:
@@ -237,7 +247,8 @@ class NttAlgorithm(Algorithm):
                           lambda: alg.build(mp), runtime)
 
     def formula(self, params):
-        return "C = k log2(n) (n/(2P) + D), D = mul_depth + 3, k = residues per frame"
+        return ("C = k (log2(n) H + G) + D, H = n/(2P), D = mul_depth + 3, k = residues per frame; "
+                + STALLS)
 
     def rns_note(self, params) -> str:
         if not params.base:
@@ -247,21 +258,22 @@ class NttAlgorithm(Algorithm):
                 "(q_j's own smallest psi for j > 0)")
 
     def cycles(self, params):
-        """C = the compute phase: sum over passes of (issues + D), D = mul_depth + 3 (RNS: k times)."""
+        """C, the compute phase: the passes as model.Plan.schedule places them (`formula`)."""
         return self.plan(params).compute_cycles()
 
     def latency(self, params):
-        """R + C + 3 (R = n/P): see model.Plan.latency."""
+        """k R + C + 3 (R = n/P): see model.Plan.latency."""
         return self.plan(params).latency()
 
     def initiation_interval(self, params):
-        """C + 2R (R = n/P): see model.Plan.initiation_interval."""
+        """k R + C, or C with two buffers (R = n/P): see model.Plan.initiation_interval."""
         return self.plan(params).initiation_interval()
 
     def tag(self, params):
         extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
                         if getattr(params, key) != unset)
         extra += f"_rns{len(self.moduli(params))}" if params.base else ""
+        extra += "_pingpong" if params.buffers == 2 else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -278,13 +290,13 @@ class NttAlgorithm(Algorithm):
             "moduli": [hex(q) for q in self.moduli(params)], "residues_per_frame": k,
             "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
             "reduction_scale": hex(alg.scale(mp)), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
-            "passes": len(plan.passes),
+            "passes": len(plan.passes), "pass_waits": plan.waits,
             "cycles_formula": self.formula(params),
             "twiddle_words": plan.twiddle_words(),
             "twiddle_words_shared": len(plan.shared),
             "twiddle_words_lanes": sum(len(lane) for lane in plan.lanes),
-            "coefficient_ram_bits": sets * k * n * w,
-            "banks": f"{2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
+            "coefficient_ram_bits": params.buffers * sets * k * n * w,
+            "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
         }
 
 
@@ -309,6 +321,7 @@ class Forward(NttAlgorithm):
             {"q": "0x80014001", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"},
             {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "64", "pe": "4",
              "reduction": "k2red"},                                        # RNS, 3 primes
+            {"q": "0x80014001", "n": "256", "pe": "4", "buffers": "2"},      # ping-pong
         ]
 
 
@@ -346,7 +359,10 @@ class Polymul(NttAlgorithm):
         return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.rns_note(params)
 
     def formula(self, params):
-        return "C = k (3 log2(n) (n/(2P) + D) + n/P + D), D = mul_depth + 3, k = residues per frame"
+        scale = " + n/P" if params.buffers == 2 and self.plan(params).b_scales[0] is not None else ""
+        return (f"C = k (3 log2(n) H + n/P{scale} + 3 G + 2 max(0, D + 1 - H)) + D, H = n/(2P), "
+                "D = mul_depth + 3, k = residues per frame" + (" (+ n/P: the scale pass of b, two buffers)"
+                                                              if scale else "") + "; " + STALLS)
 
     def cases(self, params):
         zero, full, one, top, alt = self.corner_polys(params)
@@ -357,4 +373,5 @@ class Polymul(NttAlgorithm):
             {"q": "0x9e140001", "n": "1024", "pe": "4", "reduction": "plantard"},
             {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift", "rho": "A"},
             {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
+            {"q": "0x800a000000000001", "n": "64", "pe": "4", "reduction": "wlm-mixed", "buffers": "2"},
         ]

@@ -2,19 +2,26 @@
 chosen modmul core's datapath, a pass controller and an output FIFO (architecture and
 maths: model.py; the generation-time schedule and ROM contents come from its Plan).
 
-Control: LOAD (R = n/P beats; i.ready high only here) -> COMPUTE (the passes, C cycles) ->
-UNLOAD (R reads into the output FIFO) -> LOAD. One operation issued in cycle c flows:
+Control: IO and COMPUTE run side by side. IO reads the results out row by row into the
+output FIFO, in frame order, and loads the next frame's R = n/P beats into a buffer (a set
+of banks) no transform uses; where that buffer still holds a result, beat k is taken once
+its row k has been read. COMPUTE runs the passes (C cycles) on a loaded buffer. One buffer:
+they take turns. Two (ping-pong): IO fills one while COMPUTE works on the other, and a
+frame starts loading R cycles before the transform running ends, so the next starts right
+after it (II = C) and every frame waits alike (constant latency). One operation issued in
+cycle c flows:
   c        read addresses to the banks and ROMs (synchronous read)
   c+1      rows and twiddles routed to the units; butterfly input stage
   c+2 ..   the reduction's mul_depth stages, then the butterfly output stage
   c+D      the results are written back in place, D = mul_depth + 3
-Its control fields ride along a delay line, so each operation writes where it read.
+Its control fields ride along a delay line, so each operation writes where it read. A pass
+starts when the plan's schedule says (model.Plan.schedule), while the one before drains.
 RNS (k primes): the banks hold k residue polynomials (residue j at addresses j R/2 ..),
-LOAD takes k R beats, COMPUTE runs the passes k times, UNLOAD gives k R beats; the residue
-index selects the ROM words, the constants and the reduction's run-time modulus fields.
-Nothing in COMPUTE waits on the ports; LOAD waits on i.valid and UNLOAD issues a read
-only when the FIFO has room for it and for the read in flight, so input stalls and
-output back-pressure lose nothing, and latency never depends on data.
+IO takes and gives k R beats, COMPUTE runs the passes k times; the residue index selects
+the ROM words, the constants and the reduction's run-time modulus fields.
+Nothing in COMPUTE waits on the ports; in IO a beat waits on i.valid and on the read-out,
+and a read is issued only when the FIFO has room for it and for the read in flight, so
+input stalls and output back-pressure lose nothing, and latency never depends on data.
 """
 
 from __future__ import annotations
@@ -129,18 +136,20 @@ class NttCore(wiring.Component):
         sets = 2 if polymul else 1
         lane = lambda row, l: row[l * w:(l + 1) * w]            # lane l of a row
 
-        # --- coefficient banks: row r of residue j in bank parity(r) at address (j, r >> 1) ---
+        # --- coefficient banks: row r of residue j in bank parity(r) at address (j, r >> 1), --
+        # rd/wr[buffer][set][bank]
+        B = plan.buffers
         abits = max(1, (R // 2 - 1).bit_length())
-        res = Signal(range(K), name="residue")             # the residue loaded, computed or unloaded
+        res = Signal(range(K), name="residue")             # the residue computed
         at = lambda addr, j: addr if K == 1 else Cat(addr[:abits], j)
-        rd, wr = [], []
-        for st in range(sets):
-            rd.append([]), wr.append([])
-            for b in range(2):
-                mem = Memory(shape=LW, depth=R // 2 if K == 1 else K << abits, init=[])
-                m.submodules[f"bank_{'ab'[st]}{b}"] = mem
-                rd[st].append(mem.read_port())
-                wr[st].append(mem.write_port())
+        rd = [[[None] * 2 for _ in range(sets)] for _ in range(B)]
+        wr = [[[None] * 2 for _ in range(sets)] for _ in range(B)]
+        for x in range(B):
+            for st in range(sets):
+                for b in range(2):
+                    mem = Memory(shape=LW, depth=R // 2 if K == 1 else K << abits, init=[])
+                    m.submodules[f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else "")] = mem
+                    rd[x][st][b], wr[x][st][b] = mem.read_port(), mem.write_port()
         # --- twiddle ROMs: one shared (pair passes), one per lane (row passes) --------------
         shared = lanes = None
         if plan.shared:
@@ -163,7 +172,7 @@ class NttCore(wiring.Component):
         m.submodules.fifo = fifo
 
         # --- the operation issued this cycle (comb) and its delay line ----------------------
-        shapes = {"res": range(K), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2, "hi_src": 1, "lo_bank": 1,
+        shapes = {"res": range(K), "buf": range(B), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2, "hi_src": 1, "lo_bank": 1,
                   "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
                   "route": range(ROW0 + max(1, log2(P))), "s_src": 2}
         op = {name: Signal(shape, name=f"op_{name}") for name, shape in shapes.items()}
@@ -181,38 +190,83 @@ class NttCore(wiring.Component):
         tw_lane_addr = Signal(range(max(2, len(plan.lanes[0]))))
 
         # --- control ------------------------------------------------------------------------
-        LOAD, COMPUTE, UNLOAD = 0, 1, 2
-        state = Signal(2, init=LOAD)
-        k = Signal(range(R))                              # load beat / unload row
+        # buffer x: busy[x] from its last beat in to the end of its transform, full[x] from
+        # then until its result has been read out
+        busy, full = Signal(B), Signal(B)
+        ib, ub, cb = Signal(range(B)), Signal(range(B)), Signal(range(B))   # load, read-out, COMPUTE
+        running = Signal()                                # COMPUTE
+        pending = Signal()                                # a loaded frame waits for COMPUTE (B = 2)
+        ld_k, ld_res = Signal(range(R)), Signal(range(K))  # the next beat in: row ld_k of ld_res
+        ul_k, ul_res = Signal(range(R)), Signal(range(K))  # the next row out
         npass = len(plan.passes)
         p = Signal(range(max(2, npass)))
         c = Signal(range(max(ps.issues for ps in plan.passes) + D))
+        C = plan.compute_cycles()
+        elapsed = Signal(range(C))                        # cycles of the transform running
+        # read-out: row ul_k of buffer ub's a banks when the FIFO has room (counting the read
+        # in flight); the results in the order of the frames
+        inflight, ubank, ubuf = Signal(), Signal(), Signal(range(B))
+        go = Signal()
+        m.d.comb += go.eq(full.bit_select(ub, 1) & (fifo.level + inflight < FIFO_DEPTH))
+        m.d.sync += [inflight.eq(go), ubank.eq(parity(ul_k)), ubuf.eq(ub)]
+        with m.If(go):
+            m.d.sync += ul_k.eq(ul_k + 1)
+            with m.If(ul_k == R - 1):
+                m.d.sync += ul_k.eq(0)
+                with m.If(ul_res == K - 1):
+                    m.d.sync += [full.bit_select(ub, 1).eq(0), ul_res.eq(0), ub.eq(ub + 1 if B > 1 else 0)]
+                with m.Else():
+                    m.d.sync += ul_res.eq(ul_res + 1)
+        out_rows = [Mux(ubank, rd[x][0][1].data, rd[x][0][0].data) for x in range(B)]
+        m.d.comb += [
+            fifo.w_en.eq(inflight),
+            fifo.w_data.eq(out_rows[0] if B == 1 else Mux(ubuf, out_rows[1], out_rows[0])),
+            self.o.valid.eq(fifo.r_rdy),
+            self.o.payload.eq(fifo.r_data),
+            fifo.r_en.eq(self.o.ready),
+        ]
 
-        # LOAD: accept beat (res, k) = row k of residue res; a (and b unscaled) written
-        # directly, b scaled via the units
-        m.d.comb += [self.i.ready.eq(state == LOAD), op["res"].eq(res)]
+        # load into buffer ib while no transform uses it: beat (ld_res, ld_k) = row ld_k of
+        # residue ld_res, once that row of a result there has been read out (in this cycle at
+        # the latest: the RAMs read the old word); a (and b unscaled)
+        # written directly, b scaled via the units (one buffer). Cat(k, res) = res R + k.
+        # Two buffers: a frame's first beat waits until the transform running has R k cycles
+        # left at most.
+        first_ok = 1 if B == 1 else (~running | (elapsed >= C - K * R) | (Cat(ld_k, ld_res) != 0))
+        behind = (ub == ib) & (Cat(ld_k, ld_res) < Cat(ul_k, ul_res) + go)
+        m.d.comb += [self.i.ready.eq(~busy.bit_select(ib, 1) & (~full.bit_select(ib, 1) | behind) & first_ok),
+                     op["res"].eq(Mux(running, res, ld_res)), op["buf"].eq(Mux(running, cb, ib))]
         take = Signal()
         m.d.comb += take.eq(self.i.valid & self.i.ready)
         in_a = self.i.payload[:LW]
         in_b = self.i.payload[LW:2 * LW] if polymul else None
         inb = Signal(LW)                                   # b beat, one cycle later (as a RAM read)
-        if polymul and plan.b_scales[0] is not None:
+        if plan.scale_at_load:
             m.d.sync += inb.eq(in_b)
-            with m.If(state == LOAD):
-                m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(k)),
-                             op["lo_addr"].eq(k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
+            with m.If(~running):
+                m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(ld_k)),
+                             op["lo_addr"].eq(ld_k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
                              op["s_src"].eq(S_CONST)]
+        loaded = Signal()                                  # the frame's last beat, now
+        m.d.comb += loaded.eq(take & (ld_k == R - 1) & (ld_res == K - 1))
         with m.If(take):
-            m.d.sync += k.eq(k + 1)
-            with m.If(k == R - 1):
-                m.d.sync += [k.eq(0), p.eq(0), c.eq(0)]
-                with m.If(res == K - 1):
-                    m.d.sync += [state.eq(COMPUTE), res.eq(0)]
+            m.d.sync += ld_k.eq(ld_k + 1)
+            with m.If(ld_k == R - 1):
+                m.d.sync += ld_k.eq(0)
+                with m.If(ld_res == K - 1):
+                    m.d.sync += [ld_res.eq(0), busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if B > 1 else 0)]
                 with m.Else():
-                    m.d.sync += res.eq(res + 1)
+                    m.d.sync += ld_res.eq(ld_res + 1)
 
-        # COMPUTE: pass p, cycle c: issue while c < issues, then drain D cycles
-        with m.If(state == COMPUTE):
+        # COMPUTE: pass p, cycle c: issue while c < issues, then wait as scheduled (the last
+        # pass of the last residue: drain D cycles; of another residue: none)
+        def after(last, j):
+            """Cycle c of pass j once it has issued and waited `last` cycles: go on."""
+            return c == plan.passes[j].issues + last - 1
+
+        finish = Signal()                                  # the transform's last cycle
+        with m.If(running):
+            m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1)]
             with m.Switch(p):
                 for j, ps in enumerate(plan.passes):
                     with m.Case(j):
@@ -224,6 +278,9 @@ class NttCore(wiring.Component):
                         if ps.kind == "pointwise":
                             m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
                                          op["route"].eq(MUL), op["s_src"].eq(S_HI)]
+                        elif ps.kind == "scale":
+                            m.d.comb += [op["lo_src"].eq(SRC_B), op["wset"].eq(1), op["route"].eq(MUL),
+                                         op["s_src"].eq(S_CONST)]
                         else:
                             m.d.comb += [op["lo_src"].eq(ps.bank_set), op["hi_src"].eq(ps.bank_set),
                                          op["wset"].eq(ps.bank_set), op["two"].eq(1), op["gs"].eq(ps.inverse)]
@@ -233,56 +290,43 @@ class NttCore(wiring.Component):
                             else:
                                 m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
                                              tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
-                        with m.If(c == ps.issues + D - 1):
-                            m.d.sync += c.eq(0)
-                            if j == npass - 1:                  # the residue done: next, or unload
-                                m.d.sync += p.eq(0)
-                                with m.If(res == K - 1):
-                                    m.d.sync += [state.eq(UNLOAD), res.eq(0)]
-                                with m.Else():
-                                    m.d.sync += res.eq(res + 1)
-                            else:
-                                m.d.sync += p.eq(j + 1)
-                        with m.Else():
-                            m.d.sync += c.eq(c + 1)
-
-        # UNLOAD: read row k of the a banks when the FIFO has room (counting the read in flight)
-        inflight, ubank = Signal(), Signal()
-        go = Signal()
-        m.d.comb += go.eq((state == UNLOAD) & (fifo.level + inflight < FIFO_DEPTH))
-        m.d.sync += [inflight.eq(go), ubank.eq(parity(k))]
-        with m.If(go):
-            m.d.sync += k.eq(k + 1)
-            with m.If(k == R - 1):
-                m.d.sync += k.eq(0)
-                with m.If(res == K - 1):
-                    m.d.sync += [state.eq(LOAD), res.eq(0)]
-                with m.Else():
-                    m.d.sync += res.eq(res + 1)
-        m.d.comb += [
-            fifo.w_en.eq(inflight),
-            fifo.w_data.eq(Mux(ubank, rd[0][1].data, rd[0][0].data)),
-            self.o.valid.eq(fifo.r_rdy),
-            self.o.payload.eq(fifo.r_data),
-            fifo.r_en.eq(self.o.ready),
-        ]
+                        if j < npass - 1:
+                            with m.If(after(plan.waits[j], j)):
+                                m.d.sync += [c.eq(0), p.eq(j + 1)]
+                        else:
+                            m.d.comb += finish.eq((res == K - 1) & after(D, j))
+                            with m.If(finish):                          # the frame done: to be read out
+                                m.d.sync += [c.eq(0), p.eq(0), res.eq(0), running.eq(0),
+                                             busy.bit_select(cb, 1).eq(0), full.bit_select(cb, 1).eq(1)]
+                            with m.Elif((res != K - 1) & after(0, j)):  # the next residue
+                                m.d.sync += [c.eq(0), p.eq(0), res.eq(res + 1)]
+        # start a transform on a loaded buffer: the one just loaded, or the one waiting
+        with m.If((loaded | pending) & (~running | finish)):
+            m.d.sync += [running.eq(1), elapsed.eq(0), pending.eq(0), cb.eq(Mux(pending, ib + 1, ib) if B > 1 else 0)]
+        with m.Elif(loaded):
+            m.d.sync += pending.eq(1)
 
         # --- read ports ---------------------------------------------------------------------
-        for st in range(sets):
-            for b in range(2):
-                lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
-                addr = Mux(lo_here, op["lo_addr"], op["hi_addr"])
-                if st == 0:
-                    addr = Mux(state == UNLOAD, k >> 1, addr)
-                m.d.comb += rd[st][b].addr.eq(at(addr, res))
+        for x in range(B):
+            for st in range(sets):
+                for b in range(2):
+                    lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
+                    addr, j = Mux(lo_here, op["lo_addr"], op["hi_addr"]), res
+                    if st == 0:                            # the read-out
+                        here = (ub == x) & full[x]
+                        addr, j = Mux(here, ul_k >> 1, addr), Mux(here, ul_res, res)
+                    m.d.comb += rd[x][st][b].addr.eq(at(addr, j))
         if shared is not None:                             # residue j's words at j len
             m.d.comb += shared.addr.eq(tw_shared_addr + res * plan.shared_len)
         for port in lanes or []:
             m.d.comb += port.addr.eq(tw_lane_addr + res * plan.lane_len)
 
         # --- cycle c+1: rows and twiddles to the units ---------------------------------------
+        buf1 = delayed("buf", 1)
+
         def bank_row(st, bank):
-            return Mux(bank, rd[st][1].data, rd[st][0].data)
+            rows = [Mux(bank, rd[x][st][1].data, rd[x][st][0].data) for x in range(B)]
+            return rows[0] if B == 1 else Mux(buf1, rows[1], rows[0])
 
         lo_src, hi_src = delayed("lo_src", 1), delayed("hi_src", 1)
         lo_bank, hi_bank = delayed("lo_bank", 1), delayed("hi_bank", 1)
@@ -357,18 +401,20 @@ class NttCore(wiring.Component):
                         rows[which][l], rows[which][l2] = bf.o0, bf.o1
                     m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
         valid_w, wset_w, two_w, res_w = delayed("valid", D), delayed("wset", D), delayed("two", D), delayed("res", D)
+        buf_w = delayed("buf", D)
         lo_bank_w, hi_bank_w = delayed("lo_bank", D), delayed("hi_bank", D)
         lo_addr_w, hi_addr_w = delayed("lo_addr", D), delayed("hi_addr", D)
-        for st in range(sets):
-            direct = in_a if st == 0 else (in_b if plan.b_scales[0] is None else None)
-            for b in range(2):
-                hit_lo = valid_w & (wset_w == st) & (lo_bank_w == b)
-                hit_hi = valid_w & (wset_w == st) & two_w & (hi_bank_w == b)
-                en = hit_lo | hit_hi
-                addr = at(Mux(hit_lo, lo_addr_w, hi_addr_w), res_w)
-                data = Mux(hit_lo, lo_w, hi_w)
-                if direct is not None:                     # LOAD: row k straight from the beat
-                    load = take & (parity(k) == b)
-                    en, addr, data = load | en, Mux(load, at(k >> 1, res), addr), Mux(load, direct, data)
-                m.d.comb += [wr[st][b].en.eq(en), wr[st][b].addr.eq(addr), wr[st][b].data.eq(data)]
+        for x in range(B):
+            for st in range(sets):
+                direct = in_a if st == 0 else (None if plan.scale_at_load else in_b)
+                for b in range(2):
+                    hit = valid_w & (wset_w == st) & (buf_w == x)
+                    hit_lo, hit_hi = hit & (lo_bank_w == b), hit & two_w & (hi_bank_w == b)
+                    en = hit_lo | hit_hi
+                    addr = at(Mux(hit_lo, lo_addr_w, hi_addr_w), res_w)
+                    data = Mux(hit_lo, lo_w, hi_w)
+                    if direct is not None:                 # IO: row ld_k straight from the beat
+                        load = take & (ib == x) & (parity(ld_k) == b)
+                        en, addr, data = load | en, Mux(load, at(ld_k >> 1, ld_res), addr), Mux(load, direct, data)
+                    m.d.comb += [wr[x][st][b].en.eq(en), wr[x][st][b].addr.eq(addr), wr[x][st][b].data.eq(data)]
         return m

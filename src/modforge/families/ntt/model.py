@@ -11,7 +11,7 @@ and one write port per bank. Rows r and r ^ 2^j differ in one bit, so they alway
 different banks: every pass below reads one row per bank per cycle and writes the two rows
 back to the same places D cycles later (conflict-free by construction).
 
-Passes (one cycle = one issue, drained before the next pass starts):
+Passes (one cycle = one issue):
   pair pass, butterfly distance t >= P (d = t/P rows): cycle c reads rows r = c with a 0
     inserted at bit log2(d), and r + d; lane l of row r and lane l of row r + d make a
     butterfly; all lanes share twiddle T[n/(2t) + (c >> log2 d)] (shared ROM).
@@ -19,7 +19,11 @@ Passes (one cycle = one issue, drained before the next pass starts):
     u >= P/2 inside row 2c+1, on lanes l = (u mod P/2) with a 0 inserted at bit log2(t),
     and l + t; per-unit twiddles from per-lane ROMs.
   pointwise pass (polymul): cycle c reads row c of a and row c of b, lane-wise products.
-Each butterfly pass does n/2 butterflies in H cycles; the pointwise pass takes R cycles.
+  scale pass (polymul, two buffers): cycle c multiplies row c of b by F^-2 (see below).
+Each butterfly pass does n/2 butterflies in H cycles; the pointwise and scale passes R.
+Schedule: a pass starts issuing as soon as every row it reads has been written back by the
+passes before (a row written in cycle x is read from cycle x + 1 on), not after a full
+drain of D cycles: with n/(4P) > D only the last pass drains (Plan.schedule).
 
 Butterflies, with every twiddle stored premultiplied by F^-1 so mul(v, s F^-1) = v*s:
   CT (forward):  (u + v s, u - v s)                  mod q
@@ -31,12 +35,16 @@ Congruences:
   polymul:  c = a*b mod (x^n + 1, q). b is scaled at load by mul(b, F^-2) = b F^-1 (the
             units are idle while loading), the NTT is linear, so NTT(b F^-1) = b_hat F^-1
             and the pointwise mul(a_hat, b_hat F^-1) = a_hat b_hat exactly: no scaling
-            pass. F = 1 (Barrett): b is stored as it comes.
+            pass. F = 1 (Barrett): b is stored as it comes. With two buffers the units are
+            busy while a frame loads: b is stored as it comes and the first pass scales it.
+Buffers: one (the next frame loads while the last is read out, then computes) or two (it
+loads into the other buffer while this one computes: II = C).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 
 from amaranth.hdl import Value
@@ -69,11 +77,11 @@ def half(x: int, q: int) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Pass:
-    kind: str        # "pair" (t >= P), "row" (t < P) or "pointwise"
+    kind: str        # "pair" (t >= P), "row" (t < P), "pointwise" or "scale"
     inverse: bool    # GS butterflies (True) or CT
     bank_set: int    # 0: the a banks, 1: the b banks
     t: int           # butterfly distance in coefficients (0: pointwise)
-    issues: int      # cycles that issue reads: H, or R for the pointwise pass
+    issues: int      # cycles that issue reads: H, or R for the pointwise and scale passes
     tw_base: int     # base address in the shared ROM (pair) or in every lane ROM (row)
 
 
@@ -85,7 +93,7 @@ class Issue:
     lo_addr: object
     hi_bank: object
     hi_addr: object
-    tw_addr: object   # shared ROM (pair), lane ROMs (row), unused (pointwise)
+    tw_addr: object   # shared ROM (pair), lane ROMs (row), unused (pointwise, scale)
 
 
 def issue(ps: Pass, c, rows: int, P: int) -> Issue:
@@ -100,7 +108,7 @@ def issue(ps: Pass, c, rows: int, P: int) -> Issue:
     if ps.kind == "row":                                  # rows 2c (bank parity(c)) and 2c+1
         return Issue(parity(c), c, 1 - parity(c) if isinstance(c, int) else ~parity(c), c,
                      ps.tw_base + c)
-    return Issue(parity(c), c >> 1, parity(c), c >> 1, 0)  # pointwise: row c of a and of b
+    return Issue(parity(c), c >> 1, parity(c), c >> 1, 0)  # pointwise, scale: row c (of a and b)
 
 
 def row_lanes(u: int, t: int, P: int) -> tuple[int, int, int]:
@@ -115,10 +123,11 @@ class Plan:
     `mul(x, s)` is the reduction's bit-exact model (x*s*F mod q), F its scale."""
 
     def __init__(self, transform: str, q: int, n: int, P: int, psi: int,
-                 mul: Callable[[int, int], int], F: int, mul_depth: int):
+                 mul: Callable[[int, int], int], F: int, mul_depth: int, buffers: int = 1):
         if transform not in TRANSFORMS:
             raise ValueError(f"transform must be one of {TRANSFORMS}")
         self.transform, self.q, self.n, self.P, self.psi = transform, q, n, P, psi
+        self.buffers = buffers
         self.mul, self.F, self.mul_depth = mul, F, mul_depth
         self.rows, self.H = n // P, n // (2 * P)
         self.tw = make_twiddles(q, n, psi)
@@ -127,11 +136,14 @@ class Plan:
                      True: lambda s: s * f_inv * pow(2, -1, q) % q}         # GS: s 2^-1 F^-1
         # polymul: b is multiplied at load by F^-2 (so b F^-1 is stored); none if F = 1
         self.b_scale = pow(F, -2, q) if transform == "polymul" and F != 1 else None
+        self.scale_at_load = self.b_scale is not None and buffers == 1     # else: a scale pass
         self.passes: list[Pass] = []
         self.shared: list[int] = []                       # shared ROM words
         self.lanes: list[list[int]] = [[] for _ in range(P)]  # lane ROM words, per unit
         self._shared_base: dict[bool, int] = {}
         self._lane_base: dict[tuple[bool, int], int] = {}
+        if self.b_scale is not None and not self.scale_at_load:
+            self.passes.append(Pass("scale", False, 1, 0, self.rows, 0))
         if transform in ("forward", "polymul"):
             self._transform(False, 0)
         if transform == "polymul":
@@ -172,16 +184,55 @@ class Plan:
                     self.lanes[u].append(self.prep[inverse](T[n // (2 * t) + j // (2 * t)]))
         return self._lane_base[key]
 
-    # --- cycle counts ---------------------------------------------------------------------
+    # --- the schedule and the cycle counts --------------------------------------------------
     @property
     def drain(self) -> int:
         """D: issue cycle to write cycle of one operation = 1 (RAM/ROM read) + 1 (butterfly
         input stage) + mul_depth (the reduction's pipeline) + 1 (butterfly output stage)."""
         return self.mul_depth + 3
 
+    def accesses(self, ps: Pass, c: int) -> tuple[list, list]:
+        """The rows (set, bank, address) that cycle c of pass ps reads and writes."""
+        op = issue(ps, c, self.rows, self.P)
+        if ps.kind == "pointwise":
+            lo = (0, op.lo_bank, op.lo_addr)
+            return [lo, (1, op.hi_bank, op.hi_addr)], [lo]
+        if ps.kind == "scale":
+            return [(1, op.lo_bank, op.lo_addr)], [(1, op.lo_bank, op.lo_addr)]
+        rows = [(ps.bank_set, op.lo_bank, op.lo_addr), (ps.bank_set, op.hi_bank, op.hi_addr)]
+        return rows, rows
+
+    @functools.cached_property
+    def schedule(self) -> list[int]:
+        """The cycle each pass starts issuing, the first at 0: the earliest after the pass
+        before has issued at which every row it reads is already written (an operation issued
+        in cycle x writes in x + D; a RAM gives the old word in the cycle of a write). Write
+        ports never collide: pass p + 1 writes from its start + D on, after pass p's last write."""
+        written: dict[tuple, int] = {}                    # row -> cycle of its last write
+        starts, free = [], 0
+        for ps in self.passes:
+            ops = [self.accesses(ps, c) for c in range(ps.issues)]
+            start = max([free] + [written[row] + 1 - c for c, (reads, _) in enumerate(ops)
+                                  for row in reads if row in written])
+            for c, (_, writes) in enumerate(ops):
+                for row in writes:
+                    written[row] = start + c + self.drain
+            starts.append(start)
+            free = start + ps.issues
+        return starts
+
+    def span(self) -> int:
+        """S: the cycles from the first pass's first issue to the last pass's last issue + 1."""
+        return self.schedule[-1] + self.passes[-1].issues
+
+    def waits(self) -> list[int]:
+        """Idle cycles after each pass's issues before the next starts (the last: D)."""
+        starts = self.schedule + [self.span() + self.drain]
+        return [starts[p + 1] - starts[p] - ps.issues for p, ps in enumerate(self.passes)]
+
     def compute_cycles(self) -> int:
-        """Every pass issues, then drains: sum over passes of (issues + D)."""
-        return sum(ps.issues + self.drain for ps in self.passes)
+        """C = S + D: the passes as scheduled, then the last one drains."""
+        return self.span() + self.drain
 
     def latency(self) -> int:
         """R + C + 3, the same for every beat k of a frame: beat k is accepted at t0 + k; the
@@ -191,8 +242,10 @@ class Plan:
         return self.rows + self.compute_cycles() + 3
 
     def initiation_interval(self) -> int:
-        """C + 2R: R load beats, C compute cycles, R unload reads issued, then the next load."""
-        return 2 * self.rows + self.compute_cycles()
+        """One buffer: R + C, R load beats, then C compute cycles; the next frame loads while
+        this one is read out (beat k is taken once row k has been). Two: C, the next frame
+        loads into the other buffer during the last R cycles of this one's compute."""
+        return self.compute_cycles() + (self.rows if self.buffers == 1 else 0)
 
     def twiddle_words(self) -> int:
         return len(self.shared) + sum(len(lane) for lane in self.lanes)
@@ -214,7 +267,7 @@ class Plan:
             mem[0][parity(r)][r >> 1] = list(a[r * P:(r + 1) * P])
             if sets == 2:
                 row = list(b[r * P:(r + 1) * P])
-                if self.b_scale is not None:               # the load path through the multipliers
+                if self.scale_at_load:                     # the load path through the multipliers
                     row = [self.mul(x, self.b_scale) for x in row]
                 mem[1][parity(r)][r >> 1] = row
         for ps in self.passes:
@@ -223,6 +276,10 @@ class Plan:
                 if ps.kind == "pointwise":
                     lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
                     mem[0][op.lo_bank][op.lo_addr] = [self.mul(x, y) for x, y in zip(lo, hi)]
+                    continue
+                if ps.kind == "scale":
+                    row = mem[1][op.lo_bank][op.lo_addr]
+                    mem[1][op.lo_bank][op.lo_addr] = [self.mul(x, self.b_scale) for x in row]
                     continue
                 bank = mem[ps.bank_set]
                 lo, hi = list(bank[op.lo_bank][op.lo_addr]), list(bank[op.hi_bank][op.hi_addr])
@@ -247,13 +304,16 @@ class RnsPlan:
     after another on the k residue polynomials of a frame, which sit side by side in the
     banks (residue j at addresses j R/2 ..), with the j-th prime's ROM words, constants
     and run-time modulus. k = 1 is the single-prime core. Timing: a frame is k R beats in,
-    k C compute cycles, k R beats out."""
+    the passes of each residue in turn (k S cycles: residues share no rows, so residue j + 1
+    starts without a wait), the last drain (D), k R beats out while the next frame loads."""
 
     def __init__(self, plans: list[Plan]):
         self.plans, self.k = plans, len(plans)
         first = plans[0]
         self.transform, self.n, self.P, self.rows = first.transform, first.n, first.P, first.rows
+        self.buffers, self.scale_at_load = first.buffers, first.scale_at_load
         self.passes, self.mul_depth, self.drain = first.passes, first.mul_depth, first.drain
+        self.waits = first.waits()                                             # the last: D
         self.shared = [w for p in plans for w in p.shared]                       # prime j at j len(shared)
         self.lanes = [[w for p in plans for w in p.lanes[u]] for u in range(self.P)]
         self.shared_len, self.lane_len = len(first.shared), len(first.lanes[0])
@@ -261,14 +321,16 @@ class RnsPlan:
         self.b_scales = [p.b_scale for p in plans]
 
     def compute_cycles(self) -> int:
-        return self.k * self.plans[0].compute_cycles()
+        """C_k = k S + D."""
+        return self.k * self.plans[0].span() + self.drain
 
     def latency(self) -> int:
-        """k R + k C + 3 for every beat (Plan.latency with a frame of k R beats)."""
+        """k R + C_k + 3 for every beat (Plan.latency with a frame of k R beats)."""
         return self.k * self.rows + self.compute_cycles() + 3
 
     def initiation_interval(self) -> int:
-        return 2 * self.k * self.rows + self.compute_cycles()
+        """k R + C_k, or C_k with two buffers (Plan.initiation_interval, frames of k R beats)."""
+        return self.compute_cycles() + (self.k * self.rows if self.buffers == 1 else 0)
 
     def twiddle_words(self) -> int:
         return len(self.shared) + sum(len(lane) for lane in self.lanes)
