@@ -90,22 +90,6 @@ PAPER_NTT = {
 }
 
 
-# Before commit "synth: count a multi-module design's cells once" (2026-11-23 16:11 UTC) the
-# Yosys stat parser added the per-module sections and the hierarchy totals: every cell of a
-# multi-module design (the NTT cores: one module per butterfly, the FIFO) counted exactly
-# twice. Records of NTT cores synthesized before it are halved here, and marked.
-STAT_FIX = "2026-11-23T16:11"
-COUNTS = ("lut", "ff", "carry", "dsp", "bram")
-
-
-def stat_fixed(rec) -> dict:
-    m = dict(rec["metrics"])
-    if rec["target"] in ("xc7", "xcup") and rec["finished"] < STAT_FIX:
-        m.update({k: m[k] // 2 if m[k] % 2 == 0 else m[k] / 2 for k in COUNTS if m.get(k) is not None},
-                 halved=True)
-    return m
-
-
 def area(lut, ff, dsp, bram=0):
     return lut + ff / 2 + 100 * dsp + 300 * bram
 
@@ -122,7 +106,7 @@ def modmul_key(rec) -> tuple:
 
 def load(db: Path):
     """(key, target) -> (metrics, predicted DSPs) for the reductions; (reduction, log q,
-    target) -> metrics for the NTTs."""
+    buffers, target) -> metrics for the NTTs."""
     red, ntt = {}, {}
     for r in done_records(db):
         if r["algorithm"] in SHORT and r["params"].get("reduce_only"):
@@ -130,7 +114,8 @@ def load(db: Path):
             p = alg.parse({k: str(v) for k, v in r["params"].items()})
             red[(modmul_key(r), r["target"])] = (r["metrics"], alg.extra_info(p).get("dsp_total"))
         elif r["algorithm"] == "ntt-forward" and r["params"]["reduction"] in NTT_SHORT:
-            ntt[(NTT_SHORT[r["params"]["reduction"]], int(r["params"]["q"]).bit_length(), r["target"])] = stat_fixed(r)
+            ntt[(NTT_SHORT[r["params"]["reduction"]], int(r["params"]["q"]).bit_length(),
+                 r["params"].get("buffers", 1), r["target"])] = r["metrics"]
     return red, ntt
 
 
@@ -167,18 +152,21 @@ def ntt_rows(ntt: dict) -> list[str]:
             "paper log q_h | paper LUT | paper FF | paper DSP | paper BRAM | paper MHz | paper cycles (lat x f) | "
             "paper area | paper ATP e3 |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (name, logq), p in PAPER_NTT.items():
-        x, e = ntt.get((name, logq, "xcup")) or {}, ntt.get((name, logq, "ecp5")) or {}
+    two = sorted({(name, logq) for name, logq, buffers, _ in ntt if buffers == 2})
+    for (name, logq), buffers in [(k, 1) for k in PAPER_NTT] + [(k, 2) for k in two]:
+        p = PAPER_NTT[(name, logq)] if buffers == 1 else None
+        x, e = ntt.get((name, logq, buffers, "xcup")) or {}, ntt.get((name, logq, buffers, "ecp5")) or {}
         xa = area(x["lut"], x["ff"], x["dsp"] or 0) if x.get("lut") is not None else None
         us = e["initiation_interval"] / e["fmax_mhz"] if e.get("fmax_mhz") else None
         atp = area(e["lut"], e["ff"], e["dsp"] or 0) * us / 1000 if us else None
         rows.append(" | ".join([
-            f"| {name}" + (" *" if x.get("halved") else ""), str(logq), fmt(x.get("cycles") or e.get("cycles")),
+            f"| {name}" + (", 2 buffers" if buffers == 2 else ""), str(logq), fmt(x.get("cycles") or e.get("cycles")),
             fmt(x.get("initiation_interval") or e.get("initiation_interval")), fmt(x.get("lut")),
             fmt(x.get("ff")), fmt(x.get("dsp")), fmt(x.get("bram")), fmt(xa, 0),
             fmt(e.get("lut")), fmt(e.get("ff")), fmt(e.get("dsp")), fmt(e.get("fmax_mhz")), fmt(us, 2), fmt(atp, 2),
-            str(p[0]), fmt(p[1] * 1000), fmt(p[2] * 1000), fmt(p[3]), fmt(p[4]), fmt(p[5]), fmt(round(p[6] * p[5])),
-            fmt(area(p[1] * 1000, p[2] * 1000, p[3]), 0), fmt(p[7], 2)]) + " |")
+            *([str(p[0]), fmt(p[1] * 1000), fmt(p[2] * 1000), fmt(p[3]), fmt(p[4]), fmt(p[5]),
+               fmt(round(p[6] * p[5])), fmt(area(p[1] * 1000, p[2] * 1000, p[3]), 0), fmt(p[7], 2)]
+              if p else ["-"] * 9)]) + " |")
     return rows
 
 
@@ -222,7 +210,7 @@ def claims(red: dict, ntt: dict) -> list[str]:
         if src == "paper":
             p = PAPER_NTT[(name, logq)]
             return area(p[1] * 1000, p[2] * 1000, p[3])
-        m = ntt.get((name, logq, "xcup")) or {}
+        m = ntt.get((name, logq, 1, "xcup")) or {}
         return area(m["lut"], m["ff"], m["dsp"] or 0) if m.get("lut") is not None else None
 
     nchecks = []
@@ -253,11 +241,10 @@ def report_lines(db: Path) -> list[str]:
              "## Table 4: shift-add reductions", "",
              *reduction_rows(red, shift_keys, PAPER_T4, lambda k: (k[0], k[3], k[1], k[2], k[4])), "",
              "## Tables 5 and 6: forward NTT, log n = 12, PE = 16", "",
-             "Ours: one forward transform of the NTT core (C compute cycles; II = C + 2n/P with load and "
-             "unload, which our core does not overlap with compute). ECP5 only for the 32-bit shift-add "
-             "reductions (no DSP; the others need more MULT18X18D than the largest ECP5 has). "
-             "\\* xcup counts halved: synthesized before the stat-parser fix, which counted every cell of "
-             "these multi-module designs exactly twice (see STAT_FIX in the script).", "",
+             "Ours: one forward transform of the NTT core (C compute cycles; II = n/P + C: the next "
+             "polynomial loads while the last is read out; with 2 buffers it loads while one computes, "
+             "II = C). ECP5 only for the 32-bit shift-add "
+             "reductions (no DSP; the others need more MULT18X18D than the largest ECP5 has).", "",
              *ntt_rows(ntt), "", *claims(red, ntt)]
 
 

@@ -231,9 +231,11 @@ class NttCore(wiring.Component):
         # the latest: the RAMs read the old word); a (and b unscaled)
         # written directly, b scaled via the units (one buffer). Cat(k, res) = res R + k.
         # Two buffers: a frame's first beat waits until the transform running has R k cycles
-        # left at most.
-        first_ok = 1 if B == 1 else (~running | (elapsed >= C - K * R) | (Cat(ld_k, ld_res) != 0))
-        behind = (ub == ib) & (Cat(ld_k, ld_res) < Cat(ul_k, ul_res) + go)
+        # left at most. i.ready comes from flags registered the cycle before (ahead, late, mid)
+        # and go: it selects the banks' write data, a comparison there costs area and time.
+        ahead, late, mid = Signal(), Signal(), Signal()    # ul > ld; elapsed >= C - k R; ld != 0
+        first_ok = 1 if B == 1 else (~running | late | mid)
+        behind = (ub == ib) & (ahead | go)
         m.d.comb += [self.i.ready.eq(~busy.bit_select(ib, 1) & (~full.bit_select(ib, 1) | behind) & first_ok),
                      op["res"].eq(Mux(running, res, ld_res)), op["buf"].eq(Mux(running, cb, ib))]
         take = Signal()
@@ -249,6 +251,8 @@ class NttCore(wiring.Component):
                              op["s_src"].eq(S_CONST)]
         loaded = Signal()                                  # the frame's last beat, now
         m.d.comb += loaded.eq(take & (ld_k == R - 1) & (ld_res == K - 1))
+        ul_next = Mux(go & (ul_k == R - 1) & (ul_res == K - 1), 0, Cat(ul_k, ul_res) + go)
+        m.d.sync += [ahead.eq(ul_next > Mux(loaded, 0, Cat(ld_k, ld_res) + take)), mid.eq(~loaded & (mid | take))]
         with m.If(take):
             m.d.sync += ld_k.eq(ld_k + 1)
             with m.If(ld_k == R - 1):
@@ -266,7 +270,7 @@ class NttCore(wiring.Component):
 
         finish = Signal()                                  # the transform's last cycle
         with m.If(running):
-            m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1)]
+            m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1), late.eq(elapsed >= C - K * R - 1)]
             with m.Switch(p):
                 for j, ps in enumerate(plan.passes):
                     with m.Case(j):
@@ -302,7 +306,7 @@ class NttCore(wiring.Component):
                                 m.d.sync += [c.eq(0), p.eq(0), res.eq(res + 1)]
         # start a transform on a loaded buffer: the one just loaded, or the one waiting
         with m.If((loaded | pending) & (~running | finish)):
-            m.d.sync += [running.eq(1), elapsed.eq(0), pending.eq(0), cb.eq(Mux(pending, ib + 1, ib) if B > 1 else 0)]
+            m.d.sync += [running.eq(1), elapsed.eq(0), late.eq(0), pending.eq(0), cb.eq(Mux(pending, ib + 1, ib) if B > 1 else 0)]
         with m.Elif(loaded):
             m.d.sync += pending.eq(1)
 
