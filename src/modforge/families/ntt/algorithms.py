@@ -359,10 +359,10 @@ class Polymul(NttAlgorithm):
         return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.rns_note(params)
 
     def formula(self, params):
-        scale = " + n/P" if params.buffers == 2 and self.plan(params).b_scales[0] is not None else ""
+        plan = self.plan(params)
+        scale = " + n/P (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
         return (f"C = k (3 log2(n) H + n/P{scale} + 3 G + 2 max(0, D + 1 - H)) + D, H = n/(2P), "
-                "D = mul_depth + 3, k = residues per frame" + (" (+ n/P: the scale pass of b, two buffers)"
-                                                              if scale else "") + "; " + STALLS)
+                "D = mul_depth + 3, k = residues per frame; " + STALLS)
 
     def cases(self, params):
         zero, full, one, top, alt = self.corner_polys(params)

@@ -203,6 +203,21 @@ class NttCore(wiring.Component):
         c = Signal(range(max(ps.issues for ps in plan.passes) + D))
         C = plan.compute_cycles()
         elapsed = Signal(range(C))                        # cycles of the transform running
+
+        def last(k, res):
+            """Row k of residue res is the frame's last."""
+            return (k == R - 1) & (res == K - 1)
+
+        def advance(k, res, *at_end):
+            """The next row of a frame (residue-major); at its end, also at_end."""
+            m.d.sync += k.eq(k + 1)
+            with m.If(k == R - 1):
+                m.d.sync += k.eq(0)
+                with m.If(res == K - 1):
+                    m.d.sync += [res.eq(0), *at_end]
+                with m.Else():
+                    m.d.sync += res.eq(res + 1)
+
         # read-out: row ul_k of buffer ub's a banks when the FIFO has room (counting the read
         # in flight); the results in the order of the frames
         inflight, ubank, ubuf = Signal(), Signal(), Signal(range(B))
@@ -210,13 +225,7 @@ class NttCore(wiring.Component):
         m.d.comb += go.eq(full.bit_select(ub, 1) & (fifo.level + inflight < FIFO_DEPTH))
         m.d.sync += [inflight.eq(go), ubank.eq(parity(ul_k)), ubuf.eq(ub)]
         with m.If(go):
-            m.d.sync += ul_k.eq(ul_k + 1)
-            with m.If(ul_k == R - 1):
-                m.d.sync += ul_k.eq(0)
-                with m.If(ul_res == K - 1):
-                    m.d.sync += [full.bit_select(ub, 1).eq(0), ul_res.eq(0), ub.eq(ub + 1 if B > 1 else 0)]
-                with m.Else():
-                    m.d.sync += ul_res.eq(ul_res + 1)
+            advance(ul_k, ul_res, full.bit_select(ub, 1).eq(0), ub.eq(ub + 1 if B > 1 else 0))
         out_rows = [Mux(ubank, rd[x][0][1].data, rd[x][0][0].data) for x in range(B)]
         m.d.comb += [
             fifo.w_en.eq(inflight),
@@ -251,17 +260,11 @@ class NttCore(wiring.Component):
                              op["lo_addr"].eq(ld_k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
                              op["s_src"].eq(S_CONST)]
         loaded = Signal()                                  # the frame's last beat, now
-        m.d.comb += loaded.eq(take & (ld_k == R - 1) & (ld_res == K - 1))
-        ul_next = Mux(go & (ul_k == R - 1) & (ul_res == K - 1), 0, Cat(ul_k, ul_res) + go)
+        m.d.comb += loaded.eq(take & last(ld_k, ld_res))
+        ul_next = Mux(go & last(ul_k, ul_res), 0, Cat(ul_k, ul_res) + go)
         m.d.sync += [ahead.eq(ul_next > Mux(loaded, 0, Cat(ld_k, ld_res) + take)), mid.eq(~loaded & (mid | take))]
         with m.If(take):
-            m.d.sync += ld_k.eq(ld_k + 1)
-            with m.If(ld_k == R - 1):
-                m.d.sync += ld_k.eq(0)
-                with m.If(ld_res == K - 1):
-                    m.d.sync += [ld_res.eq(0), busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if B > 1 else 0)]
-                with m.Else():
-                    m.d.sync += ld_res.eq(ld_res + 1)
+            advance(ld_k, ld_res, busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if B > 1 else 0))
 
         # COMPUTE: pass p, cycle c: issue while c < issues, then wait as scheduled (the last
         # pass of the last residue: drain D cycles; of another residue: none)
