@@ -244,7 +244,8 @@ def report_lines(db: Path) -> list[str]:
              "Ours: one forward transform of the NTT core (C compute cycles; II = n/P + C: the next "
              "polynomial loads while the last is read out; with 2 buffers it loads while one computes, "
              "II = C). ECP5 only for the 32-bit shift-add "
-             "reductions (no DSP; the others need more MULT18X18D than the largest ECP5 has).", "",
+             "reductions (MULT18X18D for the a*b products only, 4 per butterfly; the DSP-based "
+             "reductions need more than the largest ECP5 has).", "",
              *ntt_rows(ntt), "", *claims(red, ntt)]
 
 

@@ -478,6 +478,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="S
             scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler, e.g. tcp://host:8786 (instead of local processes)."),
             retry_failed: bool = typer.Option(False, "--retry-failed", help="Run again the points stored as failed."),
             keep: Optional[Path] = typer.Option(None, "--keep", help="Keep every point's design and tool runs under this folder."),
+            only: Optional[list[str]] = typer.Option(None, "--only", help="Run only the [[sweep]] blocks with this name (repeatable)."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
             as_json: bool = typer.Option(False, "--json")):
     """Generate, verify and synthesize every point of a sweep; results go to the database.
@@ -488,7 +489,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="S
     from .synth import check as check_synth
     if workers is not None and workers < 0:
         raise ParameterError("explore", "--workers", "must be >= 0 (0: in this process)", workers)
-    sweep = load(sweep_file)
+    sweep = load(sweep_file, only)
     jobs = sweep.jobs()
     if dry_run:
         data = {"sweep": str(sweep_file), "points": len(sweep.points), "jobs": len(jobs),

@@ -58,6 +58,7 @@ def test_inline_sweep_and_tool_failure(tmp_path, monkeypatch):
     assert "out of memory" in rows[10]["message"] and "out of memory" in rows[10]["log_tail"]
     assert rows[11]["status"] == "failed" and "crashed" in rows[11]["message"]
     assert rows[10]["verification"]["ok"]  # verified, then the tool failed
+    assert "+src." in rows[9]["tool_versions"]  # keyed by the code that made it (store.source_digest)
 
     # a re-run skips all (failed points are recorded); --retry-failed runs the failed ones again
     monkeypatch.setattr(R, "synthesize", real)

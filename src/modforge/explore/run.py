@@ -41,11 +41,11 @@ def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, ke
     """Run every job of `sweep` not yet in `store`. Returns the counts."""
     start = time.perf_counter()
     summary = Summary(runner=runner.describe())
-    versions = {t: tool_versions(t) for t in {t for p in sweep.points for t in p.targets}}
+    versions = {(p.algorithm, t): tool_versions(t, p.algorithm) for p in sweep.points for t in p.targets}
     stored = store.statuses()
 
     def key(point: Point, target: str):
-        return (point.param_hash, target, point.freq_for(target), versions[target])
+        return (point.param_hash, target, point.freq_for(target), versions[point.algorithm, target])
 
     def settled(status) -> bool:
         return status == "done" or (status == "failed" and not retry_failed)
@@ -83,7 +83,7 @@ def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, ke
         if busy:
             deferred.append((point, busy))
         if mine:
-            task = _task(point, [(t, point.freq_for(t), versions[t]) for t in mine], keep)
+            task = _task(point, [(t, point.freq_for(t), versions[point.algorithm, t]) for t in mine], keep)
             fut = runner.submit(task)
             in_flight[fut] = (task, [key(point, t) for t in mine])
         elif on_progress:

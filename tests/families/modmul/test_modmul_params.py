@@ -135,7 +135,9 @@ def test_proth_l_rules():
         p = lookup(name).parse({"q": "0x9fc00001"})
         assert p.logqh == 10 and p.rho == "B"                          # auto: the smallest log q_h
         info = lookup(name).extra_info(lookup(name).parse({"q": "0x800a000000000001", "logqh": "17"}))
-        assert (info["l1"], info["l2"], info["l3"], info["proth"], info["dsp_total"]) == (3, 2, 4, "3l", 0)
+        assert (info["l1"], info["l2"], info["l3"], info["proth"]) == (3, 2, 4, "3l")
+        # no multiplier in the reduction: the DSPs are the a*b product's 26x17 tiles
+        assert (info["dsp_reduction"], info["dsp_product"], info["dsp_total"]) == (0, 12, 12)
 
 
 def test_extra_info_and_names():

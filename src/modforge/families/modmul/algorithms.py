@@ -61,6 +61,7 @@ class ShiftParams:
                                "for which q is Proth-2l or Proth-3l)")
     rho: str = param("B", help="pipeline configuration: B (shift and add in one stage), "
                                "A (shifted terms registered, then added)")
+    dsp: str = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")
     shift_input: int = param(0, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
                                      "and b (barrel shifters): the modulus may change every product; "
                                      "q then fixes beta, omega, log q_h and the form")
@@ -602,7 +603,7 @@ class ShiftAlgorithm(NttAlgorithm):
         info = super().extra_info(params)
         l1, l2, l3 = self.shifts(params)
         info.update({"l1": l1, "l2": l2, "l3": l3, "proth": "3l" if l3 is not None else "2l",
-                     "rho": params.rho, "dsp_total": 0, "dsp_product_note": "the a*b product is not counted"})
+                     "rho": params.rho})
         return info
 
 
@@ -626,7 +627,7 @@ class K2redShift(ShiftAlgorithm):
         return 5 if params.rho == "B" else 7
 
     def build(self, params):
-        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), None,
+        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                             shifts=self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
                             runtime=self.runtime(params))
 
@@ -655,7 +656,7 @@ class MontgomeryShift(ShiftAlgorithm):
         return 6 if params.rho == "B" else 8
 
     def build(self, params):
-        return hw.MontgomeryShiftCore(params.q, params.q.bit_length(), self.omega(params),
+        return hw.MontgomeryShiftCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                                       self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
                                       runtime=self.runtime(params))
 

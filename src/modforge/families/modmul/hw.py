@@ -299,9 +299,9 @@ class K2redCore(ModmulCore):
 class MontgomeryShiftCore(ModmulCore):
     """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages, rho A 8 stages. a*b*2^-beta mod q."""
 
-    def __init__(self, q, beta, omega, shifts, rho="B", reduce_only=False, runtime=None):
+    def __init__(self, q, beta, omega, dsp, shifts, rho="B", reduce_only=False, runtime=None):
         self.omega, self.shifts, self.rho = omega, shifts, rho
-        super().__init__(q, beta, 8 if rho == "A" else 6, None, reduce_only, runtime)
+        super().__init__(q, beta, 8 if rho == "A" else 6, dsp, reduce_only, runtime)
 
     def terms(self, v: Value):
         """v * q - v = v * (q - 1) as (positive, negative) shifted terms: (v<<(beta-1)) +
