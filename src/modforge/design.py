@@ -20,6 +20,7 @@ HANDSHAKE = (
     "Latency (input handshake to o__valid) is the same for every operand value;\n"
     "an operand set of several beats (a frame) streams its beats in order, as does its result."
 )
+CONFIG_HANDSHAKE = "cfg is a valid/ready stream of configuration words, taken while no operand set is in the core."
 
 
 def command_line(algorithm: Algorithm, params) -> str:
@@ -45,6 +46,7 @@ class Design:
     congruence: str
     paper: str
     info: dict
+    config_width: int = 0   # a cfg stream's payload bits (0: none)
 
     def record(self) -> dict:
         rec = dataclasses.asdict(self)
@@ -52,6 +54,8 @@ class Design:
         rec["modforge_version"] = __version__
         rec["ports"] = {"clk": 1, "rst": 1, "i__valid": 1, "i__ready": 1, "i__payload": self.input_width,
                         "o__valid": 1, "o__ready": 1, "o__payload": self.output_width}
+        if self.config_width:
+            rec["ports"] |= {"cfg__valid": 1, "cfg__ready": 1, "cfg__payload": self.config_width}
         return rec
 
     @property
@@ -77,6 +81,7 @@ def _header(algorithm: Algorithm, params, core, top: str) -> str:
         f" initiation interval {core.initiation_interval} cycles"
         + (f"; frames of {algorithm.frame_beats(params)} beats" if algorithm.frame_beats(params) > 1 else ""),
         *HANDSHAKE.splitlines(),
+        *([CONFIG_HANDSHAKE] if algorithm.config_width(params) else []),
     ]
     return "".join(f"// {line}\n" for line in lines)
 
@@ -120,6 +125,7 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
         congruence=algorithm.congruence(params),
         paper=algorithm.paper,
         info=algorithm.extra_info(params),
+        config_width=algorithm.config_width(params),
     )
     (directory / "design.json").write_text(json.dumps(design.record(), indent=2, sort_keys=True) + "\n")
     return design

@@ -110,6 +110,17 @@ class Algorithm:
         """An amaranth IterativeCore-like component with .latency, .initiation_interval."""
         raise NotImplementedError
 
+    # --- a run-time configuration stream (cfg), written before operands ---------------------
+    def config_width(self, params) -> int:
+        """Bits of a cfg stream's payload; 0: the design has none."""
+        return 0
+
+    def verification_config(self, params) -> tuple[Any, list[int]]:
+        """The parameters the test vectors follow and the cfg payloads the testbench writes
+        before its first operand (a design with a cfg stream loads something other than what
+        it was generated with, so the check sees the load take effect)."""
+        return params, []
+
     def cycles(self, params) -> int:
         """Clock cycles of one multiplication as the algorithm's formula states it."""
         raise NotImplementedError

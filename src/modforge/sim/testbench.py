@@ -9,7 +9,9 @@ checked against the model in both halves, and for an iterative design (one opera
 in flight) the latency must stay constant under stalls too. An operand set of FRAME beats
 (a polynomial) streams as FRAME consecutive vectors: each beat's latency is checked, and
 without stalls beats of a frame are accepted on consecutive cycles and the first beats of
-successive frames one initiation interval apart. The last line printed is
+successive frames one initiation interval apart. A design with a cfg stream first takes
+vectors/cfg.hex's words (with random stalls); no operand is offered before the last. The
+last line printed is
     MODFORGE-VERDICT vectors=.. pass=.. fail=.. latency_fail=.. ii_fail=.. latency=.. ii=.. timeout=..
 which the runners parse.
 """
@@ -38,7 +40,7 @@ module tb;
   wire o_valid;
   reg o_ready = 1'b0;
   wire [OW-1:0] o_payload;
-
+{cfg_decl}
   reg [IW-1:0] vin [0:N-1];
   reg [OW-1:0] vout [0:N-1];
   integer accepted_at [0:N-1];
@@ -50,7 +52,7 @@ module tb;
   {top} dut (
     .clk(clk), .rst(rst),
     .i__valid(i_valid), .i__ready(i_ready), .i__payload(i_payload),
-    .o__valid(o_valid), .o__ready(o_ready), .o__payload(o_payload)
+    .o__valid(o_valid), .o__ready(o_ready), .o__payload(o_payload){cfg_port}
   );
 
   always #5 clk = ~clk;
@@ -58,7 +60,7 @@ module tb;
   initial begin
     $readmemh("vectors/in.hex", vin);
     $readmemh("vectors/out.hex", vout);
-  end
+{cfg_init}  end
 
   always @(posedge clk) begin
     cycle = cycle + 1;
@@ -75,7 +77,7 @@ module tb;
         if (sent >= FRAME && sent < NA && sent % FRAME == 0) seen_ii = accepted_at[sent] - accepted_at[sent-FRAME];
         sent = sent + 1;
       end
-      // the first cycle the result of vector `recv` is offered: its latency
+{cfg_edge}      // the first cycle the result of vector `recv` is offered: its latency
       // (a pipelined design's latency counts only without stalls: back-pressure queues results)
       if (o_valid && waiting && recv < sent) begin
         if (recv < NA || STRICT) begin
@@ -104,11 +106,11 @@ module tb;
       // drive the next cycle: no stalls for the first NA vectors, then random ones
       lfsr = {{lfsr[30:0], 1'b0}} ^ (lfsr[31] ? 32'h04c11db7 : 32'h0);
       if (!i_valid || i_ready) begin          // a raised valid stays up until taken
-        i_valid <= (sent < N) && (sent < NA || lfsr[0] || lfsr[1]);
+        i_valid <= (sent < N) && (sent < NA || lfsr[0] || lfsr[1]){cfg_gate};
         if (sent < N) i_payload <= vin[sent];
       end
       o_ready <= (recv < NA) || lfsr[2] || lfsr[5];
-      if (recv == N || cycle > MAXCYCLES) begin
+{cfg_drive}      if (recv == N || cycle > MAXCYCLES) begin
         $display("MODFORGE-VERDICT vectors=%0d pass=%0d fail=%0d latency_fail=%0d ii_fail=%0d latency=%0d ii=%0d timeout=%0d",
                  N, passes, fails + (N - recv), latency_fails, ii_fails, seen_latency, seen_ii, cycle > MAXCYCLES);
         $finish;
@@ -119,10 +121,36 @@ endmodule
 """
 
 
-def testbench(design: Design, count: int) -> str:
-    """The testbench of `count` operand sets (count * frame_beats vectors)."""
+CONFIG = {
+    "cfg_decl": """\
+  localparam integer NC = {count};            // cfg words, written before the first operand
+  reg cfg_valid = 1'b0;
+  reg [{width}-1:0] cfg_payload = {{{width}{{1'b0}}}};
+  wire cfg_ready;
+  reg [{width}-1:0] vcfg [0:NC-1];
+  integer cfg_sent = 0;
+""",
+    "cfg_port": ",\n    .cfg__valid(cfg_valid), .cfg__ready(cfg_ready), .cfg__payload(cfg_payload)",
+    "cfg_init": '    $readmemh("vectors/cfg.hex", vcfg);\n',
+    "cfg_edge": "      if (cfg_valid && cfg_ready) cfg_sent = cfg_sent + 1;\n",
+    "cfg_gate": " && cfg_sent == NC",
+    "cfg_drive": """\
+      if (!cfg_valid || cfg_ready) begin
+        cfg_valid <= (cfg_sent < NC) && (lfsr[3] || lfsr[4]);
+        if (cfg_sent < NC) cfg_payload <= vcfg[cfg_sent];
+      end
+""",
+}
+
+
+def testbench(design: Design, count: int, config_words: int = 0) -> str:
+    """The testbench of `count` operand sets (count * frame_beats vectors), after
+    `config_words` cfg words (vectors/cfg.hex) for a design with a cfg stream."""
     frame = design.frame_beats
+    config = {key: text.format(count=config_words, width=design.config_width) if config_words else ""
+              for key, text in CONFIG.items()}
     return TEMPLATE.format(
+        **config,
         top=design.top,
         count=count * frame,
         # frames: at least two streamed without stalls, so the II between frames is measured
@@ -133,5 +161,5 @@ def testbench(design: Design, count: int) -> str:
         latency=design.latency,
         ii=design.initiation_interval,
         strict=1 if design.latency <= design.initiation_interval and frame == 1 else 0,  # one set in flight
-        max_cycles=count * (design.latency + design.initiation_interval + frame) * 4 + 1000,
+        max_cycles=count * (design.latency + design.initiation_interval + frame) * 4 + config_words * 4 + 1000,
     )

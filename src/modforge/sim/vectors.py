@@ -36,8 +36,12 @@ def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> lis
     return vectors
 
 
+def write_hex(path: Path, words, width: int) -> None:
+    digits = (width + 3) // 4
+    path.write_text("".join(f"{x:0{digits}x}\n" for x in words))
+
+
 def write_vectors(vectors: list[tuple[int, int]], directory: Path, in_width: int, out_width: int) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    in_digits, out_digits = (in_width + 3) // 4, (out_width + 3) // 4
-    (directory / "in.hex").write_text("".join(f"{i:0{in_digits}x}\n" for i, _ in vectors))
-    (directory / "out.hex").write_text("".join(f"{o:0{out_digits}x}\n" for _, o in vectors))
+    write_hex(directory / "in.hex", (i for i, _ in vectors), in_width)
+    write_hex(directory / "out.hex", (o for _, o in vectors), out_width)

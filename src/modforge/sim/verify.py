@@ -11,7 +11,7 @@ from ..design import Design, generate
 from ..registry import Algorithm
 from .runners import SimResult, simulate
 from .testbench import testbench
-from .vectors import make_vectors, write_vectors
+from .vectors import make_vectors, write_hex, write_vectors
 
 
 def operand_sets(algorithm: Algorithm, params, vectors: int) -> int:
@@ -26,9 +26,12 @@ def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int
     """Write the design, at least `count` model vectors and the testbench into `directory`."""
     design = generate(algorithm, params, directory)
     sets = operand_sets(algorithm, params, count)
-    vectors = make_vectors(algorithm, params, sets, seed)
+    loaded, config = algorithm.verification_config(params)     # a cfg stream loads `loaded`
+    vectors = make_vectors(algorithm, loaded, sets, seed)
     write_vectors(vectors, design.directory / "vectors", design.input_width, design.output_width)
-    (design.directory / "tb.v").write_text(testbench(design, sets))
+    if config:
+        write_hex(design.directory / "vectors" / "cfg.hex", config, design.config_width)
+    (design.directory / "tb.v").write_text(testbench(design, sets, len(config)))
     return design
 
 

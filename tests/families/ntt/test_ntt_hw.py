@@ -2,8 +2,11 @@
 random input stalls and output back-pressure in the testbench's second half, exact
 latency and II in the first), deliberately broken variants that must fail, the export."""
 
+import random
+
 import pytest
 from amaranth.back import verilog
+from amaranth.sim import Simulator
 
 from modforge.design import generate
 from modforge.families.ntt.algorithms import Forward
@@ -30,6 +33,15 @@ CONFIGS = [
     ("ntt-polymul", {"q": "0x80014001", "n": "16", "pe": "4", "buffers": "2", "dsp": "none"}),
     ("ntt-polymul", {"q": "0xfff00001", "base": "0xffdf0001", "logqh": "16", "n": "16", "pe": "2",
                      "reduction": "k2red", "buffers": "2"}),
+    # a run-time prime: the testbench loads another prime through cfg before the first frame
+    ("ntt-forward", {"q": "0x9fc00001", "logqh": "16", "n": "32", "pe": "4", "reduction": "k2red-shift",
+                     "rho": "A", "twiddles": "load"}),
+    ("ntt-inverse", {"q": "0x800a000000000001", "n": "16", "pe": "2", "reduction": "wlm-mixed",
+                     "twiddles": "load"}),
+    ("ntt-polymul", {"q": "0x80140001", "n": "32", "pe": "4", "reduction": "wlm", "dsp": "none",
+                     "twiddles": "load"}),                                       # b scaled at load
+    ("ntt-polymul", {"q": "0x80130001", "n": "16", "pe": "2", "reduction": "k2red", "buffers": "2",
+                     "twiddles": "load"}),                                       # b scaled by a pass
 ]
 SETS = 6
 
@@ -80,12 +92,25 @@ class EarlyPass(Forward):
         return core
 
 
+class StaleConfig(Forward):
+    """twiddles=load, but the testbench writes the generation prime's words while the vectors
+    follow the loaded prime: what the core computes must depend on what cfg wrote."""
+
+    def verification_config(self, params):
+        loaded, _ = super().verification_config(params)
+        return loaded, self.config_words(params, params.q)
+
+
+LOAD = {"q": "0x9fc00001", "logqh": "16", "reduction": "montgomery-shift", "twiddles": "load"}
+
+
 @pytest.mark.sim
-@pytest.mark.parametrize("broken, field", [(WrongTwiddle, "failed"), (WrongLatency, "latency_failures"),
-                                           (EarlyPass, "failed")])
-def test_broken_variants_fail(tmp_path, broken, field):
+@pytest.mark.parametrize("broken, field, extra", [(WrongTwiddle, "failed", {}),
+                                                  (WrongLatency, "latency_failures", {}),
+                                                  (EarlyPass, "failed", {}), (StaleConfig, "failed", LOAD)])
+def test_broken_variants_fail(tmp_path, broken, field, extra):
     alg = broken()
-    params = alg.parse({"q": "0x80014001", "n": "16", "pe": "2", "dsp": "none"})
+    params = alg.parse({"q": "0x80014001", "n": "16", "pe": "2", "dsp": "none", **extra})
     _, results = verify(alg, params, tmp_path, 4, list(SIMULATORS))
     for r in results:
         assert not r.ok
@@ -104,3 +129,52 @@ def test_verilog_export_is_deterministic(tmp_path):
     assert design.latency == alg.latency(params) and design.cycles == alg.cycles(params)
     assert design.info["twiddle_words"] == alg.plan(params).twiddle_words()
     assert f"{mod}.v" in design.files
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("name, buffers", [("ntt-polymul", "1"), ("ntt-forward", "2")])
+def test_load_between_frames(name, buffers):
+    """amaranth.sim: frames of the reset prime q, then q' loaded, then q again, each cfg
+    write offered right behind the last beat of a frame (the core must hold it off until
+    that frame is out of its pipeline), with input stalls and output back-pressure."""
+    alg = lookup(name)
+    p = alg.parse({"q": "0x80130001", "n": "16", "pe": "2", "reduction": "k2red", "buffers": buffers,
+                   "twiddles": "load"})
+    qj, rng = alg.runtime_prime(p), random.Random(7)
+    script, expected = [], []
+    for q, cfg in [(p.q, None), (p.q, None), (qj, alg.config_words(p, qj)), (qj, None),
+                   (p.q, alg.config_words(p, p.q))]:
+        pq = p if q == p.q else alg.with_prime(p, qj)
+        ops = alg.random_operands(pq, rng)
+        script += [("cfg", w) for w in cfg or []] + [("i", b) for b in alg.in_beats(pq, ops)]
+        expected += alg.out_beats(pq, alg.model(pq, *ops))
+    core = alg.build(p)
+    beats = lambda ops: sum(x << (k * core.plan.P * alg.width(p)) for k, x in enumerate(ops))
+    outs = []
+
+    async def bench(ctx):
+        k = 0
+        for cycle in range(len(script) * 8 + 20 * alg.latency(p)):
+            if len(outs) == len(expected):
+                return
+            port, payload = script[k] if k < len(script) else (None, 0)
+            offer = port is not None and rng.random() < 0.8
+            ctx.set(core.i.valid, offer and port == "i")
+            ctx.set(core.cfg.valid, offer and port == "cfg")
+            if port == "i":
+                ctx.set(core.i.payload, beats(payload))
+            elif port == "cfg":
+                ctx.set(core.cfg.payload, payload)
+            o_ready = rng.random() < 0.7
+            ctx.set(core.o.ready, o_ready)
+            if ctx.get(core.o.valid) and o_ready:
+                outs.append(ctx.get(core.o.payload))
+            if offer and ctx.get(core.i.ready if port == "i" else core.cfg.ready):
+                k += 1
+            await ctx.tick()
+
+    sim = Simulator(core)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert outs == expected

@@ -111,12 +111,51 @@ def test_rns_base():
     reject("ntt-polymul", {**rns, "base": "0xffdf0001,0xffdf0001"}, "base", "distinct")
     reject("ntt-polymul", {**rns, "base": "0x7fff0001"}, "base", "bit length")
     reject("ntt-polymul", {**rns, "base": "0xffdf0003"}, "base", "NTT-friendly")
-    reject("ntt-polymul", {**rns, "base": "0xffdf0002"}, "base", "NTT-friendly")
+    reject("ntt-polymul", {**rns, "base": "0xffdf0002"}, "base", "must hold primes,")
     reject("ntt-polymul", {**rns, "base": "0xffeec001"}, "base", "log q_h = 16")   # prime, v2(q-1) = 14
     reject("ntt-polymul", {**rns, "base": "x1"}, "base", "comma-separated integers")
     # shift forms: one Proth-l form per base
     reject("ntt-forward", {**OK, "q": "0x9fc00001", "logqh": "16", "reduction": "k2red-shift",
                            "base": "0xfff00001"}, "base", "Proth-l form")
+
+
+def test_twiddles_load():
+    """twiddles=load: a reduction with a run-time modulus, no RNS base; config words only
+    for primes the core takes (named argument 'prime')."""
+    alg = lookup("ntt-forward")
+    load = {**OK, "q": "0x9fc00001", "logqh": "16", "reduction": "k2red-shift", "twiddles": "load"}
+    p = alg.parse(load)
+    assert "_load" in alg.tag(p) and alg.config_width(p) > 0 and alg.config_width(alg.parse(OK)) == 0
+    assert alg.module_name(p) != alg.module_name(alg.parse({**load, "twiddles": "rom"}))
+    reject("ntt-forward", {"twiddles": "ram"}, "twiddles", "must be one of rom, load")
+    reject("ntt-forward", {"twiddles": "load"}, "twiddles", "must be rom with reduction=montgomery")
+    reject("ntt-forward", {**load, "base": "0x88000001"}, "base", "must be empty with twiddles=load")
+    for prime, text in [("0x88000003", "must be a prime"), ("0x7f000001", "bit length 32"),
+                        ("0xfff00001", "Proth-l form"), ("0x9e140001", "log q_h = 16")]:
+        with pytest.raises(ParameterError) as e:
+            alg.config_words(p, int(prime, 0))
+        assert e.value.argument == "prime" and text in e.value.rule, str(e.value)
+    with pytest.raises(ParameterError, match="NTT-friendly for n=1024: q = 1 mod 2048"):
+        alg.config_words(alg.parse({**load, "n": "1024"}), 0x9fc0000d)
+    with pytest.raises(ParameterError, match="must be load"):
+        alg.config_words(alg.parse(OK), 0x80014001)
+
+
+def test_cli_config(tmp_path, capsys):
+    """`modforge config` writes the words that load a prime; bad input exits 2."""
+    core = ["ntt-forward", "q=0x9fc00001", "n=16", "pe=2", "reduction=montgomery-shift", "twiddles=load"]
+    assert main(["config", *core, "--prime", "0x88000001", "-o", str(tmp_path / "c.hex")]) == 0
+    alg = lookup("ntt-forward")
+    p = alg.parse(dict(kv.split("=") for kv in core[1:]))
+    assert [int(x, 16) for x in (tmp_path / "c.hex").read_text().split()] == alg.config_words(p, 0x88000001)
+    capsys.readouterr()
+    for argv, needle in [(["--prime", "12x"], "argument '--prime' must be an integer"),
+                         (["--prime", "0x88000003"], "argument 'prime' must be a prime")]:
+        assert main(["config", *core, *argv]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and "Traceback" not in err, err
+    assert main(["config", *core[:-1], "--prime", "0x88000001"]) == 2
+    assert "must be load" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, needle", [

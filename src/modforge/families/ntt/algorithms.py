@@ -16,11 +16,11 @@ import dataclasses
 import random
 
 from ...errors import ParameterError
-from ...math.primes import is_ntt_friendly, primitive_root_of_unity
+from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity
 from ...registry import Algorithm, Operand, lookup, param, register
 from ..modmul.algorithms import DSP_HELP, DSP_PROFILES
 from . import hw
-from .model import Plan, RnsPlan
+from .model import ConfigMap, Plan, RnsPlan, pack_fields
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
          "(ntt-modular-reduction-wlm-k2red.txt), Sec. 2.2 and 5.4")
@@ -50,6 +50,12 @@ class NttParams:
                                "log q_h as q, each = 1 mod 2n); a frame is then one residue polynomial "
                                "per prime, q's first, through the one core with a run-time modulus "
                                "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
+    twiddles: str = param("rom", help="rom: the modulus and the twiddles are fixed at generation (ROMs); "
+                                      "load: a run-time prime of q's form (bit length, log q_h, Proth-l "
+                                      "form), its modulus fields, constants and twiddles in registers and "
+                                      "RAMs that reset to q's and are rewritten through the cfg stream "
+                                      "between frames (`modforge config`); needs a reduction with a "
+                                      "run-time modulus")
 
 #: the passes' waits for rows still in the pipeline (model.Plan.schedule, in closed form)
 STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(P) max(0, D + 1 - H): "
@@ -57,7 +63,8 @@ STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
 REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0}
-#: the reductions with a run-time modulus (RNS mode), and the flag that turns it on
+TWIDDLES = ("rom", "load")
+#: the reductions with a run-time modulus (RNS mode, twiddles=load), and the flag that turns it on
 RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
                 "k2red-shift": "shift_input", "montgomery-shift": "shift_input"}
 
@@ -90,6 +97,15 @@ class NttAlgorithm(Algorithm):
             raise ParameterError(name, "pe", f"must divide n/2 = {n // 2} (P butterflies per cycle)", pe)
         if params.buffers not in (1, 2):
             raise ParameterError(name, "buffers", "must be 1 or 2", params.buffers)
+        if params.twiddles not in TWIDDLES:
+            raise ParameterError(name, "twiddles", f"must be one of {', '.join(TWIDDLES)}", params.twiddles)
+        if params.twiddles == "load":
+            if params.reduction not in RUNTIME_FLAG:
+                raise ParameterError(name, "twiddles", f"must be rom with reduction={params.reduction}: load "
+                                     f"needs a run-time modulus ({', '.join(RUNTIME_FLAG)})", params.twiddles)
+            if params.base.strip():
+                raise ParameterError(name, "base", "must be empty with twiddles=load (the prime is loaded "
+                                     "at run time; an RNS base is fixed at generation)", params.base)
         self.reduction_params(params)                    # the reduction's own rules on q
         q = params.q
         if not is_ntt_friendly(q, n):
@@ -114,26 +130,81 @@ class NttAlgorithm(Algorithm):
             base = [int(x, 0) for x in params.base.split(",")]
         except ValueError:
             raise ParameterError(name, "base", "must be comma-separated integers", params.base) from None
-        alg, mp = self.modmul(params), self.reduction_params(params)
         seen = {params.q}
         for qj in base:
             if qj in seen:
                 raise ParameterError(name, "base", "must hold distinct primes, none equal to q", hex(qj))
             seen.add(qj)
-            if qj.bit_length() != params.q.bit_length():
-                raise ParameterError(name, "base", f"must hold primes of q's bit length {params.q.bit_length()}",
-                                     hex(qj))
-            if not is_ntt_friendly(qj, n):
-                raise ParameterError(name, "base", f"must hold NTT-friendly primes for n={n}: q = 1 mod {2 * n}",
-                                     hex(qj))
-            try:
-                mpj = self.residue_params(params, mp, qj)
-            except ParameterError as e:
-                raise ParameterError(name, "base", f"must hold primes the reduction takes with log q_h = "
-                                     f"{mp.logqh}: {e.rule}", hex(qj)) from None
-            if len(alg.runtime_of(mpj, qj)) != len(alg.runtime_of(mp, params.q)):
-                raise ParameterError(name, "base", "must hold primes of q's Proth-l form (2l or 3l)", hex(qj))
+            self.check_prime(params, qj, "base", "must hold primes")
         return base
+
+    def check_prime(self, params, qj: int, argument: str, what: str = "must be a prime"):
+        """The reduction's parameters for qj, a prime the core with q's run-time modulus takes
+        (an RNS base prime, or one loaded at run time): q's bit length, NTT-friendly for n,
+        the reduction's form with q's log q_h, the same run-time fields (Proth-l form)."""
+        name, n = self.name, params.n
+        alg, mp = self.modmul(params), self.reduction_params(params)
+        if qj.bit_length() != params.q.bit_length():
+            raise ParameterError(name, argument, f"{what} of q's bit length {params.q.bit_length()}", hex(qj))
+        if not is_prime(qj):
+            raise ParameterError(name, argument, what, hex(qj))
+        if not is_ntt_friendly(qj, n):
+            raise ParameterError(name, argument, f"{what} NTT-friendly for n={n}: q = 1 mod {2 * n}", hex(qj))
+        try:
+            mpj = self.residue_params(params, mp, qj)
+        except ParameterError as e:
+            raise ParameterError(name, argument, f"{what} the reduction takes with log q_h = "
+                                 f"{mp.logqh}: {e.rule}", hex(qj)) from None
+        if len(alg.runtime_of(mpj, qj)) != len(alg.runtime_of(mp, params.q)):
+            raise ParameterError(name, argument, f"{what} of q's Proth-l form (2l or 3l)", hex(qj))
+        return mpj
+
+    # --- twiddles=load: a prime loaded at run time ------------------------------------------
+    def runtime_params(self, params):
+        """The reduction's parameters with its run-time modulus on (RNS, twiddles=load)."""
+        return dataclasses.replace(self.reduction_params(params), **{RUNTIME_FLAG[params.reduction]: 1})
+
+    def with_prime(self, params, qj: int):
+        """params for prime qj (q's log q_h, qj's smallest psi): the model of a loaded prime."""
+        logqh = self.reduction_params(params).logqh
+        return dataclasses.replace(params, q=qj, psi=primitive_root_of_unity(qj, 2 * params.n), logqh=logqh)
+
+    def config_map(self, params) -> ConfigMap:
+        return ConfigMap(self.plan(params), self.width(params),
+                         sum(self.modmul(params).runtime(self.runtime_params(params)).values()))
+
+    def config_width(self, params) -> int:
+        return self.config_map(params).width if params.twiddles == "load" else 0
+
+    def config_words(self, params, qj: int) -> list[int]:
+        """twiddles=load: the cfg payloads that load prime qj (with its smallest psi)."""
+        if params.twiddles != "load":
+            raise ParameterError(self.name, "twiddles", "must be load for a run-time prime", params.twiddles)
+        mpj = dataclasses.replace(self.check_prime(params, qj, "prime"), **{RUNTIME_FLAG[params.reduction]: 1})
+        alg = self.modmul(params)
+        plan = self.plan(self.with_prime(params, qj)).plans[0]
+        return self.config_map(params).words(plan, pack_fields(alg.runtime(mpj), alg.runtime_of(mpj, qj)))
+
+    def runtime_prime(self, params) -> int:
+        """The prime the testbench loads: the largest other one of q's form, else q itself."""
+        alg, mp = self.modmul(params), self.runtime_params(params)
+        kind = {2: "proth2l", 3: "proth3l"}.get(len(alg.runtime_of(mp, params.q)), "ntt")
+        fam = family(kind, params.q.bit_length(), mp.logqh)
+        for qj in family_members(fam, log_n=params.n.bit_length() - 1, descending=True):
+            if qj == params.q:
+                continue
+            try:
+                self.check_prime(params, qj, "prime")
+                return qj
+            except ParameterError:
+                continue
+        return params.q
+
+    def verification_config(self, params):
+        if params.twiddles != "load":
+            return params, []
+        qj = self.runtime_prime(params)
+        return self.with_prime(params, qj), self.config_words(params, qj)
 
     def residue_params(self, params, mp, qj: int):
         """The reduction's parameters for prime qj of the base (q's log q_h, rho, dsp)."""
@@ -238,19 +309,22 @@ class NttAlgorithm(Algorithm):
         """RNS: the reduction with its run-time modulus, fed per residue the fields of q_j."""
         alg, mp = self.modmul(params), self.reduction_params(params)
         moduli = self.moduli(params)
-        runtime = []
-        if len(moduli) > 1:
-            mp = dataclasses.replace(mp, **{RUNTIME_FLAG[params.reduction]: 1})
+        runtime, load = [], params.twiddles == "load"
+        if len(moduli) > 1 or load:
+            mp = self.runtime_params(params)
             runtime = [alg.runtime_of(mp if j == 0 else self.residue_params(params, mp, qj), qj)
                        for j, qj in enumerate(moduli)]
         return hw.NttCore(self.plan(params), self.width(params), len(self.operands(params)),
-                          lambda: alg.build(mp), runtime)
+                          lambda: alg.build(mp), runtime, self.config_map(params) if load else None)
 
     def formula(self, params):
         return ("C = k (log2(n) H + G) + D, H = n/(2P), D = mul_depth + 3, k = residues per frame; "
                 + STALLS)
 
-    def rns_note(self, params) -> str:
+    def moduli_note(self, params) -> str:
+        """How the moduli differ from q: an RNS base, or a prime loaded at run time."""
+        if params.twiddles == "load":
+            return "; q and psi as loaded through cfg (after reset: the values above)"
         if not params.base:
             return ""
         return (f"; RNS: each operand and the result are {len(self.moduli(params))} residue polynomials, "
@@ -274,6 +348,7 @@ class NttAlgorithm(Algorithm):
                         if getattr(params, key) != unset)
         extra += f"_rns{len(self.moduli(params))}" if params.base else ""
         extra += "_pingpong" if params.buffers == 2 else ""
+        extra += "_load" if params.twiddles == "load" else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -297,7 +372,19 @@ class NttAlgorithm(Algorithm):
             "twiddle_words_lanes": sum(len(lane) for lane in plan.lanes),
             "coefficient_ram_bits": params.buffers * sets * k * n * w,
             "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
-        }
+            "twiddles": params.twiddles,
+        } | (self.config_info(params) if params.twiddles == "load" else {})
+
+    def config_info(self, params) -> dict:
+        cm = self.config_map(params)
+        return {"config": {
+            "width": cm.width, "words": cm.count,
+            "payload": f"Cat(data[{cm.data_bits}], word[{cm.word_bits}], sel[{cm.sel_bits}]): sel 0 word 0 q, "
+                       "word 1 the reduction's run-time fields, word 2 b's scale; sel 1 the shared twiddle "
+                       "RAM; sel 2 + u lane u's twiddle RAM (`modforge config` writes them for a prime)",
+            "rule": "cfg.ready only while no frame is in the core; i.ready low while cfg.valid",
+            "verified_prime": hex(self.runtime_prime(params)),
+        }}
 
 
 @register
@@ -308,7 +395,7 @@ class Forward(NttAlgorithm):
 
     def congruence(self, params):
         return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
-                f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.rns_note(params))
+                f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.moduli_note(params))
 
     def grid(self):
         # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
@@ -334,7 +421,7 @@ class Inverse(NttAlgorithm):
     def congruence(self, params):
         return (f"out = a, the natural-order coefficients with in[i] = a(psi^(2 bitrev(i)+1)) mod q "
                 f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}"
-                + self.rns_note(params))
+                + self.moduli_note(params))
 
     def grid(self):
         return [
@@ -356,7 +443,7 @@ class Polymul(NttAlgorithm):
         return [Operand("a", w), Operand("b", w)]
 
     def congruence(self, params):
-        return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.rns_note(params)
+        return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.moduli_note(params)
 
     def formula(self, params):
         plan = self.plan(params)
@@ -374,4 +461,5 @@ class Polymul(NttAlgorithm):
             {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift", "rho": "A"},
             {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
             {"q": "0x800a000000000001", "n": "64", "pe": "4", "reduction": "wlm-mixed", "buffers": "2"},
+            {"q": "0x80140001", "n": "64", "pe": "4", "reduction": "wlm", "twiddles": "load"},   # run-time prime
         ]

@@ -19,6 +19,9 @@ starts when the plan's schedule says (model.Plan.schedule), while the one before
 RNS (k primes): the banks hold k residue polynomials (residue j at addresses j R/2 ..),
 IO takes and gives k R beats, COMPUTE runs the passes k times; the residue index selects
 the ROM words, the constants and the reduction's run-time modulus fields.
+Run-time prime (twiddles=load): the twiddle ROMs are RAMs and the constants registers, all
+holding the generation prime's values after reset; the cfg stream writes them (model.
+ConfigMap) while no frame is in the core (cfg.ready), and holds i off while it writes.
 Nothing in COMPUTE waits on the ports; in IO a beat waits on i.valid and on the read-out,
 and a read is issued only when the FIFO has room for it and for the read in flight, so
 input stalls and output back-pressure lose nothing, and latency never depends on data.
@@ -33,7 +36,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ...hw.pipeline import Stager
-from .model import RnsPlan, issue, log2, parity, row_lanes
+from .model import ConfigMap, RnsPlan, issue, log2, pack_fields, parity, row_lanes
 
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
 
@@ -45,27 +48,21 @@ S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
 SRC_A, SRC_B, SRC_IN = 0, 1, 2
 
 
-def _offsets(widths: dict) -> list[int]:
-    """Bit offsets of the run-time fields (name -> bits, in payload order)."""
-    out, off = [], 0
-    for bits in widths.values():
-        out.append(off)
-        off += bits
-    return out
-
-
 class Butterfly(Elaboratable):
     """One lane: o = CT (u + v s, u - v s) or GS (half(u + v), (u - v) s) mod q, s the
     multiplier's factor (the modmul core computes x*s*F; the ROMs hold s/F). Depth
-    mul_depth + 2. A product v s alone: CT with u = 0, result o0."""
+    mul_depth + 2. A product v s alone: CT with u = 0, result o0. q: a constant, or an input
+    that holds still during a transform ("static", twiddles=load) or may change with every
+    operation ("per-op", RNS: it rides along the pipeline)."""
 
-    def __init__(self, q: int, w: int, core, lane: int, rns: int = 1):
+    def __init__(self, q: int, w: int, core, lane: int, q_input: str = ""):
         self.w, self.core = w, core
         self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
         self.gs = Signal(name=f"gs{lane}")
         self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
         # RNS: this operation's modulus and the reduction's run-time fields for it
-        self.q = q if rns == 1 else Signal(w, name=f"q{lane}")
+        self.q = Signal(w, name=f"q{lane}") if q_input else q
+        self.q_rides = q_input == "per-op"
         self.rt = Signal(sum(core.runtime.values()), name=f"rt{lane}")
 
     def elaborate(self, platform):
@@ -81,7 +78,7 @@ class Butterfly(Elaboratable):
             gs.eq(self.gs),
             rt.eq(self.rt),
         ]
-        if not isinstance(q, int):                       # q rides along to the output stage
+        if self.q_rides:                                 # q rides along to the output stage
             q_reg = Signal(w, name="q_d0")
             m.d.sync += q_reg.eq(q)
             q = q_reg
@@ -93,7 +90,7 @@ class Butterfly(Elaboratable):
             a2, gs2 = Signal(w + 1, name=f"a_d{k + 1}"), Signal(name=f"gs_d{k + 1}")
             m.d.sync += [a2.eq(a), gs2.eq(gs)]
             a, gs = a2, gs2
-            if not isinstance(q, int):
+            if self.q_rides:
                 q2 = Signal(w, name=f"q_d{k + 1}")
                 m.d.sync += q2.eq(q)
                 q = q2
@@ -111,9 +108,11 @@ class NttCore(wiring.Component):
     """The whole core: i carries one beat (P coefficients, or P of a and P of b), o one beat
     of the result. latency and initiation_interval: model.Plan."""
 
-    def __init__(self, plan: RnsPlan, w: int, n_operands: int, make_core, runtime=()):
-        """runtime: RNS only, per prime the reduction's run-time modulus fields."""
-        self.plan, self.w, self.runtime = plan, w, list(runtime)
+    def __init__(self, plan: RnsPlan, w: int, n_operands: int, make_core, runtime=(),
+                 config: ConfigMap | None = None):
+        """runtime: RNS or twiddles=load, per prime the reduction's run-time modulus fields;
+        config: twiddles=load, the cfg stream's layout."""
+        self.plan, self.w, self.runtime, self.config = plan, w, list(runtime), config
         self.cores = [make_core() for _ in range(plan.P)]
         for core in self.cores:          # only their datapath is used, inside Butterfly
             core._MustUse__silence = True
@@ -125,7 +124,7 @@ class NttCore(wiring.Component):
         super().__init__({
             "i": In(stream.Signature(n_operands * plan.P * w)),
             "o": Out(stream.Signature(plan.P * w)),
-        })
+        } | ({"cfg": In(stream.Signature(config.width))} if config else {}))
 
     def elaborate(self, platform):
         m = Module()
@@ -151,21 +150,26 @@ class NttCore(wiring.Component):
                     m.submodules[f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else "")] = mem
                     rd[x][st][b], wr[x][st][b] = mem.read_port(), mem.write_port()
         # --- twiddle ROMs: one shared (pair passes), one per lane (row passes) --------------
+        # (RAMs with a write port for the cfg stream, twiddles=load; tw_writes[sel])
+        cm = self.config
         shared = lanes = None
+        tw_writes = {}
+
+        def twiddle_memory(name, words, sel):
+            mem = Memory(shape=w, depth=len(words), init=words)
+            m.submodules[name] = mem
+            if cm:
+                tw_writes[sel] = mem.write_port()
+            return mem
+
         if plan.shared:
-            rom = Memory(shape=w, depth=len(plan.shared), init=plan.shared)
-            m.submodules.tw_shared = rom
-            shared = rom.read_port()
+            shared = twiddle_memory("tw_shared", plan.shared, 1).read_port()
         if plan.lanes[0]:
-            lanes = []
-            for u in range(P):
-                rom = Memory(shape=w, depth=len(plan.lanes[u]), init=plan.lanes[u])
-                m.submodules[f"tw_lane{u}"] = rom
-                lanes.append(rom.read_port())
+            lanes = [twiddle_memory(f"tw_lane{u}", plan.lanes[u], 2 + u).read_port() for u in range(P)]
         # --- butterfly units and the output FIFO --------------------------------------------
         units = []
         for u in range(P):
-            bf = Butterfly(plan.moduli[0], w, self.cores[u], u, K)
+            bf = Butterfly(plan.moduli[0], w, self.cores[u], u, "per-op" if K > 1 else "static" if cm else "")
             m.submodules[f"bf{u}"] = bf
             units.append(bf)
         fifo = SyncFIFOBuffered(width=LW, depth=FIFO_DEPTH)
@@ -246,7 +250,8 @@ class NttCore(wiring.Component):
         ahead, late, mid = Signal(), Signal(), Signal()    # ul > ld; elapsed >= C - k R; ld != 0
         first_ok = 1 if B == 1 else (~running | late | mid)
         behind = (ub == ib) & (ahead | go)
-        m.d.comb += [self.i.ready.eq(~busy.bit_select(ib, 1) & (~full.bit_select(ib, 1) | behind) & first_ok),
+        ready = ~busy.bit_select(ib, 1) & (~full.bit_select(ib, 1) | behind) & first_ok
+        m.d.comb += [self.i.ready.eq(ready & ~self.cfg.valid if cm else ready),   # cfg goes first
                      op["res"].eq(Mux(running, res, ld_res)), op["buf"].eq(Mux(running, cb, ib))]
         take = Signal()
         m.d.comb += take.eq(self.i.valid & self.i.ready)
@@ -361,15 +366,18 @@ class NttCore(wiring.Component):
                         m.d.comb += out.eq(v)
             return out
 
-        if K > 1:
-            q1 = per_residue(plan.moduli, w)
-            rt_bits = units[0].rt.shape().width
-            rt1 = per_residue([sum(f << off for f, off in zip(fields, _offsets(self.cores[0].runtime)))
-                               for fields in self.runtime], rt_bits)
-        b_scale1 = per_residue([b or 0 for b in plan.b_scales], w)
+        rt_bits = units[0].rt.shape().width
+        rt_words = [pack_fields(self.cores[0].runtime, fields) for fields in self.runtime]
+        if cm:                   # registers the cfg stream writes, reset to the generation prime's
+            q1, rt1 = Signal(w, init=plan.moduli[0]), Signal(rt_bits, init=rt_words[0])
+            b_scale1 = Signal(w, init=plan.b_scales[0] or 0)
+            self.elaborate_config(m, [q1, rt1, b_scale1], tw_writes, busy, running, pending, ld_k, ld_res)
+        else:
+            q1, rt1 = per_residue(plan.moduli, w), per_residue(rt_words, rt_bits) if K > 1 else None
+            b_scale1 = per_residue([b or 0 for b in plan.b_scales], w)
         for u, bf in enumerate(units):
             m.d.comb += bf.gs.eq(gs1)
-            if K > 1:
+            if K > 1 or cm:
                 m.d.comb += [bf.q.eq(q1), bf.rt.eq(rt1)]
             with m.Switch(route1):
                 with m.Case(PAIR):
@@ -426,3 +434,21 @@ class NttCore(wiring.Component):
                         en, addr, data = load | en, Mux(load, at(ld_k >> 1, ld_res), addr), Mux(load, direct, data)
                     m.d.comb += [wr[x][st][b].en.eq(en), wr[x][st][b].addr.eq(addr), wr[x][st][b].data.eq(data)]
         return m
+
+    def elaborate_config(self, m, constants, tw_writes, busy, running, pending, ld_k, ld_res):
+        """The cfg stream (twiddles=load): a word is taken while no frame is in the core (none
+        loading, computing or waiting to; a result still being read out is done) and written
+        to the constant (sel 0: q, the run-time fields, b's scale) or twiddle RAM it names."""
+        cm, cfg = self.config, self.cfg
+        data = cfg.payload[:cm.data_bits]
+        word = cfg.payload[cm.data_bits:cm.data_bits + cm.word_bits]
+        sel = cfg.payload[cm.data_bits + cm.word_bits:]
+        m.d.comb += cfg.ready.eq(~running & ~pending & ~busy.any() & (ld_k == 0) & (ld_res == 0))
+        take = cfg.valid & cfg.ready
+        with m.If(take & (sel == 0)):
+            with m.Switch(word):
+                for k, reg in enumerate(constants):
+                    with m.Case(k):
+                        m.d.sync += reg.eq(data[:len(reg)])
+        for s, port in tw_writes.items():
+            m.d.comb += [port.en.eq(take & (sel == s)), port.addr.eq(word), port.data.eq(data[:self.w])]

@@ -37,6 +37,9 @@ Congruences:
             and the pointwise mul(a_hat, b_hat F^-1) = a_hat b_hat exactly: no scaling
             pass. F = 1 (Barrett): b is stored as it comes. With two buffers the units are
             busy while a frame loads: b is stored as it comes and the first pass scales it.
+Run-time prime (twiddles=load): the ROMs are RAMs and q, the reduction's run-time modulus
+fields and b's scale are registers; all reset to the generation prime's values and are
+rewritten word by word through the cfg stream while no frame is in the core (ConfigMap).
 Buffers: one (the next frame loads while the last is read out, then computes) or two (it
 loads into the other buffer while this one computes: II = C).
 """
@@ -340,4 +343,43 @@ class RnsPlan:
         n, out = self.n, []
         for j, plan in enumerate(self.plans):
             out += plan.run(a[j * n:(j + 1) * n], None if b is None else b[j * n:(j + 1) * n])
+        return out
+
+
+def pack_fields(widths: dict[str, int], values) -> int:
+    """The reduction's run-time modulus fields as one word, the first in the low bits."""
+    word, off = 0, 0
+    for bits, value in zip(widths.values(), values):
+        word |= value << off
+        off += bits
+    return word
+
+
+class ConfigMap:
+    """twiddles=load: the cfg stream's payload Cat(data, word, sel). sel 0: the constants
+    (word 0: q, 1: the reduction's run-time fields, pack_fields, 2: b's scale F^-2, polymul);
+    sel 1: the shared twiddle RAM; sel 2 + u: lane u's twiddle RAM, `word` its address."""
+
+    CONSTANTS = 3
+
+    def __init__(self, plan: "Plan | RnsPlan", w: int, rt_bits: int):
+        self.P, self.shared_len, self.lane_len = plan.P, len(plan.shared), len(plan.lanes[0])
+        self.data_bits = max(w, rt_bits)
+        self.word_bits = max(self.CONSTANTS - 1, self.shared_len - 1, self.lane_len - 1, 1).bit_length()
+        self.sel_bits = (self.P + 1).bit_length()
+        self.width = self.data_bits + self.word_bits + self.sel_bits
+
+    @property
+    def count(self) -> int:
+        """Words that load one prime."""
+        return self.CONSTANTS + self.shared_len + self.P * self.lane_len
+
+    def payload(self, sel: int, word: int, data: int) -> int:
+        return data | word << self.data_bits | sel << (self.data_bits + self.word_bits)
+
+    def words(self, plan: "Plan", rt: int) -> list[int]:
+        """The payloads that load one prime: its Plan (ROM words, b's scale) and fields rt."""
+        out = [self.payload(0, 0, plan.q), self.payload(0, 1, rt), self.payload(0, 2, plan.b_scale or 0)]
+        out += [self.payload(1, a, x) for a, x in enumerate(plan.shared)]
+        out += [self.payload(2 + u, a, x) for u in range(self.P) for a, x in enumerate(plan.lanes[u])]
         return out
