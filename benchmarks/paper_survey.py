@@ -4,7 +4,7 @@
     python3 benchmarks/paper_survey.py --db survey.sqlite [-o benchmarks/survey_paper.md]
 
 Every "ours" figure is read from the sweep's database (generated, verified, placed and
-routed on ECP5 here). ECP5 and the paper's Spartan-3 both have slices of two LUT4 and two
+routed on ECP5; synthesized for Xilinx 7 and to generic gates where the sweep asks). ECP5 and the paper's Spartan-3 both have slices of two LUT4 and two
 flip-flops; our slice count is the lower bound ceil(max(LUT4, FF) / 2) (nextpnr reports
 no slice count). Our multiplication time is the latency of one multiplication (one load
 cycle more than the step cycles) times the post-route clock period; throughput is m bits
@@ -55,12 +55,26 @@ def figures(rec: dict) -> dict:
             "per_slice": thr / slices, "lut": e["lut"], "ff": e["ff"], "cycles": e["initiation_interval"]}
 
 
-def load(db: Path) -> dict:
-    """(m, name, D or None) -> figures, from the ECP5 records."""
-    return {(r["params"]["m"], NAMES[r["algorithm"]], r["params"].get("D") if r["algorithm"] not in
-             ("gfpm-mse-horner", "gfpm-lse-basic") else None): figures(r)
-            for r in done_records(db) if r["algorithm"] in NAMES and r["target"] == "ecp5"
-            and r["params"]["p"] == 2}
+FIELDS = (163, 233, 283, 409, 571)
+
+
+def key(r: dict) -> tuple:
+    """(m, name, D or None) of a record."""
+    return (r["params"]["m"], NAMES[r["algorithm"]],
+            None if r["algorithm"] in ("gfpm-mse-horner", "gfpm-lse-basic") else r["params"].get("D"))
+
+
+def load(db: Path) -> tuple[dict, dict]:
+    """ECP5 figures and the other targets' metrics (target -> key -> metrics), by key."""
+    ecp5, other = {}, {}
+    for r in done_records(db):
+        if r["algorithm"] not in NAMES or r["params"]["p"] != 2:
+            continue
+        if r["target"] == "ecp5":
+            ecp5[key(r)] = figures(r)
+        else:
+            other.setdefault(r["target"], {})[key(r)] = r["metrics"]
+    return ecp5, other
 
 
 def row(label: str, ours: dict | None, paper) -> str:
@@ -78,31 +92,54 @@ HEAD = ("| cycles | LUT4 | FF | slices | period ns | time ns | Mbit/s | Mbit/s/s
 def report(res: dict) -> list[str]:
     out = ["## Table 1: Algorithm 1 (MSE first, Horner) vs Algorithm 4 (LSE first), D = 1", "",
            "| field | algorithm " + HEAD, "|---|---" + "|---" * 13 + "|"]
-    for m in (163, 233, 283, 409, 571):
+    for m in FIELDS:
         for alg in ("Alg 1", "Alg 4"):
             if (m, alg, None) in res or (m, alg) in PAPER_T1:
                 out.append(row(f"GF(2^{m}) | {alg}", res.get((m, alg, None)), PAPER_T1.get((m, alg))))
-    out += ["", "## Tables 2 and 3: Algorithms 2, 3 (MSE first) and 5 (LSE first), GF(2^163)", "",
-            "| D | algorithm | cycles | LUT4 | FF | slices | time ns | Mbit/s/slice | paper time ns "
-            "| paper Mbit/s/slice |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for k, D in enumerate(DS):
-        for alg in ("Alg 2", "Alg 3", "Alg 5"):
-            o = res.get((163, alg, D))
-            if o is None:
-                continue
-            out.append(f"| {D} | {alg} | {o['cycles']} | {o['lut']:,} | {o['ff']:,} | {o['slices']:,} | "
-                       f"{o['time']:.1f} | {o['per_slice']:.2f} | {PAPER_T2[alg][k]} | {PAPER_T3[alg][k]} |")
+    out += ["", "## Tables 2 and 3: Algorithms 2, 3 (MSE first) and 5 (LSE first) (the paper: GF(2^163) only)", "",
+            "| field | D | algorithm | cycles | LUT4 | FF | slices | time ns | Mbit/s/slice | paper time ns "
+            "| paper Mbit/s/slice |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for m in FIELDS:
+        for k, D in enumerate(DS):
+            for alg in ("Alg 2", "Alg 3", "Alg 5"):
+                o = res.get((m, alg, D))
+                if o is None:
+                    continue
+                paper = (PAPER_T2[alg][k], PAPER_T3[alg][k]) if m == 163 else ("-", "-")
+                out.append(f"| GF(2^{m}) | {D} | {alg} | {o['cycles']} | {o['lut']:,} | {o['ff']:,} | "
+                           f"{o['slices']:,} | {o['time']:.1f} | {o['per_slice']:.2f} | {paper[0]} | {paper[1]} |")
     out += ["", "## Table 4: pipelined MSE (Fig. 1d), NAM (Fig. 2c), pipelined LSE (Fig. 2d), "
-            "D = 32, R = 4, GF(2^163)", "", "| operator " + HEAD, "|---" + "|---" * 13 + "|"]
-    for alg in ("Fig 1d", "Fig 2c", "Fig 2d"):
-        out.append(row(alg, res.get((163, alg, 32)), PAPER_T4[alg]))
+            "D = 32, R = 4 (the paper: GF(2^163) only)", "", "| field | operator " + HEAD, "|---|---" + "|---" * 13 + "|"]
+    for m in FIELDS:
+        for alg in ("Fig 1d", "Fig 2c", "Fig 2d"):
+            if (m, alg, 32) in res or m == 163:
+                out.append(row(f"GF(2^{m}) | {alg}", res.get((m, alg, 32)), PAPER_T4[alg] if m == 163 else None))
     return out
 
 
-def claims(res: dict) -> list[str]:
+def other_targets(other: dict) -> list[str]:
+    """Every point synthesized for Xilinx 7 (LUT6, FF, CARRY4) or to generic gates (two-input
+    gates and inverters, flip-flops apart; depth in gates)."""
+    keys = sorted({k for recs in other.values() for k in recs}, key=lambda k: (k[0], k[2] or 0, k[1]))
+    if not keys:
+        return []
+    xc7, gen = other.get("xc7", {}), other.get("generic", {})
+    out = ["## Xilinx 7 and generic gates (Yosys synth_xilinx; synth + abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX)", "",
+           "| field | D | operator | xc7 LUT | xc7 FF | xc7 CARRY4 | gates | gate depth |", "|---|---|---|---|---|---|---|---|"]
+    for k in keys:
+        x, g = xc7.get(k, {}), gen.get(k, {})
+        out.append(f"| GF(2^{k[0]}) | {k[2] or 1} | {k[1]} | {fmt(x.get('lut'))} | {fmt(x.get('ff'))} | "
+                   f"{fmt(x.get('carry'))} | {fmt(g.get('gates'))} | {fmt(g.get('depth'))} |")
+    return out
+
+
+def claims(res: dict, other: dict) -> list[str]:
     def ours(m, alg, D, key):
         o = res.get((m, alg, D))
         return o[key] if o else None
+
+    def xc7_luts(m, alg, D):
+        return other.get("xc7", {}).get((m, alg, D), {}).get("lut")
 
     checks = []
     for m in (163, 233, 283, 409, 571):
@@ -117,19 +154,43 @@ def claims(res: dict) -> list[str]:
         checks.append((f"Alg 5 (LSE) has a lower throughput/slice than the better MSE, D = {D}",
                        ours(163, "Alg 5", D, "per_slice"), best_mse, PAPER_T3["Alg 5"][k],
                        max(PAPER_T3["Alg 2"][k], PAPER_T3["Alg 3"][k])))
-    for fig in ("Fig 1d", "Fig 2d"):
-        checks.append((f"{fig} (pipelined) is smaller than Fig 2c (NAM), GF(2^163)", ours(163, fig, 32, "slices"),
-                       ours(163, "Fig 2c", 32, "slices"), PAPER_T4[fig][0], PAPER_T4["Fig 2c"][0]))
-    return orderings("## The paper's orderings with open tools (ECP5)", checks)
+    for m in FIELDS[1:]:                 # the other fields: the paper's GF(2^163) claims, no paper figures
+        for D in DS:
+            best_mse = max((v for v in (ours(m, "Alg 2", D, "per_slice"), ours(m, "Alg 3", D, "per_slice")) if v),
+                           default=None)
+            if best_mse:
+                checks.append((f"Alg 5 (LSE) has a lower throughput/slice than the better MSE, GF(2^{m}), D = {D}",
+                               ours(m, "Alg 5", D, "per_slice"), best_mse, None, None))
+    for m in FIELDS:
+        for fig in ("Fig 1d", "Fig 2d"):
+            if m == 163 or (m, fig, 32) in res:
+                paper = (PAPER_T4[fig][0], PAPER_T4["Fig 2c"][0]) if m == 163 else (None, None)
+                checks.append((f"{fig} (pipelined) is smaller than Fig 2c (NAM), GF(2^{m})", ours(m, fig, 32, "slices"),
+                               ours(m, "Fig 2c", 32, "slices"), *paper))
+    xc7 = []
+    for m in FIELDS:
+        p1, p4 = PAPER_T1[(m, "Alg 1")], PAPER_T1[(m, "Alg 4")]
+        if xc7_luts(m, "Alg 1", None):
+            xc7.append((f"Alg 1 is smaller than Alg 4 (xc7 LUTs; paper: slices), GF(2^{m})",
+                        xc7_luts(m, "Alg 1", None), xc7_luts(m, "Alg 4", None), p1[0], p4[0]))
+        for fig in ("Fig 1d", "Fig 2d"):
+            if xc7_luts(m, fig, 32):
+                paper = (PAPER_T4[fig][0], PAPER_T4["Fig 2c"][0]) if m == 163 else (None, None)
+                xc7.append((f"{fig} (pipelined) is smaller than Fig 2c (NAM) (xc7 LUTs), GF(2^{m})",
+                            xc7_luts(m, fig, 32), xc7_luts(m, "Fig 2c", 32), *paper))
+    return (orderings("## The paper's orderings with open tools (ECP5)", checks)
+            + (["", *orderings("## The same on Xilinx 7 (LUTs)", xc7)] if xc7 else []))
 
 
 def report_lines(db: Path) -> list[str]:
-    res = load(db)
+    res, other = load(db)
+    extra = other_targets(other)
     return [f"# Digit-serial survey, Tables 1-4, with open tools ({time.strftime('%Y-%m-%d')})", "",
-             "Made by `modforge explore sweeps/survey_quick.toml --db survey.sqlite` and "
-             "`python3 benchmarks/paper_survey.py --db survey.sqlite`; ECP5 LFE5U-25F, nextpnr at 200 MHz "
-             "asked. Columns marked *paper* are the paper's printed figures (Spartan-3 XC3S1500), for "
-             "comparison only; rows we did not run show only those.", "", *report(res), "", *claims(res)]
+             "Made by `modforge explore sweeps/survey_tables.toml --db survey.sqlite` (or its quick cut "
+             "`survey_quick.toml`) and `python3 benchmarks/paper_survey.py --db survey.sqlite`; ECP5 "
+             "LFE5U-25F, nextpnr at 200 MHz asked. Columns marked *paper* are the paper's printed figures "
+             "(Spartan-3 XC3S1500), for comparison only; rows we did not run show only those.", "",
+             *report(res), "", *([*extra, ""] if extra else []), *claims(res, other)]
 
 
 if __name__ == "__main__":

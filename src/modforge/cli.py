@@ -133,8 +133,8 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
         console.print(f"claimed: {design.cycles} step cycles, latency {design.latency}, "
                       f"initiation interval {design.initiation_interval}")
         if "config" in design.info:
-            console.print(f"the testbench first loads q = {design.info['config']['verified_prime']} through cfg "
-                          f"({design.info['config']['words']} words); the vectors follow it")
+            console.print(f"the testbench first loads {', '.join(design.info['config']['verified_primes'])} "
+                          f"through cfg ({design.info['config']['words']} words); the vectors follow them")
         table = Table()
         for col in ("sim", "vectors", "pass", "fail", "latency", "II", "build s", "run s", "verdict"):
             table.add_column(col, no_wrap=True)
@@ -155,10 +155,11 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 @app.command()
 def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
            params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP + " The core's, twiddles=load."),
-           prime: str = typer.Option(..., "--prime", help="The prime to load (decimal or 0x...)."),
+           prime: str = typer.Option(..., "--prime", help="The primes to load, one per residue slot (q's, then "
+                                                           "the base's), comma-separated (decimal or 0x...)."),
            out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the words as a $readmemh file."),
            as_json: bool = typer.Option(False, "--json")):
-    """The cfg stream's words that load a prime into a core generated with twiddles=load."""
+    """The cfg stream's words that load primes into a core generated with twiddles=load."""
     from .sim.vectors import write_hex
     alg, p = configure(algorithm, params)
     width = alg.config_width(p)
@@ -166,14 +167,15 @@ def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
         raise ParameterError(alg.name, "twiddles", "must be load: without it the core has no cfg stream",
                              getattr(p, "twiddles", "-"))
     try:
-        q = int(prime, 0)
+        primes = [int(x, 0) for x in prime.split(",")]
     except ValueError:
-        raise ParameterError("config", "--prime", "must be an integer (decimal or 0x...)", prime) from None
-    words = alg.config_words(p, q)
+        raise ParameterError("config", "--prime", "must be comma-separated integers (decimal or 0x...)",
+                             prime) from None
+    words = alg.config_words(p, primes)
     if out:
         write_hex(out, words, width)
     digits = (width + 3) // 4
-    data = {"prime": hex(q), "width": width, "count": len(words), "file": str(out) if out else None,
+    data = {"primes": [hex(x) for x in primes], "width": width, "count": len(words), "file": str(out) if out else None,
             "layout": alg.extra_info(p)["config"]["payload"], "words": [f"{x:0{digits}x}" for x in words]}
     emit(as_json, data, lambda: typer.echo(f"wrote {len(words)} words of {width} bits to {out}" if out
                                            else "\n".join(data["words"])))

@@ -42,6 +42,8 @@ CONFIGS = [
                      "twiddles": "load"}),                                       # b scaled at load
     ("ntt-polymul", {"q": "0x80130001", "n": "16", "pe": "2", "reduction": "k2red", "buffers": "2",
                      "twiddles": "load"}),                                       # b scaled by a pass
+    ("ntt-polymul", {"q": "0xfff00001", "base": "0xffdf0001", "logqh": "16", "n": "16", "pe": "2",
+                     "reduction": "k2red", "twiddles": "load"}),                 # an RNS base loaded
 ]
 SETS = 6
 
@@ -98,7 +100,7 @@ class StaleConfig(Forward):
 
     def verification_config(self, params):
         loaded, _ = super().verification_config(params)
-        return loaded, self.config_words(params, params.q)
+        return loaded, self.config_words(params, self.moduli(params))
 
 
 LOAD = {"q": "0x9fc00001", "logqh": "16", "reduction": "montgomery-shift", "twiddles": "load"}
@@ -132,29 +134,30 @@ def test_verilog_export_is_deterministic(tmp_path):
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("name, buffers", [("ntt-polymul", "1"), ("ntt-forward", "2")])
-def test_load_between_frames(name, buffers):
-    """amaranth.sim: frames of the reset prime q, then q' loaded, then q again, each cfg
-    write offered right behind the last beat of a frame (the core must hold it off until
-    that frame is out of its pipeline), with input stalls and output back-pressure."""
+@pytest.mark.parametrize("name, buffers, base", [("ntt-polymul", "1", ""), ("ntt-forward", "2", ""),
+                                                 ("ntt-inverse", "1", "0xfff00001")])
+def test_load_between_frames(name, buffers, base):
+    """amaranth.sim: frames of the reset moduli, then others loaded, then the reset ones
+    again, each cfg write offered right behind the last beat of a frame (the core must hold
+    it off until that frame is out of its pipeline), with input stalls and back-pressure."""
     alg = lookup(name)
-    p = alg.parse({"q": "0x80130001", "n": "16", "pe": "2", "reduction": "k2red", "buffers": buffers,
-                   "twiddles": "load"})
-    qj, rng = alg.runtime_prime(p), random.Random(7)
+    p = alg.parse({"q": "0x80130001", "base": base, "n": "16", "pe": "2", "reduction": "k2red",
+                   "buffers": buffers, "twiddles": "load"})
+    own, other, rng = alg.moduli(p), alg.runtime_primes(p), random.Random(7)
     script, expected = [], []
-    for q, cfg in [(p.q, None), (p.q, None), (qj, alg.config_words(p, qj)), (qj, None),
-                   (p.q, alg.config_words(p, p.q))]:
-        pq = p if q == p.q else alg.with_prime(p, qj)
+    for primes, load in [(own, False), (own, False), (other, True), (other, False), (own, True)]:
+        pq = alg.with_moduli(p, primes)
         ops = alg.random_operands(pq, rng)
-        script += [("cfg", w) for w in cfg or []] + [("i", b) for b in alg.in_beats(pq, ops)]
+        script += [("cfg", w) for w in (alg.config_words(p, primes) if load else [])]
+        script += [("i", b) for b in alg.in_beats(pq, ops)]
         expected += alg.out_beats(pq, alg.model(pq, *ops))
     core = alg.build(p)
-    beats = lambda ops: sum(x << (k * core.plan.P * alg.width(p)) for k, x in enumerate(ops))
+    beat = lambda ops: sum(x << (k * core.plan.P * alg.width(p)) for k, x in enumerate(ops))
     outs = []
 
     async def bench(ctx):
         k = 0
-        for cycle in range(len(script) * 8 + 20 * alg.latency(p)):
+        for _ in range(len(script) * 8 + 20 * alg.latency(p)):
             if len(outs) == len(expected):
                 return
             port, payload = script[k] if k < len(script) else (None, 0)
@@ -162,7 +165,7 @@ def test_load_between_frames(name, buffers):
             ctx.set(core.i.valid, offer and port == "i")
             ctx.set(core.cfg.valid, offer and port == "cfg")
             if port == "i":
-                ctx.set(core.i.payload, beats(payload))
+                ctx.set(core.i.payload, beat(payload))
             elif port == "cfg":
                 ctx.set(core.cfg.payload, payload)
             o_ready = rng.random() < 0.7

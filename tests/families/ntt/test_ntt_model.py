@@ -121,33 +121,40 @@ def test_rns_residues_match_references(reduction, q, base, extra):
             assert all(0 <= v < qj for v in ops[0][res])
 
 
-def test_config_words_load_a_prime():
-    """twiddles=load: the cfg words of prime q' are its plan's ROM words and constants at
-    the addresses ConfigMap names; loading q itself gives the ROM core's contents."""
+def test_config_words_load_primes():
+    """twiddles=load: the cfg words of primes q'_j are their plans' ROM words and constants at
+    the addresses ConfigMap names for slot j; loading the core's own moduli gives the ROM
+    core's contents; the loaded primes' model is the reference transform mod each."""
     alg = lookup("ntt-polymul")
-    p = alg.parse({"q": "0x80140001", "n": "32", "pe": "4", "reduction": "wlm", "twiddles": "load"})
+    p = alg.parse({"q": "0x80140001", "base": "0xfff00001", "n": "32", "pe": "4", "reduction": "wlm",
+                   "twiddles": "load"})
     cm = alg.config_map(p)
-    qj = alg.runtime_prime(p)
-    assert qj != p.q
-    plan = alg.plan(alg.with_prime(p, qj)).plans[0]
-    words = alg.config_words(p, qj)
-    assert len(words) == cm.count == 3 + len(plan.shared) + 4 * len(plan.lanes[0])
+    primes = alg.runtime_primes(p)
+    assert len(primes) == 2 and not set(primes) & set(alg.moduli(p))
+    loaded = alg.with_moduli(p, primes)
+    plans = alg.plan(loaded).plans
+    words = alg.config_words(p, primes)
+    assert len(words) == cm.count == 2 * (3 + len(plans[0].shared) + 4 * len(plans[0].lanes[0]))
     fields = {}
     for x in words:
         sel, word = x >> (cm.data_bits + cm.word_bits), (x >> cm.data_bits) & ((1 << cm.word_bits) - 1)
         assert (sel, word) not in fields and x < 1 << cm.width
         fields[sel, word] = x & ((1 << cm.data_bits) - 1)
-    mp = alg.runtime_params(alg.with_prime(p, qj))
-    assert fields[0, 0] == qj and fields[0, 2] == plan.b_scale
-    assert fields[0, 1] == qj >> (qj.bit_length() - mp.logqh)          # q_h: q = q_h 2^omega + 1
-    assert [fields[1, a] for a in range(len(plan.shared))] == plan.shared
-    assert all([fields[2 + u, a] for a in range(len(plan.lanes[u]))] == plan.lanes[u] for u in range(4))
-    rom = alg.plan(p).plans[0]
-    own = alg.config_words(p, p.q)
-    assert own[3:3 + len(rom.shared)] == [cm.payload(1, a, x) for a, x in enumerate(rom.shared)]
-    # the loaded prime's model is the reference transform mod q'
-    a, b = [random.Random(5).randrange(qj) for _ in range(32)], list(range(32))
-    assert alg.model(alg.with_prime(p, qj), a, b) == schoolbook(a, b, qj)
+    omega = 32 - alg.reduction_params(p).logqh
+    for j, (qj, plan) in enumerate(zip(primes, plans)):
+        S, L = len(plan.shared), len(plan.lanes[0])
+        assert (fields[0, 3 * j], fields[0, 3 * j + 1], fields[0, 3 * j + 2]) == (qj, qj >> omega, plan.b_scale)
+        assert [fields[1, j * S + a] for a in range(S)] == plan.shared
+        assert all([fields[2 + u, j * L + a] for a in range(L)] == plan.lanes[u] for u in range(4))
+    rom = alg.plan(p)                                   # the core's own moduli: its ROM contents
+    own = alg.config_words(p, alg.moduli(p))
+    assert own[3:3 + rom.shared_len] == [cm.payload(1, a, x) for a, x in enumerate(rom.shared[:rom.shared_len])]
+    rng = random.Random(5)
+    a, b = alg.random_operands(loaded, rng)
+    out = alg.model(loaded, a, b)
+    for j, qj in enumerate(primes):
+        res = slice(32 * j, 32 * (j + 1))
+        assert out[res] == schoolbook(a[res], b[res], qj)
 
 
 def test_other_psi():

@@ -120,8 +120,8 @@ def test_rns_base():
 
 
 def test_twiddles_load():
-    """twiddles=load: a reduction with a run-time modulus, no RNS base; config words only
-    for primes the core takes (named argument 'prime')."""
+    """twiddles=load: a reduction with a run-time modulus; config words only for as many
+    distinct primes as the core has slots, each one it takes (named argument 'prime')."""
     alg = lookup("ntt-forward")
     load = {**OK, "q": "0x9fc00001", "logqh": "16", "reduction": "k2red-shift", "twiddles": "load"}
     p = alg.parse(load)
@@ -129,16 +129,21 @@ def test_twiddles_load():
     assert alg.module_name(p) != alg.module_name(alg.parse({**load, "twiddles": "rom"}))
     reject("ntt-forward", {"twiddles": "ram"}, "twiddles", "must be one of rom, load")
     reject("ntt-forward", {"twiddles": "load"}, "twiddles", "must be rom with reduction=montgomery")
-    reject("ntt-forward", {**load, "base": "0x88000001"}, "base", "must be empty with twiddles=load")
+    rns = alg.parse({**load, "base": "0x88000001"})
+    assert alg.config_map(rns).count == 2 * alg.config_map(p).count
+    for primes, text in [([0x88000001], "must name 2 primes, one per residue slot"),
+                         ([0x88000001, 0x88000001], "must name distinct primes")]:
+        with pytest.raises(ParameterError, match=text):
+            alg.config_words(rns, primes)
     for prime, text in [("0x88000003", "must be a prime"), ("0x7f000001", "bit length 32"),
                         ("0xfff00001", "Proth-l form"), ("0x9e140001", "log q_h = 16")]:
         with pytest.raises(ParameterError) as e:
-            alg.config_words(p, int(prime, 0))
+            alg.config_words(p, [int(prime, 0)])
         assert e.value.argument == "prime" and text in e.value.rule, str(e.value)
     with pytest.raises(ParameterError, match="NTT-friendly for n=1024: q = 1 mod 2048"):
-        alg.config_words(alg.parse({**load, "n": "1024"}), 0x9fc0000d)
+        alg.config_words(alg.parse({**load, "n": "1024"}), [0x9fc0000d])
     with pytest.raises(ParameterError, match="must be load"):
-        alg.config_words(alg.parse(OK), 0x80014001)
+        alg.config_words(alg.parse(OK), [0x80014001])
 
 
 def test_cli_config(tmp_path, capsys):
@@ -147,9 +152,9 @@ def test_cli_config(tmp_path, capsys):
     assert main(["config", *core, "--prime", "0x88000001", "-o", str(tmp_path / "c.hex")]) == 0
     alg = lookup("ntt-forward")
     p = alg.parse(dict(kv.split("=") for kv in core[1:]))
-    assert [int(x, 16) for x in (tmp_path / "c.hex").read_text().split()] == alg.config_words(p, 0x88000001)
+    assert [int(x, 16) for x in (tmp_path / "c.hex").read_text().split()] == alg.config_words(p, [0x88000001])
     capsys.readouterr()
-    for argv, needle in [(["--prime", "12x"], "argument '--prime' must be an integer"),
+    for argv, needle in [(["--prime", "12x"], "argument '--prime' must be comma-separated integers"),
                          (["--prime", "0x88000003"], "argument 'prime' must be a prime")]:
         assert main(["config", *core, *argv]) == 2
         err = capsys.readouterr().err

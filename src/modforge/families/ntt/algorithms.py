@@ -50,11 +50,12 @@ class NttParams:
                                "log q_h as q, each = 1 mod 2n); a frame is then one residue polynomial "
                                "per prime, q's first, through the one core with a run-time modulus "
                                "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
-    twiddles: str = param("rom", help="rom: the modulus and the twiddles are fixed at generation (ROMs); "
-                                      "load: a run-time prime of q's form (bit length, log q_h, Proth-l "
-                                      "form), its modulus fields, constants and twiddles in registers and "
-                                      "RAMs that reset to q's and are rewritten through the cfg stream "
-                                      "between frames (`modforge config`); needs a reduction with a "
+    twiddles: str = param("rom", help="rom: the moduli and the twiddles are fixed at generation (ROMs); "
+                                      "load: run-time primes of q's form (bit length, log q_h, Proth-l "
+                                      "form), one per residue slot (q's, and the base's in RNS mode): their "
+                                      "modulus fields, constants and twiddles in registers and RAMs that "
+                                      "reset to the generation moduli's and are rewritten through the cfg "
+                                      "stream between frames (`modforge config`); needs a reduction with a "
                                       "run-time modulus")
 
 #: the passes' waits for rows still in the pipeline (model.Plan.schedule, in closed form)
@@ -103,9 +104,6 @@ class NttAlgorithm(Algorithm):
             if params.reduction not in RUNTIME_FLAG:
                 raise ParameterError(name, "twiddles", f"must be rom with reduction={params.reduction}: load "
                                      f"needs a run-time modulus ({', '.join(RUNTIME_FLAG)})", params.twiddles)
-            if params.base.strip():
-                raise ParameterError(name, "base", "must be empty with twiddles=load (the prime is loaded "
-                                     "at run time; an RNS base is fixed at generation)", params.base)
         self.reduction_params(params)                    # the reduction's own rules on q
         q = params.q
         if not is_ntt_friendly(q, n):
@@ -159,15 +157,17 @@ class NttAlgorithm(Algorithm):
             raise ParameterError(name, argument, f"{what} of q's Proth-l form (2l or 3l)", hex(qj))
         return mpj
 
-    # --- twiddles=load: a prime loaded at run time ------------------------------------------
+    # --- twiddles=load: primes loaded at run time, one per residue slot -----------------------
     def runtime_params(self, params):
         """The reduction's parameters with its run-time modulus on (RNS, twiddles=load)."""
         return dataclasses.replace(self.reduction_params(params), **{RUNTIME_FLAG[params.reduction]: 1})
 
-    def with_prime(self, params, qj: int):
-        """params for prime qj (q's log q_h, qj's smallest psi): the model of a loaded prime."""
+    def with_moduli(self, params, primes: list[int]):
+        """params for the moduli `primes` (q's log q_h; the first prime's smallest psi): the
+        model of a core that has loaded them."""
         logqh = self.reduction_params(params).logqh
-        return dataclasses.replace(params, q=qj, psi=primitive_root_of_unity(qj, 2 * params.n), logqh=logqh)
+        return dataclasses.replace(params, q=primes[0], psi=primitive_root_of_unity(primes[0], 2 * params.n),
+                                   base=",".join(hex(x) for x in primes[1:]), logqh=logqh)
 
     def config_map(self, params) -> ConfigMap:
         return ConfigMap(self.plan(params), self.width(params),
@@ -176,35 +176,47 @@ class NttAlgorithm(Algorithm):
     def config_width(self, params) -> int:
         return self.config_map(params).width if params.twiddles == "load" else 0
 
-    def config_words(self, params, qj: int) -> list[int]:
-        """twiddles=load: the cfg payloads that load prime qj (with its smallest psi)."""
+    def config_words(self, params, primes: list[int]) -> list[int]:
+        """twiddles=load: the cfg payloads that load `primes`, one per residue slot (q's and the
+        base's), each with its smallest psi."""
+        name, k = self.name, len(self.moduli(params))
         if params.twiddles != "load":
-            raise ParameterError(self.name, "twiddles", "must be load for a run-time prime", params.twiddles)
-        mpj = dataclasses.replace(self.check_prime(params, qj, "prime"), **{RUNTIME_FLAG[params.reduction]: 1})
-        alg = self.modmul(params)
-        plan = self.plan(self.with_prime(params, qj)).plans[0]
-        return self.config_map(params).words(plan, pack_fields(alg.runtime(mpj), alg.runtime_of(mpj, qj)))
+            raise ParameterError(name, "twiddles", "must be load for a run-time prime", params.twiddles)
+        if len(primes) != k:
+            raise ParameterError(name, "prime", f"must name {k} prime{'s' * (k > 1)}, one per residue slot",
+                                 ",".join(map(hex, primes)))
+        if len(set(primes)) != k:
+            raise ParameterError(name, "prime", "must name distinct primes", ",".join(map(hex, primes)))
+        alg, fields = self.modmul(params), []
+        for qj in primes:
+            mpj = dataclasses.replace(self.check_prime(params, qj, "prime"), **{RUNTIME_FLAG[params.reduction]: 1})
+            fields.append(pack_fields(alg.runtime(mpj), alg.runtime_of(mpj, qj)))
+        return self.config_map(params).words(self.plan(self.with_moduli(params, primes)).plans, fields)
 
-    def runtime_prime(self, params) -> int:
-        """The prime the testbench loads: the largest other one of q's form, else q itself."""
+    def runtime_primes(self, params) -> list[int]:
+        """The primes the testbench loads, one per slot: the largest others of q's form, then
+        the core's own in reverse order (every slot changes where the family allows)."""
         alg, mp = self.modmul(params), self.runtime_params(params)
+        moduli = self.moduli(params)
         kind = {2: "proth2l", 3: "proth3l"}.get(len(alg.runtime_of(mp, params.q)), "ntt")
         fam = family(kind, params.q.bit_length(), mp.logqh)
+        found = []
         for qj in family_members(fam, log_n=params.n.bit_length() - 1, descending=True):
-            if qj == params.q:
-                continue
+            if len(found) == len(moduli):
+                return found
             try:
-                self.check_prime(params, qj, "prime")
-                return qj
+                if qj not in moduli:
+                    self.check_prime(params, qj, "prime")
+                    found.append(qj)
             except ParameterError:
                 continue
-        return params.q
+        return (found + moduli[::-1])[:len(moduli)]
 
     def verification_config(self, params):
         if params.twiddles != "load":
             return params, []
-        qj = self.runtime_prime(params)
-        return self.with_prime(params, qj), self.config_words(params, qj)
+        primes = self.runtime_primes(params)
+        return self.with_moduli(params, primes), self.config_words(params, primes)
 
     def residue_params(self, params, mp, qj: int):
         """The reduction's parameters for prime qj of the base (q's log q_h, rho, dsp)."""
@@ -322,14 +334,15 @@ class NttAlgorithm(Algorithm):
                 + STALLS)
 
     def moduli_note(self, params) -> str:
-        """How the moduli differ from q: an RNS base, or a prime loaded at run time."""
+        """How the moduli differ from q: an RNS base, primes loaded at run time."""
+        note = ""
+        if params.base:
+            note = (f"; RNS: each operand and the result are {len(self.moduli(params))} residue polynomials, "
+                    f"residue j (coefficients j n .. j n + n - 1) mod q_j, q_j in "
+                    f"[{', '.join(hex(q) for q in self.moduli(params))}] (q_j's own smallest psi for j > 0)")
         if params.twiddles == "load":
-            return "; q and psi as loaded through cfg (after reset: the values above)"
-        if not params.base:
-            return ""
-        return (f"; RNS: each operand and the result are {len(self.moduli(params))} residue polynomials, "
-                f"residue j (coefficients j n .. j n + n - 1) mod q_j, q_j in [{', '.join(hex(q) for q in self.moduli(params))}] "
-                "(q_j's own smallest psi for j > 0)")
+            note += "; the moduli and psi as loaded through cfg (after reset: the values here)"
+        return note
 
     def cycles(self, params):
         """C, the compute phase: the passes as model.Plan.schedule places them (`formula`)."""
@@ -379,11 +392,12 @@ class NttAlgorithm(Algorithm):
         cm = self.config_map(params)
         return {"config": {
             "width": cm.width, "words": cm.count,
-            "payload": f"Cat(data[{cm.data_bits}], word[{cm.word_bits}], sel[{cm.sel_bits}]): sel 0 word 0 q, "
-                       "word 1 the reduction's run-time fields, word 2 b's scale; sel 1 the shared twiddle "
-                       "RAM; sel 2 + u lane u's twiddle RAM (`modforge config` writes them for a prime)",
+            "payload": f"Cat(data[{cm.data_bits}], word[{cm.word_bits}], sel[{cm.sel_bits}]), slot j of {cm.k}: "
+                       "sel 0 word 3j + c: q_j (c = 0), its run-time fields (1), b's scale (2); sel 1 the shared "
+                       f"twiddle RAM, word j {cm.shared_len} + a; sel 2 + u lane u's twiddle RAM, word j "
+                       f"{cm.lane_len} + a (`modforge config` writes them for primes)",
             "rule": "cfg.ready only while no frame is in the core; i.ready low while cfg.valid",
-            "verified_prime": hex(self.runtime_prime(params)),
+            "verified_primes": [hex(x) for x in self.runtime_primes(params)],
         }}
 
 

@@ -19,9 +19,10 @@ starts when the plan's schedule says (model.Plan.schedule), while the one before
 RNS (k primes): the banks hold k residue polynomials (residue j at addresses j R/2 ..),
 IO takes and gives k R beats, COMPUTE runs the passes k times; the residue index selects
 the ROM words, the constants and the reduction's run-time modulus fields.
-Run-time prime (twiddles=load): the twiddle ROMs are RAMs and the constants registers, all
-holding the generation prime's values after reset; the cfg stream writes them (model.
-ConfigMap) while no frame is in the core (cfg.ready), and holds i off while it writes.
+Run-time primes (twiddles=load): the twiddle ROMs are RAMs and the constants registers (one
+set per residue slot), all holding the generation moduli's values after reset; the cfg
+stream writes them (model.ConfigMap) while no frame is in the core (cfg.ready), and holds
+i off while it writes.
 Nothing in COMPUTE waits on the ports; in IO a beat waits on i.valid and on the read-out,
 and a read is issued only when the FIFO has room for it and for the read in flight, so
 input stalls and output back-pressure lose nothing, and latency never depends on data.
@@ -29,7 +30,7 @@ input stalls and output back-pressure lose nothing, and latency never depends on
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.memory import Memory
@@ -356,9 +357,9 @@ class NttCore(wiring.Component):
         route1, s_src1, gs1, res1 = delayed("route", 1), delayed("s_src", 1), delayed("gs", 1), delayed("res", 1)
 
         def per_residue(values, width):
-            """values[res1] (one constant per prime)."""
+            """values[res1] (one constant or register per prime)."""
             if K == 1:
-                return Const(values[0], width)
+                return values[0] if isinstance(values[0], Value) else Const(values[0], width)
             out = Signal(width)
             with m.Switch(res1):
                 for j, v in enumerate(values):
@@ -368,13 +369,15 @@ class NttCore(wiring.Component):
 
         rt_bits = units[0].rt.shape().width
         rt_words = [pack_fields(self.cores[0].runtime, fields) for fields in self.runtime]
-        if cm:                   # registers the cfg stream writes, reset to the generation prime's
-            q1, rt1 = Signal(w, init=plan.moduli[0]), Signal(rt_bits, init=rt_words[0])
-            b_scale1 = Signal(w, init=plan.b_scales[0] or 0)
-            self.elaborate_config(m, [q1, rt1, b_scale1], tw_writes, busy, running, pending, ld_k, ld_res)
-        else:
-            q1, rt1 = per_residue(plan.moduli, w), per_residue(rt_words, rt_bits) if K > 1 else None
-            b_scale1 = per_residue([b or 0 for b in plan.b_scales], w)
+        q_of, rt_of, b_scale_of = plan.moduli, rt_words, [b or 0 for b in plan.b_scales]
+        if cm:                   # registers the cfg stream writes, reset to the generation moduli's
+            slots = [(Signal(w, init=q, name=f"q_{j}"), Signal(rt_bits, init=rt, name=f"rt_{j}"),
+                      Signal(w, init=b, name=f"b_scale_{j}")) for j, (q, rt, b) in enumerate(zip(q_of, rt_of, b_scale_of))]
+            self.elaborate_config(m, [reg for slot in slots for reg in slot], tw_writes, busy, running, pending,
+                                  ld_k, ld_res)
+            q_of, rt_of, b_scale_of = zip(*slots)
+        q1, rt1 = per_residue(q_of, w), per_residue(rt_of, rt_bits) if rt_of else None
+        b_scale1 = per_residue(b_scale_of, w)
         for u, bf in enumerate(units):
             m.d.comb += bf.gs.eq(gs1)
             if K > 1 or cm:
@@ -438,7 +441,8 @@ class NttCore(wiring.Component):
     def elaborate_config(self, m, constants, tw_writes, busy, running, pending, ld_k, ld_res):
         """The cfg stream (twiddles=load): a word is taken while no frame is in the core (none
         loading, computing or waiting to; a result still being read out is done) and written
-        to the constant (sel 0: q, the run-time fields, b's scale) or twiddle RAM it names."""
+        to the constant (sel 0: slot j's q, run-time fields, b's scale at 3j ..) or twiddle RAM
+        it names."""
         cm, cfg = self.config, self.cfg
         data = cfg.payload[:cm.data_bits]
         word = cfg.payload[cm.data_bits:cm.data_bits + cm.word_bits]

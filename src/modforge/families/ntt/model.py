@@ -356,30 +356,37 @@ def pack_fields(widths: dict[str, int], values) -> int:
 
 
 class ConfigMap:
-    """twiddles=load: the cfg stream's payload Cat(data, word, sel). sel 0: the constants
-    (word 0: q, 1: the reduction's run-time fields, pack_fields, 2: b's scale F^-2, polymul);
-    sel 1: the shared twiddle RAM; sel 2 + u: lane u's twiddle RAM, `word` its address."""
+    """twiddles=load: the cfg stream's payload Cat(data, word, sel), k residue slots (the
+    moduli of an RNS base, or one). sel 0: the constants, slot j's at word 3j + c (c = 0: q_j,
+    1: its run-time fields, pack_fields, 2: b's scale F^-2, polymul); sel 1: the shared
+    twiddle RAM, slot j's words at j shared_len + a; sel 2 + u: lane u's twiddle RAM, slot
+    j's at j lane_len + a (the addresses the RNS core reads residue j's ROM words at)."""
 
     CONSTANTS = 3
 
-    def __init__(self, plan: "Plan | RnsPlan", w: int, rt_bits: int):
-        self.P, self.shared_len, self.lane_len = plan.P, len(plan.shared), len(plan.lanes[0])
+    def __init__(self, plan: "RnsPlan", w: int, rt_bits: int):
+        self.k, self.P, self.shared_len, self.lane_len = plan.k, plan.P, plan.shared_len, plan.lane_len
         self.data_bits = max(w, rt_bits)
-        self.word_bits = max(self.CONSTANTS - 1, self.shared_len - 1, self.lane_len - 1, 1).bit_length()
+        self.word_bits = max(self.CONSTANTS * self.k - 1, self.k * self.shared_len - 1,
+                             self.k * self.lane_len - 1, 1).bit_length()
         self.sel_bits = (self.P + 1).bit_length()
         self.width = self.data_bits + self.word_bits + self.sel_bits
 
     @property
     def count(self) -> int:
-        """Words that load one prime."""
-        return self.CONSTANTS + self.shared_len + self.P * self.lane_len
+        """Words that load every slot."""
+        return self.k * (self.CONSTANTS + self.shared_len + self.P * self.lane_len)
 
     def payload(self, sel: int, word: int, data: int) -> int:
         return data | word << self.data_bits | sel << (self.data_bits + self.word_bits)
 
-    def words(self, plan: "Plan", rt: int) -> list[int]:
-        """The payloads that load one prime: its Plan (ROM words, b's scale) and fields rt."""
-        out = [self.payload(0, 0, plan.q), self.payload(0, 1, rt), self.payload(0, 2, plan.b_scale or 0)]
-        out += [self.payload(1, a, x) for a, x in enumerate(plan.shared)]
-        out += [self.payload(2 + u, a, x) for u in range(self.P) for a, x in enumerate(plan.lanes[u])]
+    def words(self, plans: list["Plan"], rts: list[int]) -> list[int]:
+        """The payloads that load slot j with plans[j] (its ROM words and b's scale) and its
+        run-time fields rts[j]."""
+        out = []
+        for j, (plan, rt) in enumerate(zip(plans, rts)):
+            c, s, ln = self.CONSTANTS * j, j * self.shared_len, j * self.lane_len
+            out += [self.payload(0, c, plan.q), self.payload(0, c + 1, rt), self.payload(0, c + 2, plan.b_scale or 0)]
+            out += [self.payload(1, s + a, x) for a, x in enumerate(plan.shared)]
+            out += [self.payload(2 + u, ln + a, x) for u in range(self.P) for a, x in enumerate(plan.lanes[u])]
         return out
