@@ -106,7 +106,7 @@ def modmul_key(rec) -> tuple:
 
 def load(db: Path):
     """(key, target) -> (metrics, predicted DSPs) for the reductions; (reduction, log q,
-    buffers, target) -> metrics for the NTTs."""
+    variant, target) -> metrics for the NTTs (variant: "", "2 buffers", "twiddles=load")."""
     red, ntt = {}, {}
     for r in done_records(db):
         if r["algorithm"] in SHORT and r["params"].get("reduce_only"):
@@ -114,8 +114,10 @@ def load(db: Path):
             p = alg.parse({k: str(v) for k, v in r["params"].items()})
             red[(modmul_key(r), r["target"])] = (r["metrics"], alg.extra_info(p).get("dsp_total"))
         elif r["algorithm"] == "ntt-forward" and r["params"]["reduction"] in NTT_SHORT:
+            variant = ", ".join(v for v in ("2 buffers" * (r["params"].get("buffers", 1) == 2),
+                                            "twiddles=load" * (r["params"].get("twiddles") == "load")) if v)
             ntt[(NTT_SHORT[r["params"]["reduction"]], int(r["params"]["q"]).bit_length(),
-                 r["params"].get("buffers", 1), r["target"])] = r["metrics"]
+                 variant, r["target"])] = r["metrics"]
     return red, ntt
 
 
@@ -152,15 +154,15 @@ def ntt_rows(ntt: dict) -> list[str]:
             "paper log q_h | paper LUT | paper FF | paper DSP | paper BRAM | paper MHz | paper cycles (lat x f) | "
             "paper area | paper ATP e3 |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    two = sorted({(name, logq) for name, logq, buffers, _ in ntt if buffers == 2})
-    for (name, logq), buffers in [(k, 1) for k in PAPER_NTT] + [(k, 2) for k in two]:
-        p = PAPER_NTT[(name, logq)] if buffers == 1 else None
-        x, e = ntt.get((name, logq, buffers, "xcup")) or {}, ntt.get((name, logq, buffers, "ecp5")) or {}
+    variants = sorted({(name, logq, variant) for name, logq, variant, _ in ntt if variant})
+    for name, logq, variant in [(*k, "") for k in PAPER_NTT] + variants:
+        p = None if variant else PAPER_NTT[(name, logq)]
+        x, e = ntt.get((name, logq, variant, "xcup")) or {}, ntt.get((name, logq, variant, "ecp5")) or {}
         xa = area(x["lut"], x["ff"], x["dsp"] or 0) if x.get("lut") is not None else None
         us = e["initiation_interval"] / e["fmax_mhz"] if e.get("fmax_mhz") else None
         atp = area(e["lut"], e["ff"], e["dsp"] or 0) * us / 1000 if us else None
         rows.append(" | ".join([
-            f"| {name}" + (", 2 buffers" if buffers == 2 else ""), str(logq), fmt(x.get("cycles") or e.get("cycles")),
+            f"| {name}" + (f", {variant}" if variant else ""), str(logq), fmt(x.get("cycles") or e.get("cycles")),
             fmt(x.get("initiation_interval") or e.get("initiation_interval")), fmt(x.get("lut")),
             fmt(x.get("ff")), fmt(x.get("dsp")), fmt(x.get("bram")), fmt(xa, 0),
             fmt(e.get("lut")), fmt(e.get("ff")), fmt(e.get("dsp")), fmt(e.get("fmax_mhz")), fmt(us, 2), fmt(atp, 2),
@@ -210,7 +212,7 @@ def claims(red: dict, ntt: dict) -> list[str]:
         if src == "paper":
             p = PAPER_NTT[(name, logq)]
             return area(p[1] * 1000, p[2] * 1000, p[3])
-        m = ntt.get((name, logq, 1, "xcup")) or {}
+        m = ntt.get((name, logq, "", "xcup")) or {}
         return area(m["lut"], m["ff"], m["dsp"] or 0) if m.get("lut") is not None else None
 
     nchecks = []

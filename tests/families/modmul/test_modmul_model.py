@@ -221,3 +221,36 @@ def test_montgomery_64_dsp_text():
     params = a.parse({"q": str(q)})
     info = a.extra_info(params)
     assert (info["dsp_product"], info["dsp_reduction"], info["dsp_total"]) == (12, 20, 32)
+
+
+# every algorithm, a prime it takes (with reduce_only and without)
+PLAIN = [("modmul-montgomery", {"q": "0x80014001"}), ("modmul-barrett", {"q": "0xfff00001"}),
+         ("modmul-plantard", {"q": "0x9e140001"}), ("modmul-wlm", {"q": "0xffffffffffe40001"}),
+         ("modmul-wlm-mixed", {"q": "0xffe9800000000001"}), ("modmul-k2red", {"q": "0x80130001"}),
+         ("modmul-k2red-shift", {"q": "0x9fc00001", "rho": "A"}),
+         ("modmul-montgomery-shift", {"q": "0xbe00000000000001", "logqh": "17"})]
+
+
+@pytest.mark.parametrize("name,cfg", PLAIN, ids=[n for n, _ in PLAIN])
+def test_plain_domain_and_conversions(name, cfg):
+    """plain=1 gives a*b mod q (x mod q with reduce_only), against %; the design.json
+    constants move a value into the Montgomery domain (b = R^2: a R) and out (b = 1)."""
+    from modforge.registry import lookup
+    alg, rng = lookup(name), random.Random(11)
+    p, plain = alg.parse(cfg), alg.parse({**cfg, "plain": "1"})
+    red = alg.parse({**cfg, "plain": "1", "reduce_only": "1"})
+    q = p.q
+    for a, b in [(0, 0), (q - 1, q - 1), (1, q - 1)] + [(rng.randrange(q), rng.randrange(q)) for _ in range(300)]:
+        assert alg.model(plain, a, b) == a * b % q
+        assert alg.model(red, a * b) == a * b % q
+    if alg.scale(p) == 1:                              # Barrett: nothing to undo, nothing added
+        assert alg.cycles(plain) == alg.cycles(p) and "montgomery_domain" not in alg.extra_info(p)
+        return
+    assert alg.cycles(plain) == 2 * alg.cycles(p) and alg.cycles(red) == 2 * alg.cycles(p) - 2
+    info = alg.extra_info(p)
+    R, R2 = int(info["montgomery_domain"]["R"], 16), int(info["montgomery_domain"]["to"].split()[2], 16)
+    assert R2 == R * R % q
+    for a in [0, 1, q - 1] + [rng.randrange(q) for _ in range(50)]:
+        assert alg.model(p, a, R2) == a * R % q and alg.model(p, a * R % q, 1) == a
+    full = alg.extra_info(p)["dsp_total"]
+    assert alg.extra_info(plain)["dsp_total"] == 2 * full == alg.extra_info(plain)["dsp_plain_pass"] * 2

@@ -40,6 +40,8 @@ def test_common_rules(name):
     reject(name, {}, "q", "is required")
     q = lookup(name).grid()[0]["q"]
     reject(name, {"q": q, "reduce_only": "2"}, "reduce_only", "must be 0 or 1")
+    reject(name, {"q": q, "plain": "2"}, "plain", "must be 0 or 1")
+    assert "_plain" in lookup(name).module_name(lookup(name).parse({"q": q, "plain": "1"}))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -122,6 +124,7 @@ def test_runtime_modulus(name, index, flag, names):
             assert alg.model(p, a, b, *values) == a * b * f % q
     assert {c[-k:] for c in alg.cases(p)} == {alg.runtime_of(p, p.q), *alg.runtime_corners(p)}
     reject(name, {**cfg, flag: "2"}, flag, "must be 0 or 1")
+    reject(name, {**cfg, flag: "1", "plain": "1"}, "plain", "must be 0 with a run-time modulus")
 
 
 def test_proth_l_rules():

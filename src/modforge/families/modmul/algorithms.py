@@ -9,7 +9,8 @@ reduce_only=1: the payload is x <= (q-1)^2 (2 beta bits), the result its reducti
 same congruence with A*B = x), two stages fewer. qh_input=1 (WLM, WLM-Mixed, K2RED: the
 paper's q_h input): q_h follows in the next log q_h bits and q = q_h 2^omega + 1 is the
 modulus of that product; shift_input=1 (K2RED-Shift, Montgomery-Shift) the same with the
-shift amounts l1, l2 [, l3].
+shift amounts l1, l2 [, l3]. plain=1: a*b mod q (the Montgomery-type factor F undone by a
+second pass through the full multiplier with the constant F^-2 mod q).
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ MIN_BETA, MAX_BETA = 8, 128
 DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
 REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (the paper's Tables 3-4); "
                     "0: the product a*b, then the reduction")
+PLAIN_HELP = ("1: the plain product a*b mod q (x mod q with reduce_only): the result goes through the "
+              "multiplier a second time with the constant F^-2 mod q, F the reduction's factor (twice the "
+              "stages and DSPs; nothing added where F = 1); 0: the reduction's own congruence (the "
+              "Montgomery domain: design.json gives the constants that convert in and out)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +45,7 @@ class GenericParams:
     beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
     dsp: str = param("dsp48e2", help=DSP_HELP)
     reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
+    plain: int = param(0, help=PLAIN_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +58,7 @@ class NttParams:
                                   "set: q = q_h 2^omega + 1 may change every product, e.g. an RNS base); "
                                   "q then fixes beta, omega and log q_h")
     reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
+    plain: int = param(0, help=PLAIN_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +73,7 @@ class ShiftParams:
                                      "and b (barrel shifters): the modulus may change every product; "
                                      "q then fixes beta, omega, log q_h and the form")
     reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
+    plain: int = param(0, help=PLAIN_HELP)
 
 
 def _hex(q: int) -> str:
@@ -95,8 +103,13 @@ class ModmulAlgorithm(Algorithm):
             raise ParameterError(self.name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", dsp)
 
     def check_reduce_only(self, params) -> None:
-        if params.reduce_only not in (0, 1):
-            raise ParameterError(self.name, "reduce_only", "must be 0 or 1", params.reduce_only)
+        """reduce_only and plain: 0 or 1; plain needs F^-2 mod q, a generation-time constant."""
+        for flag in ("reduce_only", "plain"):
+            if getattr(params, flag) not in (0, 1):
+                raise ParameterError(self.name, flag, "must be 0 or 1", getattr(params, flag))
+        if params.plain and (getattr(params, "qh_input", 0) or getattr(params, "shift_input", 0)):
+            raise ParameterError(self.name, "plain", "must be 0 with a run-time modulus (F^-2 mod q would "
+                                 "change with q)", params.plain)
 
     def validate(self, params):
         bits = self.check_q(params.q)
@@ -138,13 +151,38 @@ class ModmulAlgorithm(Algorithm):
         raise NotImplementedError
 
     def congruence(self, params):
-        text = f"C = {self.factor(params)} mod q, q = {params.q:#x}, C in [0, q)"
+        factor = "A*B" if params.plain else self.factor(params)
+        text = f"C = {factor} mod q, q = {params.q:#x}, C in [0, q)"
         return text.replace("A*B", "X") + ", X <= (q-1)^2" if params.reduce_only else text
 
     def model(self, params, *operands):
         """The bit-exact result (see `congruence`). The models reduce the product of their
-        two operands, so the reduction alone of x is the model of (x, 1)."""
-        return self.multiply(params, *operands) if not params.reduce_only else self.multiply(params, operands[0], 1)
+        two operands, so the reduction alone of x is the model of (x, 1); plain: that result
+        times F^-2 through the full multiplier once more."""
+        r = self.multiply(params, *operands) if not params.reduce_only else self.multiply(params, operands[0], 1)
+        return self.multiply(params, r, self.plain_constant(params)) if self.second_pass(params) else r
+
+    # --- the plain domain (plain=1) and the Montgomery domain's conversions --------------
+    def second_pass(self, params) -> bool:
+        return bool(params.plain) and self.scale(params) != 1
+
+    def plain_constant(self, params) -> int:
+        """F^-2 mod q: mul(r, F^-2) = r F^-1, which turns a*b*F into a*b."""
+        return pow(self.scale(params), -2, params.q)
+
+    def full(self, params):
+        """The full multiplier of the second pass (a*b, the reduction's own congruence)."""
+        return dataclasses.replace(params, reduce_only=0, plain=0)
+
+    def build(self, params):
+        core = self.core(dataclasses.replace(params, plain=0))
+        if not self.second_pass(params):
+            return core
+        return hw.PlainCore(core, self.core(self.full(params)), self.plain_constant(params))
+
+    def core(self, params):
+        """The pipelined core of the reduction's own congruence."""
+        raise NotImplementedError
 
     def multiply(self, params, a: int, b: int) -> int:
         raise NotImplementedError
@@ -182,7 +220,8 @@ class ModmulAlgorithm(Algorithm):
         raise NotImplementedError
 
     def cycles(self, params):
-        return self.stages(params) - 2 * params.reduce_only
+        own = self.stages(params) - 2 * params.reduce_only
+        return own + (self.stages(self.full(params)) if self.second_pass(params) else 0)
 
     def latency(self, params):
         return self.cycles(params)
@@ -191,7 +230,11 @@ class ModmulAlgorithm(Algorithm):
         return 1
 
     def tag(self, params):
-        return f"q{self.beta(params)}"
+        return f"q{self.beta(params)}" + ("_plain" if params.plain else "")
+
+    def runtime(self, params) -> dict[str, int]:
+        """The run-time modulus fields and their widths (empty: q is a constant)."""
+        return {}
 
     def multiplications(self, params) -> list[tuple[str, int, int]]:
         """The reduction's multiplications as the paper counts DSPs (Sec. 5.1): (what,
@@ -203,8 +246,16 @@ class ModmulAlgorithm(Algorithm):
         bw = self.beta(params)
         mults = self.multiplications(params)
         info = {"congruence": self.congruence(params), "beta": bw, "q": hex(params.q),
-                "latency_formula": self.stages.__doc__.strip() + (" (reduce_only: two fewer)" if params.reduce_only else ""),
-                "reduce_only": params.reduce_only}
+                "latency_formula": self.stages.__doc__.strip() + (" (reduce_only: two fewer)" if params.reduce_only else "")
+                + (", then the full multiplier's stages again (plain)" if self.second_pass(params) else ""),
+                "reduce_only": params.reduce_only, "plain": params.plain}
+        F = self.scale(params)
+        if F != 1 and not self.runtime(params):
+            info["montgomery_domain"] = {
+                "R": hex(pow(F, -1, params.q)),
+                "to": f"b = {pow(F, -2, params.q):#x} = R^2 mod q: the core returns a R (into the domain)",
+                "from": "b = 1: the core returns a R^-1 (out of the domain)",
+            }
         if gamma is not None:
             tiles = [(w, x, y, M.dsp_tiles(x, y, *gamma)) for w, x, y in mults]
             info.update({
@@ -214,6 +265,9 @@ class ModmulAlgorithm(Algorithm):
                 "dsp_product": 0 if params.reduce_only else M.dsp_tiles(bw, bw, *gamma),
             })
             info["dsp_total"] = info["dsp_reduction"] + info["dsp_product"]
+            if self.second_pass(params):                  # the full multiplier once more
+                info["dsp_plain_pass"] = self.extra_info(self.full(params))["dsp_total"]
+                info["dsp_total"] += info["dsp_plain_pass"]
         return info
 
     def grid(self):
@@ -247,11 +301,12 @@ class Montgomery(ModmulAlgorithm):
         return [("q' x mod 2^beta", params.beta, params.beta),
                 ("t q (q_h only)", params.beta, _logqh_ntt(params))]
 
-    def build(self, params):
+    def core(self, params):
         return hw.MontgomeryCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
-        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"}]
+        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"},
+                {"q": "0x80014001", "dsp": "none", "plain": "1"}]                 # a*b mod q: two passes
 
 
 @register
@@ -278,7 +333,7 @@ class Barrett(ModmulAlgorithm):
         # only the low beta+1 bits of tq = (t q_h) 2^omega + t are needed
         return [("x q'", 2 * bw, bw), ("t q, low beta+1 bits (q_h only)", max(bw + 1 - om, 0), lqh)]
 
-    def build(self, params):
+    def core(self, params):
         return hw.BarrettCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
@@ -314,7 +369,7 @@ class Plantard(ModmulAlgorithm):
         return [("a (b q') mod 2^(2beta)", 2 * params.beta, params.beta),
                 ("(c'+1) q (q_h only)", params.beta, _logqh_ntt(params))]
 
-    def build(self, params):
+    def core(self, params):
         return hw.PlantardCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
@@ -356,7 +411,8 @@ class NttAlgorithm(ModmulAlgorithm):
         return params.q.bit_length() - params.logqh
 
     def tag(self, params):
-        return f"q{params.q.bit_length()}_qh{params.logqh}" + ("_rt" if self.runtime(params) else "")
+        return (f"q{params.q.bit_length()}_qh{params.logqh}" + ("_rt" if self.runtime(params) else "")
+                + ("_plain" if params.plain else ""))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -442,7 +498,7 @@ class Wlm(NttAlgorithm):
     def multiplications(self, params):
         return [(f"q_h t' (step {i})", params.logqh, self.omega(params)) for i in range(self.lam(params))]
 
-    def build(self, params):
+    def core(self, params):
         om = self.omega(params)
         return hw.WlmCore(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params),
                           params.reduce_only, self.runtime(params))
@@ -492,7 +548,7 @@ class WlmMixed(NttAlgorithm):
         w0, w1 = self.words(params)
         return [("q_h t' (omega0)", params.logqh, w0), ("q_h t' (omega1)", params.logqh, w1)]
 
-    def build(self, params):
+    def core(self, params):
         return hw.WlmCore(params.q, params.q.bit_length(), self.omega(params), self.words(params),
                           self.gamma(params), params.reduce_only, self.runtime(params))
 
@@ -503,7 +559,8 @@ class WlmMixed(NttAlgorithm):
 
     def grid(self):
         return [{"q": "0x80140001", "logqh": "15", "qh_input": "1"},
-                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"}]
+                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
+                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1", "plain": "1"}]   # x mod q
 
 
 @register
@@ -529,7 +586,7 @@ class K2red(NttAlgorithm):
         om = self.omega(params)
         return [("q_h a_l", params.logqh, om), ("q_h t_l", params.logqh, om)]
 
-    def build(self, params):
+    def core(self, params):
         return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                             reduce_only=params.reduce_only, runtime=self.runtime(params))
 
@@ -597,7 +654,8 @@ class ShiftAlgorithm(NttAlgorithm):
                 f"l2 <= l1 <= {top}{f', l3 <= {top}' if three else ''})")
 
     def tag(self, params):
-        return f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}" + ("_rt" if params.shift_input else "")
+        return (f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}" + ("_rt" if params.shift_input else "")
+                + ("_plain" if params.plain else ""))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -626,7 +684,7 @@ class K2redShift(ShiftAlgorithm):
         """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""
         return 5 if params.rho == "B" else 7
 
-    def build(self, params):
+    def core(self, params):
         return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                             shifts=self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
                             runtime=self.runtime(params))
@@ -655,7 +713,7 @@ class MontgomeryShift(ShiftAlgorithm):
         """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""
         return 6 if params.rho == "B" else 8
 
-    def build(self, params):
+    def core(self, params):
         return hw.MontgomeryShiftCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                                       self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
                                       runtime=self.runtime(params))

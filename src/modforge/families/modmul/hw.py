@@ -134,6 +134,21 @@ class ModmulCore(PipelinedCore):
         return out
 
 
+class PlainCore(PipelinedCore):
+    """plain=1: a*b mod q from a core of congruence a*b*F: its result r, then r * F^-2 through
+    the full multiplier (r F^-2 F = a*b). Latency: the two cores' stages."""
+
+    def __init__(self, first: ModmulCore, full: ModmulCore, constant: int):
+        self.first, self.full, self.constant = first, full, constant
+        super().__init__(first.i.payload.shape().width, full.o.payload.shape().width, first.depth + full.depth)
+        for core in (first, full):       # only their datapaths are used
+            core._MustUse__silence = True
+
+    def datapath(self, m, stage, operands):
+        r = self.first.datapath(m, stage, operands)
+        return self.full.datapath(m, stage, Cat(r, Const(self.constant, self.full.beta)))
+
+
 class MontgomeryCore(ModmulCore):
     """Alg 1: 7 stages. a*b*2^-beta mod q."""
 
