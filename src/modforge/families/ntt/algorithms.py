@@ -203,13 +203,14 @@ class NttAlgorithm(Algorithm):
         found = []
         for qj in family_members(fam, log_n=params.n.bit_length() - 1, descending=True):
             if len(found) == len(moduli):
-                return found
+                break
+            if qj in moduli:
+                continue
             try:
-                if qj not in moduli:
-                    self.check_prime(params, qj, "prime")
-                    found.append(qj)
+                self.check_prime(params, qj, "prime")
             except ParameterError:
                 continue
+            found.append(qj)
         return (found + moduli[::-1])[:len(moduli)]
 
     def verification_config(self, params):
