@@ -147,7 +147,8 @@ class ModmulAlgorithm(Algorithm):
         raise NotImplementedError
 
     def scale(self, params) -> int:
-        """The factor F of the congruence as a number: model(a, b) == a*b*F mod q for all a, b."""
+        """The reduction's factor F as a number: model(a, b) == a*b*F mod q for all a, b
+        (plain=1 undoes it: a*b)."""
         raise NotImplementedError
 
     def congruence(self, params):
