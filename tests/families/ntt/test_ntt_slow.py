@@ -1,5 +1,5 @@
 """FHE-sized NTT cores (`pytest -m slow`): n = 4096 and 16384 with WLM-Mixed and
-Montgomery-Shift butterflies (one with two buffers), against the model on Verilator and Icarus (3 polynomials:
+Montgomery-Shift butterflies (one with two buffers, one loading its prime through cfg), against the model on Verilator and Icarus (3 polynomials:
 one streamed without stalls, two with stalls and back-pressure)."""
 
 import pytest
@@ -15,6 +15,7 @@ CONFIGS = [
     ("ntt-inverse", {"q": Q, "n": "16384", "pe": "16", "reduction": "wlm-mixed"}),
     ("ntt-polymul", {"q": Q, "n": "16384", "pe": "32", "reduction": "montgomery-shift"}),
     ("ntt-forward", {"q": Q, "n": "4096", "pe": "16", "reduction": "wlm-mixed", "buffers": "2"}),
+    ("ntt-polymul", {"q": Q, "n": "4096", "pe": "16", "reduction": "montgomery-shift", "twiddles": "load"}),
 ]
 
 
@@ -22,7 +23,7 @@ CONFIGS = [
 @pytest.mark.sim
 @pytest.mark.parametrize("simulator", SIMULATORS)
 @pytest.mark.parametrize("name,cfg", CONFIGS, ids=[f"{c[0]}-n{c[1]['n']}-{c[1]['reduction']}" + ("-2buf" if "buffers" in c[1] else "")
-                                             for c in CONFIGS])
+                                             + ("-load" if "twiddles" in c[1] else "") for c in CONFIGS])
 def test_large_n(tmp_path, name, cfg, simulator):
     alg = lookup(name)
     params = alg.parse(cfg)
