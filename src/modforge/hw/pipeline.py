@@ -15,7 +15,12 @@ order with `stage(value, name)`, which returns a register loaded from `value` wh
 pipeline advances (`value` may depend on the operands or on registers of the stage
 before). The result must be a register (or a function of registers) of stage L, so it
 holds while o.ready is low. The shell checks that the number of stages the datapath
-declares via `stage.next()` equals L.
+declares via `stage.next()` equals the stages it was built for.
+
+Register placement (`keep_stages`): a stage marked False keeps its logic but not its
+registers, so it merges with the next one (every value crosses each stage boundary once,
+so dropping one boundary's registers for all values keeps the function); latency = the
+stages kept.
 """
 
 from __future__ import annotations
@@ -26,18 +31,25 @@ from amaranth.lib.wiring import In, Out
 
 
 class Stager:
-    """`stage(value, name)` -> a register of the current stage; `stage.next()` closes the
-    current stage (call it once after each stage's registers, L times in all)."""
+    """`stage(value, name)` -> a register of the current stage (a wire where `keep` drops the
+    stage's registers); `stage.next()` closes the current stage (call it once after each
+    stage's registers, L times in all)."""
 
-    def __init__(self, m: Module, advance: Value):
+    def __init__(self, m: Module, advance: Value, keep=None):
         self.m = m
         self.advance = advance
+        self.keep = keep        # per stage: registered (None: all)
         self.index = 1          # the stage being built (1-based)
         self.count = 0          # stages closed
 
     def __call__(self, value, name: str, shape=None) -> Signal:
         value = Value.cast(value)
-        reg = Signal(shape if shape is not None else value.shape(), name=f"s{self.index}_{name}")
+        shape = shape if shape is not None else value.shape()
+        if self.keep is not None and not self.keep[self.index - 1]:
+            wire = Signal(shape, name=f"s{self.index}_{name}_w")
+            self.m.d.comb += wire.eq(value)
+            return wire
+        reg = Signal(shape, name=f"s{self.index}_{name}")
         with self.m.If(self.advance):
             self.m.d.sync += reg.eq(value)
         return reg
@@ -53,9 +65,9 @@ class PipelinedCore(wiring.Component):
     def __init__(self, in_width: int, out_width: int, depth: int):
         if depth < 1:
             raise ValueError("a pipelined core needs at least one register stage")
-        self.depth = depth
-        self.steps = depth
-        self.latency = depth
+        self.stages = depth                 # the stages the datapath builds
+        self.keep = None                    # all registered
+        self.depth = self.steps = self.latency = depth
         self.initiation_interval = 1
         super().__init__({
             "i": In(stream.Signature(in_width)),
@@ -64,6 +76,14 @@ class PipelinedCore(wiring.Component):
 
     def datapath(self, m: Module, stage: Stager, operands: Value) -> Value:
         raise NotImplementedError
+
+    def keep_stages(self, keep) -> None:
+        """Register only the stages marked True (the last must be): latency = their number."""
+        keep = [bool(k) for k in keep]
+        if len(keep) != self.stages or not keep[-1]:
+            raise ValueError(f"keep: {self.stages} flags, the last True, got {keep}")
+        self.keep = keep
+        self.depth = self.steps = self.latency = sum(keep)
 
     def elaborate(self, platform):
         m = Module()
@@ -76,12 +96,12 @@ class PipelinedCore(wiring.Component):
         with m.If(advance):
             m.d.sync += valid[0].eq(self.i.valid)
             m.d.sync += [valid[k].eq(valid[k - 1]) for k in range(1, self.depth)]
-        stager = Stager(m, advance)
+        stager = Stager(m, advance, self.keep)
         result = self.datapath(m, stager, self.i.payload)
-        if stager.count != self.depth:
+        if stager.count != self.stages:
             m._MustUse__silence = True
             raise RuntimeError(f"{type(self).__name__}: datapath built {stager.count} stages, "
-                               f"declared depth {self.depth}")
+                               f"declared {self.stages}")
         m.d.comb += [self.o.valid.eq(valid[-1]), self.o.payload.eq(result)]
         return m
 

@@ -41,6 +41,16 @@ def test_common_rules(name):
     q = lookup(name).grid()[0]["q"]
     reject(name, {"q": q, "reduce_only": "2"}, "reduce_only", "must be 0 or 1")
     reject(name, {"q": q, "plain": "2"}, "plain", "must be 0 or 1")
+    alg = lookup(name)
+    full = alg.parse({"q": q})
+    stages = alg.cycles(full)
+    assert alg.extra_info(full)["pipeline"] == "1" * stages
+    for mask in ["1" * (stages - 1), "1" * stages + "1", "0" * stages, "2" + "1" * (stages - 1)]:
+        reject(name, {"q": q, "pipeline": mask}, "pipeline", f"must be {stages} characters 0 or 1")
+    merged = alg.parse({"q": q, "pipeline": "0" * (stages - 1) + "1"})       # one register stage
+    assert alg.cycles(merged) == alg.latency(merged) == 1 and "_pipe0" in alg.module_name(merged)
+    core = alg.build(merged)
+    assert core.latency == 1 and core.stages == stages
     assert "_plain" in lookup(name).module_name(lookup(name).parse({"q": q, "plain": "1"}))
 
 

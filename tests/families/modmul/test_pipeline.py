@@ -18,7 +18,7 @@ class Toy(PipelinedCore):
     def datapath(self, m, stage, x):
         v = stage(x * 3, "x3", 10)
         stage.next()
-        for k in range(1, self.depth):
+        for k in range(1, self.stages):
             v = stage(v + 1 if k == 1 else (v ^ 0x5A if k == 2 else v), f"v{k}", 10)
             stage.next()
         return v
@@ -51,6 +51,23 @@ def test_toy_latency_and_ii(depth):
     assert {b - a for a, b in zip(acc, acc[1:])} == {1} and core.initiation_interval == 1
 
 
+@pytest.mark.parametrize("keep", [[0, 0, 0, 0, 1], [1, 0, 1, 0, 1], [0, 1, 1, 1, 1]])
+def test_merged_stages(keep):
+    """keep_stages: the same function with the dropped stages' registers gone, latency =
+    the stages kept, under stalls too; the last stage must stay."""
+    xs = [(i * 37) & 0xFF for i in range(200)]
+    core = Toy(5)
+    core.keep_stages(keep)
+    assert core.latency == core.depth == sum(keep) and core.stages == 5
+    outs, lats, _ = run_stream(core, xs, stalls=False)
+    assert outs == [toy(x, 5) for x in xs] and set(lats) == {sum(keep)}
+    core = Toy(5)
+    core.keep_stages(keep)
+    assert run_stream(core, xs, seed=3, stalls=True)[0] == [toy(x, 5) for x in xs]
+    with pytest.raises(ValueError):
+        Toy(5).keep_stages([1, 1, 1, 1, 0])
+
+
 def test_depth_mismatch_is_caught():
     class Bad(Toy):
         def datapath(self, m, stage, x):
@@ -58,7 +75,7 @@ def test_depth_mismatch_is_caught():
             stage.next()
             return v
 
-    with pytest.raises(RuntimeError, match="declared depth 3"):
+    with pytest.raises(RuntimeError, match="declared 3"):
         verilog.convert(Bad(3), name="bad")
 
 

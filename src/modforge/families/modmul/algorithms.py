@@ -33,6 +33,9 @@ MIN_BETA, MAX_BETA = 8, 128
 DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
 REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (the paper's Tables 3-4); "
                     "0: the product a*b, then the reduction")
+PIPELINE_HELP = ("the register stages kept, one character per stage of the full pipeline (`latency_formula` "
+                 "in design.json), 1 keep, 0 merge into the next stage, the last 1 (latency = the 1s; "
+                 "empty: every stage, the paper's FF placement)")
 PLAIN_HELP = ("1: the plain product a*b mod q (x mod q with reduce_only): the result goes through the "
               "multiplier a second time with the constant F^-2 mod q, F the reduction's factor (twice the "
               "stages and DSPs; nothing added where F = 1); 0: the reduction's own congruence (the "
@@ -46,6 +49,7 @@ class GenericParams:
     dsp: str = param("dsp48e2", help=DSP_HELP)
     reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
     plain: int = param(0, help=PLAIN_HELP)
+    pipeline: str = param("", help=PIPELINE_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +63,7 @@ class NttParams:
                                   "q then fixes beta, omega and log q_h")
     reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
     plain: int = param(0, help=PLAIN_HELP)
+    pipeline: str = param("", help=PIPELINE_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,6 +79,7 @@ class ShiftParams:
                                      "q then fixes beta, omega, log q_h and the form")
     reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
     plain: int = param(0, help=PLAIN_HELP)
+    pipeline: str = param("", help=PIPELINE_HELP)
 
 
 def _hex(q: int) -> str:
@@ -121,10 +127,18 @@ class ModmulAlgorithm(Algorithm):
         self.check_reduce_only(params)
         p = dataclasses.replace(params, beta=beta)
         self.check(p)
+        self.check_pipeline(p)
         return p
 
     def check(self, params) -> None:
         """Algorithm-specific rules on the canonical parameters."""
+
+    def check_pipeline(self, params) -> None:
+        """pipeline: one 0/1 per stage of the full pipeline, the last 1."""
+        mask, stages = params.pipeline, self.stage_count(params)
+        if mask and (set(mask) - {"0", "1"} or len(mask) != stages or mask[-1] != "1"):
+            raise ParameterError(self.name, "pipeline", f"must be {stages} characters 0 or 1 (one per stage), "
+                                 "the last 1", mask)
 
     def gamma(self, params):
         return DSP_PROFILES[getattr(params, "dsp", "none")]
@@ -173,13 +187,15 @@ class ModmulAlgorithm(Algorithm):
 
     def full(self, params):
         """The full multiplier of the second pass (a*b, the reduction's own congruence)."""
-        return dataclasses.replace(params, reduce_only=0, plain=0)
+        return dataclasses.replace(params, reduce_only=0, plain=0, pipeline="")
 
     def build(self, params):
-        core = self.core(dataclasses.replace(params, plain=0))
-        if not self.second_pass(params):
-            return core
-        return hw.PlainCore(core, self.core(self.full(params)), self.plain_constant(params))
+        core = self.core(dataclasses.replace(params, plain=0, pipeline=""))
+        if self.second_pass(params):
+            core = hw.PlainCore(core, self.core(self.full(params)), self.plain_constant(params))
+        if params.pipeline:
+            core.keep_stages([c == "1" for c in params.pipeline])
+        return core
 
     def core(self, params):
         """The pipelined core of the reduction's own congruence."""
@@ -220,9 +236,13 @@ class ModmulAlgorithm(Algorithm):
         """Register stages with the product a*b (reduce_only: two fewer)."""
         raise NotImplementedError
 
-    def cycles(self, params):
+    def stage_count(self, params) -> int:
+        """Stages of the full pipeline (every register the paper places)."""
         own = self.stages(params) - 2 * params.reduce_only
         return own + (self.stages(self.full(params)) if self.second_pass(params) else 0)
+
+    def cycles(self, params):
+        return params.pipeline.count("1") if params.pipeline else self.stage_count(params)
 
     def latency(self, params):
         return self.cycles(params)
@@ -231,7 +251,10 @@ class ModmulAlgorithm(Algorithm):
         return 1
 
     def tag(self, params):
-        return f"q{self.beta(params)}" + ("_plain" if params.plain else "")
+        return f"q{self.beta(params)}" + self.tag_flags(params)
+
+    def tag_flags(self, params) -> str:
+        return ("_plain" if params.plain else "") + (f"_pipe{params.pipeline}" if params.pipeline else "")
 
     def runtime(self, params) -> dict[str, int]:
         """The run-time modulus fields and their widths (empty: q is a constant)."""
@@ -249,7 +272,8 @@ class ModmulAlgorithm(Algorithm):
         info = {"congruence": self.congruence(params), "beta": bw, "q": hex(params.q),
                 "latency_formula": self.stages.__doc__.strip() + (" (reduce_only: two fewer)" if params.reduce_only else "")
                 + (", then the full multiplier's stages again (plain)" if self.second_pass(params) else ""),
-                "reduce_only": params.reduce_only, "plain": params.plain}
+                "reduce_only": params.reduce_only, "plain": params.plain,
+                "pipeline": params.pipeline or "1" * self.stage_count(params)}
         F = self.scale(params)
         if F != 1 and not self.runtime(params):
             info["montgomery_domain"] = {
@@ -403,6 +427,7 @@ class NttAlgorithm(ModmulAlgorithm):
                 raise ParameterError(self.name, flag, "must be 0 or 1", getattr(params, flag))
         p = dataclasses.replace(params, logqh=logqh)
         self.check(p)
+        self.check_pipeline(p)
         return p
 
     def auto_logqh(self, params) -> int:
@@ -413,7 +438,7 @@ class NttAlgorithm(ModmulAlgorithm):
 
     def tag(self, params):
         return (f"q{params.q.bit_length()}_qh{params.logqh}" + ("_rt" if self.runtime(params) else "")
-                + ("_plain" if params.plain else ""))
+                + self.tag_flags(params))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -512,7 +537,8 @@ class Wlm(NttAlgorithm):
     def grid(self):
         # lambda = 2, 3 and 4 (latency 7, 9, 11)
         return [{"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
-                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"}]
+                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"},
+                {"q": "0x8000000014000001", "logqh": "40", "pipeline": "010101011"}]   # registers merged
 
 
 @register
@@ -656,7 +682,7 @@ class ShiftAlgorithm(NttAlgorithm):
 
     def tag(self, params):
         return (f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}" + ("_rt" if params.shift_input else "")
-                + ("_plain" if params.plain else ""))
+                + self.tag_flags(params))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -722,4 +748,5 @@ class MontgomeryShift(ShiftAlgorithm):
     def grid(self):
         return [{"q": "0x9fc00001", "logqh": "16"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"}]
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"},
+                {"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"}]            # one register stage

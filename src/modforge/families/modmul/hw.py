@@ -140,7 +140,7 @@ class PlainCore(PipelinedCore):
 
     def __init__(self, first: ModmulCore, full: ModmulCore, constant: int):
         self.first, self.full, self.constant = first, full, constant
-        super().__init__(first.i.payload.shape().width, full.o.payload.shape().width, first.depth + full.depth)
+        super().__init__(first.i.payload.shape().width, full.o.payload.shape().width, first.stages + full.stages)
         for core in (first, full):       # only their datapaths are used
             core._MustUse__silence = True
 

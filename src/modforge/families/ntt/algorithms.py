@@ -43,6 +43,8 @@ class NttParams:
                                "and the shift forms; 0: as the reduction derives it from q)")
     rho: str = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
     beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)")
+    pipeline: str = param("", help="the reduction's register stages kept, 1 keep, 0 merge (its own "
+                                   "parameter; empty: all)")
     buffers: int = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "
                                  "out, then computes: II = k n/P + C) or 2 (it loads into the other buffer "
                                  "while one computes: II = C, twice the coefficient RAM)")
@@ -63,7 +65,7 @@ STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(
           "waits between dependent passes")
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
-REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0}
+REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0, "pipeline": ""}
 TWIDDLES = ("rom", "load")
 #: the reductions with a run-time modulus (RNS mode, twiddles=load), and the flag that turns it on
 RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
@@ -477,4 +479,5 @@ class Polymul(NttAlgorithm):
             {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
             {"q": "0x800a000000000001", "n": "64", "pe": "4", "reduction": "wlm-mixed", "buffers": "2"},
             {"q": "0x80140001", "n": "64", "pe": "4", "reduction": "wlm", "twiddles": "load"},   # run-time prime
+            {"q": "0x80130001", "n": "64", "pe": "4", "reduction": "k2red", "pipeline": "0101011"},  # 4-stage k2red
         ]

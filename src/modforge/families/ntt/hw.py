@@ -84,9 +84,9 @@ class Butterfly(Elaboratable):
             m.d.sync += q_reg.eq(q)
             q = q_reg
         # the reduction's pipelined multiplier: p = x*s*F mod q, in [0, q)
-        stager = Stager(m, Const(1))
+        stager = Stager(m, Const(1), self.core.keep)
         p = self.core.datapath(m, stager, Cat(x, s, rt))
-        assert stager.count == self.core.depth
+        assert stager.count == self.core.stages
         for k in range(self.core.depth):                 # a, gs (and q) ride along
             a2, gs2 = Signal(w + 1, name=f"a_d{k + 1}"), Signal(name=f"gs_d{k + 1}")
             m.d.sync += [a2.eq(a), gs2.eq(gs)]
