@@ -64,8 +64,10 @@ def test_merged_stages(keep):
     core = Toy(5)
     core.keep_stages(keep)
     assert run_stream(core, xs, seed=3, stalls=True)[0] == [toy(x, 5) for x in xs]
+    bad = Toy(5)
+    bad._MustUse__silence = True                         # refused before it is elaborated
     with pytest.raises(ValueError):
-        Toy(5).keep_stages([1, 1, 1, 1, 0])
+        bad.keep_stages([1, 1, 1, 1, 0])
 
 
 def test_depth_mismatch_is_caught():
