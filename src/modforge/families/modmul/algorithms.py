@@ -275,7 +275,7 @@ class ModmulAlgorithm(Algorithm):
                 "reduce_only": params.reduce_only, "plain": params.plain,
                 "pipeline": params.pipeline or "1" * self.stage_count(params)}
         F = self.scale(params)
-        if F != 1 and not self.runtime(params):
+        if F != 1 and not (self.runtime(params) or params.plain or params.reduce_only):   # a*b*F, q fixed
             info["montgomery_domain"] = {
                 "R": hex(pow(F, -1, params.q)),
                 "to": f"b = {pow(F, -2, params.q):#x} = R^2 mod q: the core returns a R (into the domain)",
