@@ -37,9 +37,10 @@ Congruences:
             and the pointwise mul(a_hat, b_hat F^-1) = a_hat b_hat exactly: no scaling
             pass. F = 1 (Barrett): b is stored as it comes. With two buffers the units are
             busy while a frame loads: b is stored as it comes and the first pass scales it.
-Run-time prime (twiddles=load): the ROMs are RAMs and q, the reduction's run-time modulus
-fields and b's scale are registers; all reset to the generation prime's values and are
-rewritten word by word through the cfg stream while no frame is in the core (ConfigMap).
+Run-time primes (twiddles=load): the ROMs are RAMs and, per residue slot, q, the
+reduction's run-time modulus fields and b's scale are registers; all reset to the generation
+moduli's values and are rewritten word by word through the cfg stream while no frame is in
+the core (ConfigMap).
 Buffers: one (the next frame loads while the last is read out, then computes) or two (it
 loads into the other buffer while this one computes: II = C).
 """
