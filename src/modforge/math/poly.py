@@ -6,6 +6,7 @@ A polynomial is a tuple of ints in [0, p), coefficient of x^i at index i
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = [
@@ -54,15 +55,20 @@ def degree(a) -> int:
     return len(trim(a)) - 1
 
 
+@functools.cache
+def _bits(n: int) -> int:
+    """Bit 0 of each of n little-endian bytes."""
+    return int.from_bytes(b"\1" * n, "little")
+
+
 def add(a, b, p: int) -> tuple:
     """a + b over GF(p)."""
     if len(a) < len(b):
         a, b = b, a
-    if p == 2:  # the common case of the models: coefficients are bits
-        out = [c & 1 for c in a]
-        for i, c in enumerate(b):
-            out[i] ^= c & 1
-        return trim(out)
+    if p == 2:  # the common case of the models: XOR the coefficient bytes as integers
+        n = len(a)
+        x = int.from_bytes(bytes(a), "little") ^ int.from_bytes(bytes(b), "little")
+        return tuple((x & _bits(n)).to_bytes(n, "little").rstrip(b"\0"))
     out = list(a)
     for i, c in enumerate(b):
         out[i] = (out[i] + c) % p
