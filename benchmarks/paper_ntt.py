@@ -106,7 +106,7 @@ def modmul_key(rec) -> tuple:
 
 def load(db: Path):
     """(key, target) -> (metrics, predicted DSPs) for the reductions; (reduction, log q,
-    variant, target) -> metrics for the NTTs (variant: "", "2 buffers", "twiddles=load")."""
+    variant, target) -> metrics for the NTTs (variant: "", "PE = 8", "2 buffers", "twiddles=load", ...)."""
     red, ntt = {}, {}
     for r in done_records(db):
         if r["algorithm"] in SHORT and r["params"].get("reduce_only"):
@@ -114,7 +114,9 @@ def load(db: Path):
             p = alg.parse({k: str(v) for k, v in r["params"].items()})
             red[(modmul_key(r), r["target"])] = (r["metrics"], alg.extra_info(p).get("dsp_total"))
         elif r["algorithm"] == "ntt-forward" and r["params"]["reduction"] in NTT_SHORT:
-            variant = ", ".join(v for v in ("2 buffers" * (r["params"].get("buffers", 1) == 2),
+            pe = int(r["params"]["pe"])
+            variant = ", ".join(v for v in (f"PE = {pe}" * (pe != 16),
+                                            "2 buffers" * (r["params"].get("buffers", 1) == 2),
                                             "twiddles=load" * (r["params"].get("twiddles") == "load")) if v)
             ntt[(NTT_SHORT[r["params"]["reduction"]], int(r["params"]["q"]).bit_length(),
                  variant, r["target"])] = r["metrics"]
@@ -247,7 +249,8 @@ def report_lines(db: Path) -> list[str]:
              "polynomial loads while the last is read out; with 2 buffers it loads while one computes, "
              "II = C). ECP5 only for the 32-bit shift-add "
              "reductions (MULT18X18D for the a*b products only, 4 per butterfly; the DSP-based "
-             "reductions need more than the largest ECP5 has).", "",
+             "reductions need more than the largest ECP5 has); nextpnr-ecp5 did not route them at "
+             "PE = 16 (see the reading), so the ECP5 rows are at PE = 4 and 8.", "",
              *ntt_rows(ntt), "", *claims(red, ntt)]
 
 
