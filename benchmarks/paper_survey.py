@@ -189,7 +189,7 @@ def report_lines(db: Path) -> list[str]:
     return [f"# Digit-serial survey, Tables 1-4, with open tools ({time.strftime('%Y-%m-%d')})", "",
              "Made by `modforge explore sweeps/survey_tables.toml --db survey.sqlite` (or its quick cut "
              "`survey_quick.toml`) and `python3 benchmarks/paper_survey.py --db survey.sqlite`; ECP5 "
-             "LFE5U-25F, nextpnr at 200 MHz asked. Columns marked *paper* are the paper's printed figures "
+             "LFE5U-25F (a larger LFE5U for a design filling it over 75%), nextpnr at 200 MHz asked. Columns marked *paper* are the paper's printed figures "
              "(Spartan-3 XC3S1500), for comparison only; rows we did not run show only those.", "",
              *report(res), "", *([*extra, ""] if extra else []), *claims(res, other)]
 

@@ -12,7 +12,7 @@ from modforge.synth import Metrics, TARGETS
 from modforge.synth import synthesize as _synthesize
 from modforge.synth.liberty import Table, parse_liberty
 from modforge.synth.metrics import lut_equivalent
-from modforge.synth.yosys import parse_area, parse_stat
+from modforge.synth.yosys import ecp5_device, parse_area, parse_stat
 
 from .sim.toy import Toy
 
@@ -148,6 +148,16 @@ def test_ecp5(toy):
     assert 50 < m.fmax_mhz < 1000
     _check_timing(m)
     assert m.atp == pytest.approx(m.latency_ns / 1000 * (m.lut + m.ff / 2 + 100 * m.dsp + 300 * m.bram))
+
+
+def test_ecp5_device_leaves_headroom():
+    assert ecp5_device({"LUT4": 500, "TRELLIS_FF": 900}) == "25k"
+    # 64 multipliers fit the 45k's 72 but fill 89% of them: the 85k
+    assert ecp5_device({"LUT4": 15327, "CCU2C": 3608, "MULT18X18D": 64, "DP16KD": 47}) == "85k"
+    assert ecp5_device({"LUT4": 3652, "CCU2C": 927, "MULT18X18D": 16, "DP16KD": 18}) == "25k"
+    # 20,453 LUT4 slots hold on the 25k (24,288) but fill 84%: the 45k
+    assert ecp5_device({"LUT4": 20453}) == "45k"
+    assert ecp5_device({"DP16KD": 57}) == "45k" and ecp5_device({"MULT18X18D": 200}) == "85k"
 
 
 @pytest.mark.synth

@@ -42,7 +42,7 @@ class Metrics:
     log_tail: Optional[str] = None
     directory: Optional[str] = None
     seconds: Optional[float] = None
-    device: Optional[str] = None  # the part placed on (ecp5: the smallest LFE5U that holds it)
+    device: Optional[str] = None  # the part placed on (ecp5: the smallest LFE5U it fills to at most 75%)
     tool_seconds: Optional[dict] = None  # wall seconds per tool (yosys, nextpnr)
     freq_mhz: Optional[float] = None
     cycles: Optional[int] = None

