@@ -136,14 +136,17 @@ def test_xilinx(toy, family):
 
 
 @pytest.mark.synth
-def test_ecp5(toy):
-    m = synthesize(toy, "ecp5", freq_mhz=50)
+@pytest.mark.parametrize("target", ["ecp5", "ecp5-static"])
+def test_ecp5(toy, target):
+    m = synthesize(toy, target, freq_mhz=50)
     assert m.ok, m.message
-    assert m.freq_mhz == 50
+    assert m.freq_mhz == 50 and m.device == "LFE5U-25KF"
+    run_sh = (toy.directory / "synth" / target / "run.sh").read_text()
+    assert ("--placer static" in run_sh) == (target == "ecp5-static")
     assert m.ff == TOY_FF
     assert 20 < m.lut < 300 and m.lut_by_size["LUT4"] > 10
     assert m.dsp == 0 and m.bram == 0
-    report = json.loads((toy.directory / "synth" / "ecp5" / "report.json").read_text())
+    report = json.loads((toy.directory / "synth" / target / "report.json").read_text())
     assert m.fmax_mhz == pytest.approx(report["fmax"]["clk"]["achieved"], rel=1e-3)
     assert 50 < m.fmax_mhz < 1000
     _check_timing(m)
@@ -203,4 +206,4 @@ def test_cli_json_and_failure_exit(tmp_path, capsys, monkeypatch):
 
 
 def test_targets():
-    assert set(TARGETS) == {"generic", "asic", "xc7", "xcup", "ecp5"}
+    assert set(TARGETS) == {"generic", "asic", "xc7", "xcup", "ecp5", "ecp5-static"}

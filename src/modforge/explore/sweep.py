@@ -6,7 +6,7 @@
     [[sweep]]
     name = "table3"                 # optional label, stored with each result
     algorithm = "gfpm-mse-digit"    # one name or a list (a product with the parameters)
-    targets = ["ecp5", "generic"]   # generic, asic, xc7, xcup, ecp5 (default ["generic"])
+    targets = ["ecp5", "generic"]   # generic, asic, xc7, xcup, ecp5, ecp5-static (default ["generic"])
     freq = 100                      # MHz, the ecp5 place-and-route clock; a list is a product
     vectors = 1000                  # model vectors of the verification (default 1000)
     simulators = ["verilator"]      # verilator and/or icarus (default ["verilator"])
@@ -63,7 +63,7 @@ class Point:
 
     def freq_for(self, target: str) -> float:
         """The clock a target's result depends on (0 for targets without a requested clock)."""
-        return float(self.freq) if target == "ecp5" else 0.0
+        return float(self.freq) if target.startswith("ecp5") else 0.0
 
 
 @dataclasses.dataclass

@@ -81,7 +81,7 @@ class Metrics:
             self.latency_ns = self.latency_cycles * 1000.0 / self.fmax_mhz
         if self.fmax_mhz and self.initiation_interval:
             self.throughput_mops = self.fmax_mhz / self.initiation_interval
-        fpga = self.target in ("xc7", "xcup", "ecp5")
+        fpga = self.target in ("xc7", "xcup", "ecp5", "ecp5-static")
         if fpga and self.lut is not None:
             self.area = lut_equivalent(self.lut, self.ff or 0, self.dsp or 0, self.bram or 0)
             self.area_unit = "LUT-eq"

