@@ -10,6 +10,7 @@ Figures (the same for the tables, the plots and `modforge best`):
 from __future__ import annotations
 
 from ..errors import ParameterError
+from ..synth.yosys import FPGA_TARGETS
 from .store import Store
 
 MINIMIZE = ("latency", "area", "atp")
@@ -100,8 +101,8 @@ def best(store: Store, filters: dict[str, str], target: str | None, minimize: st
         target = targets[0] if targets else None
     rows = [r for r in rows if r["target"] == target]
     if max_luts is not None:
-        if target not in ("ecp5", "ecp5-static", "xc7", "xcup"):
-            raise ParameterError("best", "--max-luts", "needs an FPGA target (ecp5, xc7, xcup)", target)
+        if target not in FPGA_TARGETS:
+            raise ParameterError("best", "--max-luts", f"needs an FPGA target ({', '.join(FPGA_TARGETS)})", target)
         rows = [r for r in rows if r.get("lut") is not None and r["lut"] <= max_luts]
     fig = FIGURES[minimize]
     ranked = sorted((r for r in rows if fig(r)[0] is not None),

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from ..errors import ParameterError
+from ..synth.yosys import FPGA_TARGETS
 from .pareto import area, atp, latency, pareto_front
 from .plots import all_plots, field_order
 from .store import Store
@@ -44,7 +45,7 @@ def tables(rows: list[dict]) -> list[dict]:
     for (field, modulus, target), group in sorted(groups.items(),
                                                   key=lambda kv: (field_order(kv[0][0]), kv[0][1], kv[0][2])):
         front = {id(r) for r in pareto_front(group)}
-        fpga = target in ("ecp5", "ecp5-static", "xc7", "xcup")
+        fpga = target in FPGA_TARGETS
         head = ["algorithm", "config", "cycles", "II"]
         head += ["LUT", "FF", "DSP"] if fpga else (["gates", "FF", "depth"] if target == "generic" else ["cells", "FF"])
         head += ["Fmax MHz", "latency", "area", "ATP", "Pareto"]

@@ -12,6 +12,7 @@ Targets:
   ecp5     `synth_ecp5`, then nextpnr-ecp5 out-of-context place and route at the
            requested clock, on the smallest LFE5U (25k, 45k, 85k) the design fills to at
            most 75% (ecp5_device): LUT/FF/DSP/BRAM and the post-route Fmax of its report JSON.
+  ecp5-static  the same with nextpnr's electrostatic placer (`--placer static`).
 
 Every run writes its scripts, logs and reports to <design>/synth/<target>/ so it can be
 repeated by hand, and gives one Metrics record. A tool that fails or times out gives a
