@@ -10,7 +10,7 @@ Figures (the same for the tables, the plots and `modforge best`):
 from __future__ import annotations
 
 from ..errors import ParameterError
-from ..synth.yosys import FPGA_TARGETS
+from ..synth.metrics import FPGA_TARGETS
 from .store import Store
 
 MINIMIZE = ("latency", "area", "atp")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from ..errors import ParameterError
-from ..synth.yosys import FPGA_TARGETS
+from ..synth.metrics import FPGA_TARGETS
 from .pareto import area, atp, latency, pareto_front
 from .plots import all_plots, field_order
 from .store import Store

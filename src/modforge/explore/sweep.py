@@ -38,6 +38,7 @@ from typing import Any
 from ..errors import ParameterError
 from ..registry import canonical, lookup, param_hash
 from ..sim.runners import SIMULATORS
+from ..synth.metrics import ECP5_TARGETS
 from ..synth.yosys import DEFAULT_FREQ_MHZ, TARGETS
 
 SWEEP_KEYS = ("name", "algorithm", "targets", "freq", "vectors", "simulators", "seed", "timeout", "params")
@@ -63,7 +64,7 @@ class Point:
 
     def freq_for(self, target: str) -> float:
         """The clock a target's result depends on (0 for targets without a requested clock)."""
-        return float(self.freq) if target.startswith("ecp5") else 0.0
+        return float(self.freq) if target in ECP5_TARGETS else 0.0
 
 
 @dataclasses.dataclass

@@ -30,6 +30,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+#: ecp5-static: the ecp5 flow with nextpnr's electrostatic placer, which spreads a large core
+#: where the default HeAP packs it densely enough to stall the router (a 32-bit NTT, PE = 16)
+ECP5_TARGETS = ("ecp5", "ecp5-static")
+FPGA_TARGETS = ("xc7", "xcup", *ECP5_TARGETS)
+
 STATUSES = ("ok", "failed", "timeout")
 
 
@@ -81,7 +86,7 @@ class Metrics:
             self.latency_ns = self.latency_cycles * 1000.0 / self.fmax_mhz
         if self.fmax_mhz and self.initiation_interval:
             self.throughput_mops = self.fmax_mhz / self.initiation_interval
-        fpga = self.target in ("xc7", "xcup", "ecp5", "ecp5-static")
+        fpga = self.target in FPGA_TARGETS
         if fpga and self.lut is not None:
             self.area = lut_equivalent(self.lut, self.ff or 0, self.dsp or 0, self.bram or 0)
             self.area_unit = "LUT-eq"

@@ -34,12 +34,8 @@ from pathlib import Path
 from ..design import Design
 from ..errors import ParameterError, ToolMissing
 from . import liberty
-from .metrics import Metrics
+from .metrics import ECP5_TARGETS, FPGA_TARGETS, Metrics
 
-#: ecp5-static: the ecp5 flow with nextpnr's electrostatic placer, which spreads a large core
-#: where the default HeAP packs it densely enough to stall the router (a 32-bit NTT, PE = 16)
-ECP5_TARGETS = ("ecp5", "ecp5-static")
-FPGA_TARGETS = ("xc7", "xcup", *ECP5_TARGETS)
 TARGETS = ("generic", "asic", *FPGA_TARGETS)
 GATES = ("AND", "NAND", "OR", "NOR", "XOR", "XNOR", "MUX", "NOT")
 DEFAULT_FREQ_MHZ = 100.0
