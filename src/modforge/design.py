@@ -47,6 +47,7 @@ class Design:
     paper: str
     info: dict
     config_width: int = 0   # a cfg stream's payload bits (0: none)
+    computes: dict = dataclasses.field(default_factory=dict)  # registry.Computes.record()
 
     def record(self) -> dict:
         rec = dataclasses.asdict(self)
@@ -126,6 +127,7 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
         paper=algorithm.paper,
         info=algorithm.extra_info(params),
         config_width=algorithm.config_width(params),
+        computes=algorithm.computes(params).record(),
     )
     (directory / "design.json").write_text(json.dumps(design.record(), indent=2, sort_keys=True) + "\n")
     return design

@@ -1,118 +1,194 @@
-"""One interface for every algorithm, and the registry the CLI, the docs and the
+"""One contract for every algorithm, and the registry the CLI, the docs, the store and the
 conformance test read.
 
-An algorithm is a subclass of `Algorithm`, decorated with `@register`. Its parameters are
-a frozen dataclass (`Params`) whose fields carry `help` in their metadata; `parse`
-turns `key=value` strings into a validated, canonical instance.
+An algorithm is a subclass of `Algorithm` decorated with `@register`. It must implement the
+abstract core below (what it takes, what it computes, the model, the hardware, the cycle
+claim); everything else has a default, and its optional capabilities are class data
+(`frames`, `config_stream`). Its parameters are a frozen dataclass (`Params`) whose fields
+are made with `param`: the field's type drives parsing, `--help` and the errors (int, bool,
+str, Literal choices, tuple[int, ...] lists, and the kinds POW2 and POLYNOMIAL).
+
+The registry stands below the families: it finds them by the names `modforge.families`
+lists (one line a family) and by the `modforge.families` entry-point group, and imports
+none of them by name.
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
+import functools
 import hashlib
+import importlib
 import json
 import random
-from typing import Any, ClassVar
+import typing
+from importlib import metadata
+from typing import Any, ClassVar, Literal
 
 from .errors import ParameterError
 
 _REGISTRY: dict[str, "Algorithm"] = {}
 
+POW2 = "power of two"
+POLYNOMIAL = "polynomial"
 
-def param(default=dataclasses.MISSING, *, help: str):
-    """A parameter field with its one-line meaning."""
-    return dataclasses.field(default=default, metadata={"help": help})
+
+def param(default: Any = dataclasses.MISSING, *, help: str, kind: str | None = None) -> Any:
+    """A parameter field with its one-line meaning; kind: POW2 or POLYNOMIAL refine an int or str."""
+    return dataclasses.field(default=default, metadata={"help": help, "kind": kind})
 
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
+    """One operand (or the result) as it sits in the stream payload: `width` bits from bit
+    `offset` (set by `payload_map`), in `encoding` (binary, gf2-poly, gfp-digits, montgomery,
+    ...), within `domain` (the range the design assumes, e.g. "< q")."""
     name: str
-    width: int  # bits in the hardware payload
+    width: int
+    encoding: str = "binary"
+    domain: str = ""
+    offset: int = 0
 
 
-class Algorithm:
-    """Subclasses set the class attributes and implement the methods below."""
+def payload_map(operands: list[Operand]) -> list[Operand]:
+    """The operands packed low to high in list order, each with its bit offset."""
+    out, offset = [], 0
+    for op in operands:
+        out.append(dataclasses.replace(op, offset=offset))
+        offset += op.width
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Computes:
+    """What a design computes, as data the store, report, `best` and plots read.
+
+    structure  "GF(p^m)": GF(p)[x]/(f) (a field when f is irreducible, else a ring);
+               "Z_q": the integers mod q; "Z_q[x]/(f)": polynomials over Z_q mod f
+    p          the characteristic of GF(p^m), or q for Z_q and Z_q[x]/(f)
+    degree     m of GF(p^m), n of Z_q[x]/(f); 1 for Z_q
+    polynomial f, canonical (empty for Z_q)
+    is_field   False for a ring (a reducible f, Z_q with q composite, Z_q[x]/(f))
+    defined_by the parameters that fix the structure (a report's configuration leaves them out)
+    """
+    structure: Literal["GF(p^m)", "Z_q", "Z_q[x]/(f)"]
+    p: int
+    degree: int = 1
+    polynomial: str = ""
+    is_field: bool = True
+    defined_by: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The name results are grouped by: GF(2^163), GF(2)[x]/(x^163+x^82+1) (a ring: f is
+        reducible), Z_q 32b, Z_q[x]/(x^256+1)."""
+        if self.structure == "GF(p^m)":
+            return f"GF({self.p}^{self.degree})" if self.is_field else f"GF({self.p})[x]/({self.polynomial})"
+        if self.structure == "Z_q":
+            return f"Z_q {self.p.bit_length()}b"
+        return f"Z_q[x]/({self.polynomial})"
+
+    @property
+    def modulus(self) -> str:
+        """The defining polynomial of GF(p^m), else q (decimal)."""
+        return self.polynomial if self.structure == "GF(p^m)" else str(self.p)
+
+    def record(self) -> dict:
+        return dataclasses.asdict(self) | {"label": self.label, "modulus": self.modulus}
+
+
+class Algorithm(abc.ABC):
+    """The contract. Class data: name (CLI), family, title, paper, Params; capabilities
+    `frames` (an operand set streams as several beats: frame_beats, in_beats, out_beats) and
+    `config_stream` (a cfg stream: config_width, verification_config)."""
 
     name: ClassVar[str]  # CLI name, e.g. "gf2n-blakely"
     family: ClassVar[str]  # e.g. "gf2n"
     title: ClassVar[str]  # one line
     paper: ClassVar[str]  # the paper and its algorithm/figure
     Params: ClassVar[type]
+    frames: ClassVar[bool] = False
+    config_stream: ClassVar[bool] = False
+
+    # --- required core ----------------------------------------------------------------
+    @abc.abstractmethod
+    def operands(self, params) -> list[Operand]:
+        """The operands of one beat, low bits of the payload first."""
+
+    @abc.abstractmethod
+    def result_width(self, params) -> int:
+        """Bits of one result beat."""
+
+    @abc.abstractmethod
+    def computes(self, params) -> Computes:
+        """The field, ring or modulus the design computes in."""
+
+    @abc.abstractmethod
+    def congruence(self, params) -> str:
+        """The output congruence in words, e.g. 'C = A*B*t^-82 mod F'."""
+
+    @abc.abstractmethod
+    def model(self, params, *operands: int) -> Any:
+        """Bit-exact result as the hardware payload encodes it."""
+
+    @abc.abstractmethod
+    def random_operands(self, params, rng: random.Random) -> tuple:
+        """One random operand set in the model's domain."""
+
+    @abc.abstractmethod
+    def build(self, params) -> Any:
+        """The Amaranth component (streams i, o[, cfg]) with .latency and .initiation_interval."""
+
+    @abc.abstractmethod
+    def cycles(self, params) -> int:
+        """Clock cycles of one multiplication as the algorithm's formula states it."""
+
+    @abc.abstractmethod
+    def tag(self, params) -> str:
+        """The readable part of the module name, e.g. 'n163' or 'p2_m163_d16'."""
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params) -> Any:
+    def validate(self, params):
         """Check every rule; return the canonical params (all derived values explicit)."""
         return params
 
-    def parse(self, args: dict[str, str]):
-        """`key=value` strings -> validated canonical params. Raises ParameterError."""
-        fields = {f.name: f for f in dataclasses.fields(self.Params)}
+    def parse(self, args: dict[str, Any]):
+        """`key=value` strings (or values of the field's type) -> validated canonical
+        params. Raises ParameterError."""
+        specs = param_specs(self.Params)
         values: dict[str, Any] = {}
-        for key, text in args.items():
-            if key not in fields:
-                raise ParameterError(self.name, key, f"is not a parameter (known: {', '.join(fields)})", text)
-            f = fields[key]
-            kind = f.type if isinstance(f.type, type) else {"int": int, "str": str}.get(str(f.type), str)
-            if kind is int:
-                try:
-                    values[key] = int(str(text), 0)
-                except ValueError:
-                    raise ParameterError(self.name, key, "must be an integer", text) from None
-            else:
-                values[key] = str(text)
-        for f in fields.values():
-            if f.name not in values and f.default is dataclasses.MISSING:
-                raise ParameterError(self.name, f.name, "is required", "<missing>")
+        for key, value in args.items():
+            if key not in specs:
+                raise ParameterError(self.name, key, f"is not a parameter (known: {', '.join(specs)})", value)
+            values[key] = specs[key].convert(self.name, value)
+        for spec in specs.values():
+            if spec.name not in values and spec.required:
+                raise ParameterError(self.name, spec.name, f"is required ({spec.type_text})", "<missing>")
         return self.validate(self.Params(**values))
 
     def param_help(self) -> list[tuple[str, str, Any]]:
-        return [(f.name, f.metadata.get("help", ""),
-                 None if f.default is dataclasses.MISSING else f.default)
-                for f in dataclasses.fields(self.Params)]
+        """(name, help with the type, default or None) of every parameter."""
+        return [(s.name, f"{s.help} [{s.type_text}]", None if s.required else _plain(s.default))
+                for s in param_specs(self.Params).values()]
 
-    # --- mathematics ------------------------------------------------------------------
-    def operands(self, params) -> list[Operand]:
-        raise NotImplementedError
-
-    def result_width(self, params) -> int:
-        raise NotImplementedError
-
-    def model(self, params, *operands: int) -> int:
-        """Bit-exact result as the hardware payload encodes it."""
-        raise NotImplementedError
-
-    def congruence(self, params) -> str:
-        """The output congruence in words, e.g. 'C = A*B*t^-82 mod F'."""
-        raise NotImplementedError
-
-    def random_operands(self, params, rng: random.Random) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def cases(self, params) -> list[tuple[int, ...]]:
+    # --- optional, with defaults --------------------------------------------------------
+    def cases(self, params) -> list[tuple]:
         """Corner operand sets (0, 1, all-ones, the modulus' special values)."""
         return []
 
-    # --- frames: an operand set that streams as several beats (a polynomial) ------------
     def frame_beats(self, params) -> int:
-        """Beats per operand set, on the input and on the output alike; 1 for a multiplier.
-        With more, `operands` and `result_width` describe one beat, and `in_beats` and
-        `out_beats` split an operand set and its model result into beats."""
+        """Beats per operand set, on the input and on the output alike (frames only)."""
         return 1
 
-    def in_beats(self, params, operands: tuple) -> list[tuple[int, ...]]:
+    def in_beats(self, params, operands: tuple) -> list[tuple]:
         return [tuple(operands)]
 
     def out_beats(self, params, result) -> list[int]:
         return [result]
 
-    # --- hardware ---------------------------------------------------------------------
-    def build(self, params):
-        """An amaranth IterativeCore-like component with .latency, .initiation_interval."""
-        raise NotImplementedError
-
-    # --- a run-time configuration stream (cfg), written before operands ---------------------
     def config_width(self, params) -> int:
-        """Bits of a cfg stream's payload; 0: the design has none."""
+        """Bits of the cfg stream's payload (config_stream only; 0: no stream)."""
         return 0
 
     def verification_config(self, params) -> tuple[Any, list[int]]:
@@ -121,9 +197,9 @@ class Algorithm:
         it was generated with, so the check sees the load take effect)."""
         return params, []
 
-    def cycles(self, params) -> int:
-        """Clock cycles of one multiplication as the algorithm's formula states it."""
-        raise NotImplementedError
+    def config_fields(self, params) -> list[Operand]:
+        """The fields of a cfg payload, low bits first (config_stream only)."""
+        return []
 
     def latency(self, params) -> int:
         """Cycles from the input handshake to o.valid (of each beat, in a frame without
@@ -134,9 +210,9 @@ class Algorithm:
         """Cycles between operand sets (first beats of frames) when nothing stalls."""
         return self.cycles(params) + 1
 
-    def tag(self, params) -> str:
-        """The readable part of the module name, e.g. 'n163' or 'p2_m163_d16'."""
-        raise NotImplementedError
+    def result(self, params) -> Operand:
+        """The result beat in the output payload (name, encoding, range)."""
+        return Operand("c", self.result_width(params))
 
     def module_name(self, params) -> str:
         """Deterministic: mf_<algorithm>_<tag>_<first 8 hex digits of the parameter hash>."""
@@ -151,21 +227,114 @@ class Algorithm:
         return {}
 
 
+# --- typed parameters -------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class ParamSpec:
+    """One parameter: its Python type (int, bool, str, Literal[...], tuple[int, ...]), kind
+    (POW2, POLYNOMIAL or None), default and help."""
+    name: str
+    type: Any
+    kind: str | None
+    default: Any
+    help: str
+
+    @property
+    def required(self) -> bool:
+        return self.default is dataclasses.MISSING
+
+    @property
+    def choices(self) -> tuple | None:
+        return typing.get_args(self.type) if typing.get_origin(self.type) is Literal else None
+
+    @property
+    def type_text(self) -> str:
+        if self.choices is not None:
+            names = [str(c) for c in self.choices]
+            return " or ".join(names) if len(names) == 2 else "one of " + ", ".join(names)
+        if self.type is bool:
+            return "bool: 0 or 1"
+        if typing.get_origin(self.type) is tuple:
+            return "comma-separated integers"
+        return self.kind or getattr(self.type, "__name__", str(self.type))
+
+    def convert(self, algorithm: str, value: Any) -> Any:
+        """A command-line string (or a value already of the type) -> the field's value."""
+        text = str(value).strip()
+        if self.choices is not None:
+            for c in self.choices:
+                if text == str(c):
+                    return c
+            raise ParameterError(algorithm, self.name, f"must be {self.type_text}", text)
+        if self.type is bool:
+            if isinstance(value, bool) or value in (0, 1):
+                return bool(value)
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ParameterError(algorithm, self.name, "must be 0 or 1 (a bool)", text)
+        if typing.get_origin(self.type) is tuple:
+            items = value if isinstance(value, (list, tuple)) else [x for x in text.split(",") if x.strip()]
+            try:
+                return tuple(int(str(x).strip(), 0) for x in items)
+            except ValueError:
+                raise ParameterError(algorithm, self.name, "must be comma-separated integers", text) from None
+        if self.type is int:
+            if isinstance(value, bool):
+                raise ParameterError(algorithm, self.name, f"must be an integer ({self.type_text})", text)
+            try:
+                number = value if isinstance(value, int) else int(text, 0)
+            except ValueError:
+                raise ParameterError(algorithm, self.name, f"must be an integer ({self.type_text})", text) from None
+            if self.kind == POW2 and (number < 1 or number & (number - 1)):
+                raise ParameterError(algorithm, self.name, "must be a power of two", number)
+            return number
+        return text
+
+
+@functools.cache
+def param_specs(params_class: type) -> dict[str, ParamSpec]:
+    hints = typing.get_type_hints(params_class)
+    return {f.name: ParamSpec(f.name, hints[f.name], f.metadata.get("kind"), f.default, f.metadata.get("help", ""))
+            for f in dataclasses.fields(params_class)}
+
+
 def canonical(params) -> dict:
     return dataclasses.asdict(params)
+
+
+def _plain(value):
+    """Hash form of a value: bools as 0/1 and tuples as lists, so typing a field does not
+    change the keys of designs made before."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def param_hash(algorithm: Algorithm, params) -> str:
     """sha256 of the algorithm name and its canonical parameters: the key of a design.
     Fields at their default are left out, so a parameter added later (with a default that
     keeps the old behaviour) keeps the keys, module names and stored results of old designs."""
-    keyed = {f.name: getattr(params, f.name) for f in dataclasses.fields(params)
+    keyed = {f.name: _plain(getattr(params, f.name)) for f in dataclasses.fields(params)
              if f.default is dataclasses.MISSING or getattr(params, f.name) != f.default}
     text = json.dumps({"algorithm": algorithm.name, "params": keyed}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+# --- the registry -----------------------------------------------------------------------
+CAPABILITIES = {"frames": ("frame_beats", "in_beats", "out_beats"),
+                "config_stream": ("config_width", "verification_config", "config_fields")}
+
+
 def register(cls):
+    """Class decorator: add an algorithm (all of the abstract core implemented, every
+    capability it uses declared) to the registry."""
+    for capability, methods in CAPABILITIES.items():
+        used = [m for m in methods if getattr(cls, m) is not getattr(Algorithm, m)]
+        if used and not getattr(cls, capability):
+            raise TypeError(f"{cls.__name__} implements {', '.join(used)}: declare {capability} = True")
     inst = cls()
     if inst.name in _REGISTRY:
         raise RuntimeError(f"algorithm {inst.name} registered twice")
@@ -173,8 +342,15 @@ def register(cls):
     return cls
 
 
-def _load_families():
-    from .families import digitserial, gf2n, modmul, ntt  # noqa: F401  (registers their algorithms)
+@functools.cache
+def _load_families() -> None:
+    """Import each family package (importing one registers its algorithms): the ones
+    `modforge.families.FAMILIES` names, then those of installed plug-ins."""
+    families = importlib.import_module("modforge.families")
+    for name in families.FAMILIES:
+        importlib.import_module(f"modforge.families.{name}")
+    for entry in metadata.entry_points(group="modforge.families"):
+        entry.load()
 
 
 def all_algorithms() -> list[Algorithm]:
@@ -187,3 +363,13 @@ def lookup(name: str) -> Algorithm:
     if name not in _REGISTRY:
         raise ParameterError("modforge", "algorithm", f"must be one of {', '.join(sorted(_REGISTRY))}", name)
     return _REGISTRY[name]
+
+
+def describe(algorithm: str, params: dict) -> Computes | None:
+    """What a stored design computes, from its algorithm and canonical parameters; None for
+    an algorithm not registered here or parameters it no longer takes."""
+    try:
+        alg = lookup(algorithm)
+        return alg.computes(alg.parse(params))
+    except ParameterError:
+        return None

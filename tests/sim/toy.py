@@ -8,7 +8,7 @@ from amaranth.hdl import Mux, Signal
 
 from modforge.hw.iterative import IterativeCore
 from modforge.hw.pipeline import PipelinedCore
-from modforge.registry import Algorithm, Operand, param
+from modforge.registry import Algorithm, Computes, Operand, param
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,6 +69,12 @@ class Toy(Algorithm):
     def build(self, p):
         return ToyCore(p.w, p.bug)
 
+    def computes(self, p):
+        return Computes("Z_q", 1 << (2 * p.w), is_field=False, defined_by=("w",))
+
+    def tag(self, p):
+        return f"w{p.w}"
+
     def module_name(self, p):
         return f"mf_toy_w{p.w}_{p.bug}"
 
@@ -95,6 +101,7 @@ class ToyFrameCore(PipelinedCore):
 
 class ToyFrame(Algorithm):
     """A frame of `beats` bytes streams through a pipeline: the frame logic of the testbench."""
+    frames = True
     name = "toy-frame"
     family = "toy"
     title = "toy framed stream: every byte plus one"
@@ -132,6 +139,12 @@ class ToyFrame(Algorithm):
         core = ToyFrameCore()
         core.initiation_interval = p.beats + (p.bug == "ii")
         return core
+
+    def computes(self, p):
+        return Computes("Z_q", 256, is_field=False)
+
+    def tag(self, p):
+        return f"b{p.beats}"
 
     def module_name(self, p):
         return f"mf_toyframe_b{p.beats}_{p.bug}"

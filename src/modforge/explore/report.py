@@ -14,13 +14,13 @@ import time
 from pathlib import Path
 
 from ..errors import ParameterError
+from ..registry import describe
 from ..synth.metrics import FPGA_TARGETS
 from .pareto import area, atp, latency, pareto_front
 from .plots import all_plots, field_order
 from .store import Store
 
 FORMATS = ("md", "html")
-FIELD_KEYS = ("p", "m", "n", "poly", "q")
 
 
 def _fmt(v, nd=4) -> str:
@@ -32,7 +32,9 @@ def _fmt(v, nd=4) -> str:
 
 
 def _config(row) -> str:
-    rest = {k: v for k, v in (row["params"] or {}).items() if k not in FIELD_KEYS}
+    computes = describe(row["algorithm"], row["params"] or {})
+    fixed = computes.defined_by if computes else ()
+    rest = {k: v for k, v in (row["params"] or {}).items() if k not in fixed}
     return " ".join(f"{k}={v}" for k, v in rest.items()) or "-"
 
 
@@ -62,7 +64,7 @@ def tables(rows: list[dict]) -> list[dict]:
                          "*" if id(r) in front else ""])
         freq = sorted({r["freq_mhz"] for r in group if r["freq_mhz"]})
         asked = f" ({', '.join(f'{f:g}' for f in freq)} MHz asked)" if freq else ""
-        title = f"{field}" + (f" mod {modulus}" if modulus else "") + f" on {target}{asked}"
+        title = f"{field}" + (f" mod {modulus}" if modulus and modulus not in field else "") + f" on {target}{asked}"
         out.append({"title": title, "modulus": modulus, "head": head, "rows": body})
     return out
 

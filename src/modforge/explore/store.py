@@ -6,7 +6,7 @@ Schema (table `points`):
     param_hash     sha256 of the algorithm and its canonical parameters (registry.param_hash)
     algorithm      e.g. gf2n-rffiko
     family         e.g. gf2n
-    field          e.g. GF(2^163): derived from the parameters (see field_of)
+    field          e.g. GF(2^163): what the algorithm says it computes (see field_of)
     modulus        the canonical defining polynomial / modulus, e.g. x^163+x^82+1
     params         canonical parameters, JSON
     target         generic, asic, xc7, xcup, ecp5
@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
+from ..registry import describe
 from ..synth.metrics import ECP5_TARGETS
 
 DEFAULT_DB = "modforge.sqlite"
@@ -176,17 +177,11 @@ def tool_versions(target: str, algorithm: str | None = None) -> str:
 
 
 def field_of(algorithm: str, params: dict) -> tuple[str, str | None]:
-    """(field, modulus) for grouping: GF(2^n) for gf2n (n, poly), GF(p^m) for digit-serial
-    (p, m, poly), Z_q for a modulus q, else the algorithm's name."""
-    poly = params.get("poly")
-    if "m" in params and "p" in params:
-        return f"GF({params['p']}^{params['m']})", poly
-    if "n" in params and poly is not None and "q" not in params:
-        return f"GF(2^{params['n']})", poly
-    if "q" in params:
-        q = params["q"]
-        return (f"Z_q n={params['n']}" if "n" in params else f"Z_q {int(q).bit_length()}b"), str(q)
-    return algorithm, None
+    """(field, modulus) for grouping, as the algorithm describes what it computes
+    (registry.Computes: GF(2^163) and its polynomial, Z_q 32b and q, ...); the algorithm's
+    name for one that is not registered here."""
+    computes = describe(algorithm, params)
+    return (computes.label, computes.modulus) if computes else (algorithm, None)
 
 
 def now() -> str:

@@ -14,7 +14,7 @@ import random
 
 from modforge.errors import ParameterError
 from modforge.math import irreducible, poly, presets
-from modforge.registry import Algorithm, Operand, param, register
+from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
 
 from . import hw, model
 
@@ -27,7 +27,7 @@ _PAPER = "Beuchat, Miyoshi, Oyama, Okamoto: Multiplication over F_{p^m} on FPGA:
 class FieldParams:
     p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
     m: int = param(163, help="extension degree m of GF(p^m), >= 2")
-    poly: str = param("paper", help="modulus f: paper | nist | auto | an explicit monic "
+    poly: str = param(kind=POLYNOMIAL, default="paper", help="modulus f: paper | nist | auto | an explicit monic "
                                     "irreducible polynomial such as x^97+x^16-1")
 
 
@@ -157,6 +157,10 @@ class _GFpm(Algorithm):
         if self.has_R:
             parts.append(f"r{params.R}")
         return "_".join(parts)
+
+    def computes(self, params):
+        st = _structure(params.p, self.field(params))
+        return Computes("GF(p^m)", params.p, params.m, params.poly, st["irreducible"], ("p", "m", "poly"))
 
     def extra_info(self, params):
         p, m = params.p, params.m

@@ -16,7 +16,7 @@ from ...errors import ParameterError
 from ...math.irreducible import structure
 from ...math.poly import format_poly, parse_poly
 from ...math.presets import resolve_modulus
-from ...registry import Algorithm, Operand, param, register
+from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
 from . import hw
 from . import model as M
 
@@ -27,7 +27,7 @@ PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields
 @dataclasses.dataclass(frozen=True)
 class Gf2nParams:
     n: int = param(163, help="degree n of F(t); operands and result have n bits")
-    poly: str = param("auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 (x^n+x^floor(n/2)+1), "
+    poly: str = param(kind=POLYNOMIAL, default="auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 (x^n+x^floor(n/2)+1), "
                                    "type2 (x^n+x+1), nist, auto (lowest-weight irreducible) "
                                    "or an expression such as x^9+x^5+1")
 
@@ -36,7 +36,7 @@ class Gf2nParams:
 class RfFikoParams:
     n: int = param(163, help="odd degree n of the reduction-free trinomial F(t); "
                              "operands and result have n bits")
-    poly: str = param("rft", help="F(t): must be rft = x^n+x^ceil(n/2)+1 (or that trinomial "
+    poly: str = param(kind=POLYNOMIAL, default="rft", help="F(t): must be rft = x^n+x^ceil(n/2)+1 (or that trinomial "
                                   "written out)")
 
 
@@ -134,6 +134,9 @@ class Gf2nAlgorithm(Algorithm):
     # --- hardware ---------------------------------------------------------------------
     def tag(self, params):
         return f"n{params.n}"
+
+    def computes(self, params):
+        return Computes("GF(p^m)", 2, params.n, params.poly, _structure(params.poly)["irreducible"], ("n", "poly"))
 
     def extra_info(self, params):
         s = _structure(params.poly)

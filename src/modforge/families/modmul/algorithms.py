@@ -16,11 +16,12 @@ second pass through the full multiplier with the constant F^-2 mod q).
 from __future__ import annotations
 
 import dataclasses
+from typing import Literal
 import random
 
 from ...errors import ParameterError
 from ...math.primes import family as prime_family, is_prime, v2
-from ...registry import Algorithm, Operand, param, register
+from ...registry import Algorithm, Computes, Operand, param, register
 from . import hw
 from . import model as M
 
@@ -47,8 +48,8 @@ class GenericParams:
     q: int = param(help="the prime modulus (a generation-time constant)")
     beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
     dsp: str = param("dsp48e2", help=DSP_HELP)
-    reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
-    plain: int = param(0, help=PLAIN_HELP)
+    reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
+    plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
 
 
@@ -58,11 +59,11 @@ class NttParams:
     logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
                                "the algorithm allows for q)")
     dsp: str = param("dsp48e2", help=DSP_HELP)
-    qh_input: int = param(0, help="1: q_h is a run-time input beside a and b (log q_h bits, top bit "
+    qh_input: bool = param(False, help="1: q_h is a run-time input beside a and b (log q_h bits, top bit "
                                   "set: q = q_h 2^omega + 1 may change every product, e.g. an RNS base); "
                                   "q then fixes beta, omega and log q_h")
-    reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
-    plain: int = param(0, help=PLAIN_HELP)
+    reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
+    plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
 
 
@@ -71,14 +72,14 @@ class ShiftParams:
     q: int = param(help="a Proth-l prime q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1")
     logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
                                "for which q is Proth-2l or Proth-3l)")
-    rho: str = param("B", help="pipeline configuration: B (shift and add in one stage), "
+    rho: Literal["A", "B"] = param("B", help="pipeline configuration: B (shift and add in one stage), "
                                "A (shifted terms registered, then added)")
     dsp: str = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")
-    shift_input: int = param(0, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
+    shift_input: bool = param(False, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
                                      "and b (barrel shifters): the modulus may change every product; "
                                      "q then fixes beta, omega, log q_h and the form")
-    reduce_only: int = param(0, help=REDUCE_ONLY_HELP)
-    plain: int = param(0, help=PLAIN_HELP)
+    reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
+    plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
 
 
@@ -109,10 +110,7 @@ class ModmulAlgorithm(Algorithm):
             raise ParameterError(self.name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", dsp)
 
     def check_reduce_only(self, params) -> None:
-        """reduce_only and plain: 0 or 1; plain needs F^-2 mod q, a generation-time constant."""
-        for flag in ("reduce_only", "plain"):
-            if getattr(params, flag) not in (0, 1):
-                raise ParameterError(self.name, flag, "must be 0 or 1", getattr(params, flag))
+        """plain needs F^-2 mod q, a generation-time constant."""
         if params.plain and (getattr(params, "qh_input", 0) or getattr(params, "shift_input", 0)):
             raise ParameterError(self.name, "plain", "must be 0 with a run-time modulus (F^-2 mod q would "
                                  "change with q)", params.plain)
@@ -252,6 +250,9 @@ class ModmulAlgorithm(Algorithm):
 
     def tag(self, params):
         return f"q{self.beta(params)}" + self.tag_flags(params)
+
+    def computes(self, params):
+        return Computes("Z_q", params.q, defined_by=("q",))
 
     def tag_flags(self, params) -> str:
         return ("_plain" if params.plain else "") + (f"_pipe{params.pipeline}" if params.pipeline else "")
@@ -422,9 +423,6 @@ class NttAlgorithm(ModmulAlgorithm):
         if self.proth and 2 * omega < bits:
             raise ParameterError(self.name, "q", f"must be a Proth prime: omega >= beta/2 (omega={omega}, "
                                  f"beta={bits}, logqh={logqh}; v2(q-1)={v2(q - 1)})", _hex(q))
-        for flag in ("qh_input", "shift_input"):
-            if getattr(params, flag, 0) not in (0, 1):
-                raise ParameterError(self.name, flag, "must be 0 or 1", getattr(params, flag))
         p = dataclasses.replace(params, logqh=logqh)
         self.check(p)
         self.check_pipeline(p)
@@ -637,8 +635,6 @@ class ShiftAlgorithm(NttAlgorithm):
                              _hex(params.q))
 
     def check(self, params):
-        if params.rho not in ("A", "B"):
-            raise ParameterError(self.name, "rho", "must be A or B", params.rho)
         bits = params.q.bit_length()
         if params.logqh < 2 or M.proth_l_shifts(params.q, bits, self.omega(params)) is None:
             raise ParameterError(self.name, "q", f"must be a Proth-2l or Proth-3l prime with log q_h = "

@@ -13,11 +13,13 @@ streams the same way. See model.py for the architecture and hw.py for the timing
 from __future__ import annotations
 
 import dataclasses
+import typing
+from typing import Literal
 import random
 
 from ...errors import ParameterError
 from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity
-from ...registry import Algorithm, Operand, lookup, param, register
+from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
 from ..modmul.algorithms import DSP_HELP, DSP_PROFILES
 from . import hw
 from .model import ConfigMap, Plan, RnsPlan, pack_fields
@@ -25,34 +27,36 @@ from .model import ConfigMap, Plan, RnsPlan, pack_fields
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
          "(ntt-modular-reduction-wlm-k2red.txt), Sec. 2.2 and 5.4")
 
-REDUCTIONS = ("montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
-              "montgomery-shift")
+Reduction = Literal["montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
+                    "montgomery-shift"]
+REDUCTIONS = typing.get_args(Reduction)
 MIN_N, MAX_N, MAX_PE = 16, 65536, 64
 
 
 @dataclasses.dataclass(frozen=True)
 class NttParams:
     q: int = param(help="the prime modulus, q = 1 mod 2n (a generation-time constant)")
-    n: int = param(help=f"polynomial length, a power of two in {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))")
-    pe: int = param(4, help=f"P, butterfly units: a power of two in 1..{MAX_PE} dividing n/2")
-    reduction: str = param("montgomery", help="the butterflies' modular multiplier: " + ", ".join(REDUCTIONS))
+    n: int = param(help=f"polynomial length, a power of two in {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))",
+                   kind=POW2)
+    pe: int = param(4, help=f"P, butterfly units: a power of two in 1..{MAX_PE} dividing n/2", kind=POW2)
+    reduction: Reduction = param("montgomery", help="the butterflies' modular multiplier: " + ", ".join(REDUCTIONS))
     dsp: str = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
     psi: int = param(0, help="the primitive 2n-th root of unity, psi^n = -1 mod q "
                              "(0: the smallest one)")
     logqh: int = param(0, help="the reduction's log q_h, q = q_h 2^omega + 1 (wlm, wlm-mixed, k2red "
                                "and the shift forms; 0: as the reduction derives it from q)")
-    rho: str = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
+    rho: Literal["A", "B"] = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
     beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)")
     pipeline: str = param("", help="the reduction's register stages kept, 1 keep, 0 merge (its own "
                                    "parameter; empty: all)")
-    buffers: int = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "
+    buffers: Literal[1, 2] = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "
                                  "out, then computes: II = k n/P + C) or 2 (it loads into the other buffer "
                                  "while one computes: II = C, twice the coefficient RAM)")
-    base: str = param("", help="RNS mode: more primes after q, comma-separated (same bit length and "
+    base: str = param("", kind="comma-separated primes", help="RNS mode: more primes after q, comma-separated (same bit length and "
                                "log q_h as q, each = 1 mod 2n); a frame is then one residue polynomial "
                                "per prime, q's first, through the one core with a run-time modulus "
                                "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
-    twiddles: str = param("rom", help="rom: the moduli and the twiddles are fixed at generation (ROMs); "
+    twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation (ROMs); "
                                       "load: run-time primes of q's form (bit length, log q_h, Proth-l "
                                       "form), one per residue slot (q's, and the base's in RNS mode): their "
                                       "modulus fields, constants and twiddles in registers and RAMs that "
@@ -66,42 +70,31 @@ STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
 REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0, "pipeline": ""}
-TWIDDLES = ("rom", "load")
 #: the reductions with a run-time modulus (RNS mode, twiddles=load), and the flag that turns it on
 RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
                 "k2red-shift": "shift_input", "montgomery-shift": "shift_input"}
-
-
-def _pow2(x) -> bool:
-    return isinstance(x, int) and x >= 1 and x & (x - 1) == 0
 
 
 class NttAlgorithm(Algorithm):
     family = "ntt"
     paper = PAPER
     Params = NttParams
+    frames = True
+    config_stream = True
     transform: str                       # "forward", "inverse" or "polymul"
 
     # --- parameters -------------------------------------------------------------------
     def validate(self, params):
         name = self.name
-        if params.reduction not in REDUCTIONS:
-            raise ParameterError(name, "reduction", f"must be one of {', '.join(REDUCTIONS)}", params.reduction)
         if params.dsp not in DSP_PROFILES:
             raise ParameterError(name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", params.dsp)
         n, pe = params.n, params.pe
-        if not _pow2(n):
-            raise ParameterError(name, "n", "must be a power of two", n)
         if not MIN_N <= n <= MAX_N:
             raise ParameterError(name, "n", f"must be in {MIN_N}..{MAX_N}", n)
-        if not _pow2(pe) or pe > MAX_PE:
+        if pe > MAX_PE:
             raise ParameterError(name, "pe", f"must be a power of two in 1..{MAX_PE}", pe)
         if (n // 2) % pe:
             raise ParameterError(name, "pe", f"must divide n/2 = {n // 2} (P butterflies per cycle)", pe)
-        if params.buffers not in (1, 2):
-            raise ParameterError(name, "buffers", "must be 1 or 2", params.buffers)
-        if params.twiddles not in TWIDDLES:
-            raise ParameterError(name, "twiddles", f"must be one of {', '.join(TWIDDLES)}", params.twiddles)
         if params.twiddles == "load":
             if params.reduction not in RUNTIME_FLAG:
                 raise ParameterError(name, "twiddles", f"must be rom with reduction={params.reduction}: load "
@@ -367,6 +360,10 @@ class NttAlgorithm(Algorithm):
         extra += "_load" if params.twiddles == "load" else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
+
+    def computes(self, params):
+        """Z_q[x]/(x^n+1) (RNS: per residue prime of the base; q is the first)."""
+        return Computes("Z_q[x]/(f)", params.q, params.n, f"x^{params.n}+1", False, ("q", "n", "base"))
 
     def extra_info(self, params):
         plan = self.plan(params)
