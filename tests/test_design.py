@@ -1,6 +1,7 @@
 """Generated files: deterministic, headed, one module per file, design.json complete."""
 
 import json
+import re
 from pathlib import Path
 
 from modforge.design import generate, split_modules
@@ -25,7 +26,7 @@ def test_byte_identical_and_header(tmp_path):
     assert "src =" not in text and str(Path(__file__).parents[1]) not in text
     record = json.loads((tmp_path / "one" / "design.json").read_text())
     assert record["top"] == one.top and record["latency"] == 9 and len(record["param_hash"]) == 64
-    assert record["ports"]["i__payload"] == 16
+    assert {p["name"]: p["width"] for p in record["ports"]}["i__payload"] == 16
 
 
 def test_split_modules():
@@ -61,3 +62,38 @@ def test_param_hash_survives_a_new_defaulted_parameter():
 
     assert param_hash(alg, Grown(**dataclasses.asdict(params))) == param_hash(alg, params)
     assert param_hash(alg, Grown(**dataclasses.asdict(params), extra=1)) != param_hash(alg, params)
+
+
+def verilog_ports(text: str) -> dict[str, tuple[str, int]]:
+    """name -> (in|out, width) of a module's port declarations."""
+    found = re.findall(r"^\s*(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):0\]\s+)?\\?(\w+)\s*;", text, re.M)
+    return {name: ({"input": "in", "output": "out"}[d], int(msb or 0) + 1) for d, msb, name in found}
+
+
+def contract_configs():
+    """Each algorithm's first grid configuration, and every one with a cfg stream."""
+    for alg in all_algorithms():
+        for k, cfg in enumerate(alg.grid()):
+            if k == 0 or cfg.get("twiddles") == "load":
+                yield alg, cfg
+
+
+def test_port_contract(tmp_path):
+    """design.json states every port of the top module (name, direction, width) as the
+    Verilog declares it, the bit map of every payload tiles it exactly, and the header
+    carries both."""
+    for alg, cfg in contract_configs():
+        design = generate(alg, alg.parse(cfg), tmp_path / alg.name)
+        text = (design.directory / f"{design.top}.v").read_text()
+        declared = verilog_ports(text.split(f"module {design.top}(")[1])
+        stated = {p["name"]: (p["direction"], p["width"]) for p in design.ports}
+        assert stated == declared, alg.name
+        widths = {p["name"]: p["width"] for p in design.ports}
+        for stream, fields in design.payload.items():
+            assert [f["lsb"] for f in fields] == [0] + [f["msb"] + 1 for f in fields[:-1]], alg.name
+            assert fields[-1]["msb"] + 1 == widths[f"{stream}__payload"], (alg.name, stream)
+            assert all(f["encoding"] and f["domain"] for f in fields), (alg.name, stream)
+            for f in fields:
+                assert f"//   {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: " in text
+        assert design.reset and design.latency_from and design.computes["label"]
+        assert ("cfg__payload" in widths) == bool(design.config_width)

@@ -12,7 +12,7 @@ from pathlib import Path
 from amaranth.back import verilog
 
 from . import __version__
-from .registry import Algorithm, canonical, param_hash
+from .registry import Algorithm, Plan, canonical, param_hash
 
 HANDSHAKE = (
     "valid/ready streams: an operand set moves on i when i__valid & i__ready at a rising clk;\n"
@@ -21,11 +21,42 @@ HANDSHAKE = (
     "an operand set of several beats (a frame) streams its beats in order, as does its result."
 )
 CONFIG_HANDSHAKE = "cfg is a valid/ready stream of configuration words, taken while no operand set is in the core."
+RESET = ("rst: synchronous, active high, at least one cycle; it empties the core (no result is "
+         "presented after it) and returns every run-time register to its generation value")
+LATENCY_FROM = ("cycles from the handshake of an input beat to o__valid of its output beat, without "
+                "stalls (a frame: beat k in to beat k out; its first result beat latency cycles after "
+                "its first input beat)")
 
 
 def command_line(algorithm: Algorithm, params) -> str:
     args = " ".join(shlex.quote(f"{k}={v}") for k, v in canonical(params).items())
     return f"modforge generate {algorithm.name} {args}"
+
+
+def ports(plan: Plan) -> list[dict]:
+    """Every port of the top module: name, direction, width and meaning."""
+    def stream(name: str, direction: str, width: int, what: str) -> list[dict]:
+        back = "out" if direction == "in" else "in"
+        return [{"name": f"{name}__valid", "direction": direction, "width": 1, "meaning": f"{what}: valid"},
+                {"name": f"{name}__ready", "direction": back, "width": 1, "meaning": f"{what}: ready"},
+                {"name": f"{name}__payload", "direction": direction, "width": width,
+                 "meaning": f"{what}: payload (bit map: payload.{name})"}]
+    out = [{"name": "clk", "direction": "in", "width": 1, "meaning": "clock, rising edge"},
+           {"name": "rst", "direction": "in", "width": 1, "meaning": RESET}]
+    out += stream("i", "in", plan.input_width, "operand beats")
+    out += stream("o", "out", plan.output_width, "result beats")
+    if plan.config_width:
+        out += stream("cfg", "in", plan.config_width, "configuration words")
+    return out
+
+
+def payload(plan: Plan) -> dict[str, list[dict]]:
+    """Where each operand, the result and each cfg field sits in its stream's payload."""
+    def fields(ops) -> list[dict]:
+        return [{"name": op.name, "lsb": op.offset, "msb": op.offset + op.width - 1, "width": op.width,
+                 "encoding": op.encoding, "domain": op.domain} for op in ops]
+    return {"i": fields(plan.operands), "o": fields([plan.result])} | (
+        {"cfg": fields(plan.config_fields)} if plan.config_fields else {})
 
 
 @dataclasses.dataclass
@@ -47,16 +78,16 @@ class Design:
     paper: str
     info: dict
     config_width: int = 0   # a cfg stream's payload bits (0: none)
-    computes: dict = dataclasses.field(default_factory=dict)  # registry.Computes.record()
+    computes: dict = dataclasses.field(default_factory=dict)    # registry.Computes.record()
+    ports: list[dict] = dataclasses.field(default_factory=list)  # the port contract (ports())
+    payload: dict = dataclasses.field(default_factory=dict)      # bit maps (payload())
+    reset: str = RESET
+    latency_from: str = LATENCY_FROM
 
     def record(self) -> dict:
         rec = dataclasses.asdict(self)
         rec.pop("directory")
         rec["modforge_version"] = __version__
-        rec["ports"] = {"clk": 1, "rst": 1, "i__valid": 1, "i__ready": 1, "i__payload": self.input_width,
-                        "o__valid": 1, "o__ready": 1, "o__payload": self.output_width}
-        if self.config_width:
-            rec["ports"] |= {"cfg__valid": 1, "cfg__ready": 1, "cfg__payload": self.config_width}
         return rec
 
     @property
@@ -71,18 +102,24 @@ class Design:
         return cls(directory=Path(directory), **{k: v for k, v in rec.items() if k in fields})
 
 
-def _header(algorithm: Algorithm, params, core, top: str) -> str:
+def _header(algorithm: Algorithm, plan: Plan, core) -> str:
+    frames = f"; frames of {plan.frame_beats} beats" if plan.frame_beats > 1 else ""
     lines = [
         f"modforge {__version__}: {algorithm.name} ({algorithm.title})",
-        f"command: {command_line(algorithm, params)}",
-        "parameters: " + ", ".join(f"{k}={v}" for k, v in canonical(params).items()),
+        f"command: {command_line(algorithm, plan.params)}",
+        "parameters: " + ", ".join(f"{k}={v}" for k, v in canonical(plan.params).items()),
         f"paper: {algorithm.paper}",
-        f"output: {algorithm.congruence(params)}",
-        f"cycles: {algorithm.cycles(params)} step cycles; latency {core.latency} cycles;"
-        f" initiation interval {core.initiation_interval} cycles"
-        + (f"; frames of {algorithm.frame_beats(params)} beats" if algorithm.frame_beats(params) > 1 else ""),
+        f"computes in: {plan.computes.label}" + ("" if plan.computes.is_field else " (a ring, not a field)"),
+        f"output: {plan.congruence}",
+        f"cycles: {plan.cycles} step cycles; latency {core.latency} cycles;"
+        f" initiation interval {core.initiation_interval} cycles{frames}",
+        f"latency: {LATENCY_FROM}",
         *HANDSHAKE.splitlines(),
-        *([CONFIG_HANDSHAKE] if algorithm.config_width(params) else []),
+        *([CONFIG_HANDSHAKE] if plan.config_width else []),
+        "ports:",
+        *(f"  {p['direction']:<3} {p['name']}[{p['width'] - 1}:0]  {p['meaning']}" for p in ports(plan)),
+        *(f"  {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; {f['domain']}"
+          for stream, fields in payload(plan).items() for f in fields),
     ]
     return "".join(f"// {line}\n" for line in lines)
 
@@ -99,35 +136,36 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
     """Write the Verilog files and design.json of a validated configuration."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    plan = algorithm.plan(params)
     core = algorithm.build(params)
-    top = algorithm.module_name(params)
-    text = verilog.convert(core, name=top, strip_internal_attrs=True)
-    header = _header(algorithm, params, core, top)
+    text = verilog.convert(core, name=plan.module, strip_internal_attrs=True)
+    header = _header(algorithm, plan, core)
     files = []
     for name, body in split_modules(text).items():
         path = directory / f"{name}.v"
         path.write_text(header + body)
         files.append(path.name)
-    operands = algorithm.operands(params)
     design = Design(
         directory=directory,
         algorithm=algorithm.name,
         params=canonical(params),
         param_hash=param_hash(algorithm, params),
-        top=top,
+        top=plan.module,
         files=sorted(files),
-        cycles=algorithm.cycles(params),
+        cycles=plan.cycles,
         latency=core.latency,
         initiation_interval=core.initiation_interval,
-        frame_beats=algorithm.frame_beats(params),
-        input_width=sum(op.width for op in operands),
-        output_width=algorithm.result_width(params),
-        operands=[dataclasses.asdict(op) for op in operands],
-        congruence=algorithm.congruence(params),
+        frame_beats=plan.frame_beats,
+        input_width=plan.input_width,
+        output_width=plan.output_width,
+        operands=[dataclasses.asdict(op) for op in plan.operands],
+        congruence=plan.congruence,
         paper=algorithm.paper,
-        info=algorithm.extra_info(params),
-        config_width=algorithm.config_width(params),
-        computes=algorithm.computes(params).record(),
+        info=plan.info,
+        config_width=plan.config_width,
+        computes=plan.computes.record(),
+        ports=ports(plan),
+        payload=payload(plan),
     )
     (directory / "design.json").write_text(json.dumps(design.record(), indent=2, sort_keys=True) + "\n")
     return design

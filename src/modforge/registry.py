@@ -98,10 +98,46 @@ class Computes:
         return dataclasses.asdict(self) | {"label": self.label, "modulus": self.modulus}
 
 
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """Everything derived from one validated configuration, computed once (Algorithm.plan):
+    the model's vectors, the design, design.json, the header and the testbench read it.
+    `derived` is the family's own derived object (Algorithm.derive: widths, stages, tiling,
+    schedules, memory sizes)."""
+    algorithm: str
+    params: Any
+    operands: tuple[Operand, ...]       # one input beat, with their bit offsets
+    result: Operand                     # one output beat
+    config_fields: tuple[Operand, ...]  # one cfg word (config_stream), with offsets
+    cycles: int
+    latency: int
+    initiation_interval: int
+    frame_beats: int
+    congruence: str
+    computes: Computes
+    module: str
+    info: dict
+    derived: Any = None
+
+    @property
+    def input_width(self) -> int:
+        return sum(op.width for op in self.operands)
+
+    @property
+    def output_width(self) -> int:
+        return self.result.width
+
+    @property
+    def config_width(self) -> int:
+        return sum(f.width for f in self.config_fields)
+
+
 class Algorithm(abc.ABC):
     """The contract. Class data: name (CLI), family, title, paper, Params; capabilities
     `frames` (an operand set streams as several beats: frame_beats, in_beats, out_beats) and
-    `config_stream` (a cfg stream: config_width, verification_config)."""
+    `config_stream` (a cfg stream: config_width, verification_config, config_fields); `uses`,
+    the families whose algorithms it composes through `lookup` (a stored result follows their
+    code too)."""
 
     name: ClassVar[str]  # CLI name, e.g. "gf2n-blakely"
     family: ClassVar[str]  # e.g. "gf2n"
@@ -110,6 +146,7 @@ class Algorithm(abc.ABC):
     Params: ClassVar[type]
     frames: ClassVar[bool] = False
     config_stream: ClassVar[bool] = False
+    uses: ClassVar[tuple[str, ...]] = ()
 
     # --- required core ----------------------------------------------------------------
     @abc.abstractmethod
@@ -147,6 +184,27 @@ class Algorithm(abc.ABC):
     @abc.abstractmethod
     def tag(self, params) -> str:
         """The readable part of the module name, e.g. 'n163' or 'p2_m163_d16'."""
+
+    # --- the derived plan -------------------------------------------------------------
+    def derive(self, params) -> Any:
+        """The family's derived quantities of canonical params (cached by `derived`)."""
+        return None
+
+    @functools.lru_cache(maxsize=64)
+    def derived(self, params) -> Any:
+        return self.derive(params)
+
+    @functools.lru_cache(maxsize=64)
+    def plan(self, params) -> Plan:
+        """The Plan of canonical params (see `parse`)."""
+        config = self.config_fields(params)
+        if sum(f.width for f in config) != self.config_width(params):
+            raise RuntimeError(f"{self.name}: the cfg fields do not fill config_width")
+        return Plan(self.name, params, tuple(payload_map(self.operands(params))),
+                    dataclasses.replace(self.result(params), offset=0), tuple(payload_map(config)),
+                    self.cycles(params), self.latency(params), self.initiation_interval(params),
+                    self.frame_beats(params), self.congruence(params), self.computes(params),
+                    self.module_name(params), self.extra_info(params), self.derived(params))
 
     # --- parameters -------------------------------------------------------------------
     def validate(self, params):
@@ -199,7 +257,8 @@ class Algorithm(abc.ABC):
 
     def config_fields(self, params) -> list[Operand]:
         """The fields of a cfg payload, low bits first (config_stream only)."""
-        return []
+        width = self.config_width(params)
+        return [Operand("word", width)] if width else []
 
     def latency(self, params) -> int:
         """Cycles from the input handshake to o.valid (of each beat, in a frame without

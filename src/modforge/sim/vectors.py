@@ -9,13 +9,12 @@ from ..registry import Algorithm
 
 
 def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> int:
-    """The input payload: operand 0 in the low bits, each next operand above it."""
-    word, shift = 0, 0
-    for spec, value in zip(algorithm.operands(params), operands):
+    """The input payload: each operand at its offset (Plan.operands: operand 0 in the low bits)."""
+    word = 0
+    for spec, value in zip(algorithm.plan(params).operands, operands):
         if not 0 <= value < 1 << spec.width:
             raise ValueError(f"{algorithm.name}: operand {spec.name}={value:#x} exceeds {spec.width} bits")
-        word |= value << shift
-        shift += spec.width
+        word |= value << spec.offset
     return word
 
 

@@ -132,7 +132,7 @@ def test_config_words_load_primes():
     primes = alg.runtime_primes(p)
     assert len(primes) == 2 and not set(primes) & set(alg.moduli(p))
     loaded = alg.with_moduli(p, primes)
-    plans = alg.plan(loaded).plans
+    plans = alg.derived(loaded).plans
     words = alg.config_words(p, primes)
     assert len(words) == cm.count == 2 * (3 + len(plans[0].shared) + 4 * len(plans[0].lanes[0]))
     fields = {}
@@ -146,7 +146,7 @@ def test_config_words_load_primes():
         assert (fields[0, 3 * j], fields[0, 3 * j + 1], fields[0, 3 * j + 2]) == (qj, qj >> omega, plan.b_scale)
         assert [fields[1, j * S + a] for a in range(S)] == plan.shared
         assert all([fields[2 + u, j * L + a] for a in range(L)] == plan.lanes[u] for u in range(4))
-    rom = alg.plan(p)                                   # the core's own moduli: its ROM contents
+    rom = alg.derived(p)                                   # the core's own moduli: its ROM contents
     own = alg.config_words(p, alg.moduli(p))
     assert own[3:3 + rom.shared_len] == [cm.payload(1, a, x) for a, x in enumerate(rom.shared[:rom.shared_len])]
     rng = random.Random(5)
@@ -172,7 +172,7 @@ def test_other_psi():
 def test_schedule_is_conflict_free(n, pe):
     """Each butterfly pass reads every row exactly once, one row per bank per cycle; the
     pointwise pass reads row c of a and of b; load/unload put row r in bank parity(r)."""
-    plan = lookup("ntt-polymul").plan(params("ntt-polymul", "montgomery", n, pe))
+    plan = lookup("ntt-polymul").derived(params("ntt-polymul", "montgomery", n, pe))
     R = n // pe
     for ps in plan.passes:
         seen = []
@@ -199,7 +199,7 @@ def test_twiddle_roms():
     cycle of each distinct row pass; twiddle_words = their sum."""
     alg = lookup("ntt-polymul")
     p = params("ntt-polymul", "montgomery", 64, 8)
-    plan = alg.plan(p).plans[0]                         # the one prime of the base
+    plan = alg.derived(p).plans[0]                         # the one prime of the base
     q, R, H, F = p.q, 8, 4, plan.F
     assert F == pow(2, -32, q)
     tw = twiddles(q, 64, p.psi)
@@ -244,7 +244,7 @@ def test_cycle_formulas():
                 # two buffers: II = C; polymul scales b in a pass of its own, off every
                 # dependency path while a transforms (F = 1: none)
                 p2 = params(name, reduction, n, pe, buffers=2)
-                C2 = C + (n // pe if name == "ntt-polymul" and alg.plan(p).b_scales[0] else 0)
+                C2 = C + (n // pe if name == "ntt-polymul" and alg.derived(p).b_scales[0] else 0)
                 assert alg.cycles(p2) == C2 and alg.initiation_interval(p2) == C2
                 assert alg.latency(p2) == n // pe + C2 + 3
 

@@ -101,7 +101,7 @@ def test_rns_base():
     assert alg.parse({k: str(v) for k, v in vars(p).items()}) == p                 # canonical is a fixed point
     assert alg.frame_beats(p) == 3 * 64 // 4 and "_rns3" in alg.tag(p)
     single = alg.parse(rns)
-    D = alg.plan(single).drain                 # residues follow one another without a wait
+    D = alg.derived(single).drain                 # residues follow one another without a wait
     assert alg.cycles(p) == 3 * (alg.cycles(single) - D) + D and alg.latency(p) == 3 * 16 + alg.cycles(p) + 3
     assert alg.initiation_interval(p) == 3 * 16 + alg.cycles(p)
     assert alg.extra_info(p)["moduli"] == ["0xfff00001", "0xffdf0001", "0xffd50001"]

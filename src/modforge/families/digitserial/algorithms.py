@@ -107,9 +107,16 @@ class _GFpm(Algorithm):
         return params.D if self.has_D else 1
 
     # --- mathematics ------------------------------------------------------------------
+    def encoding(self, params) -> str:
+        k = poly.coeff_bits(params.p)
+        return f"GF({params.p}) digits: coefficient i of x^i in bits [{k}i, {k}i+{k}), each in 0..{params.p - 1}"
+
     def operands(self, params):
-        w = poly.coeff_bits(params.p) * params.m
-        return [Operand("a", w), Operand("b", w)]
+        w, e = poly.coeff_bits(params.p) * params.m, self.encoding(params)
+        return [Operand("a", w, e, f"deg a < {params.m}"), Operand("b", w, e, f"deg b < {params.m}")]
+
+    def result(self, params):
+        return Operand("c", self.result_width(params), self.encoding(params), f"deg c < {params.m}")
 
     def result_width(self, params) -> int:
         return poly.coeff_bits(params.p) * params.m

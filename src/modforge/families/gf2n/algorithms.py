@@ -20,6 +20,7 @@ from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, param, registe
 from . import hw
 from . import model as M
 
+ENCODING = "GF(2) polynomial: bit i is the coefficient of t^i"
 PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields and "
          "Polynomial Rings (reduction-free-gf2n-fiko-rffiko.txt)")
 
@@ -97,7 +98,11 @@ class Gf2nAlgorithm(Algorithm):
         return M.split_point(params.n)
 
     def operands(self, params):
-        return [Operand("a", params.n), Operand("b", params.n)]
+        return [Operand("a", params.n, ENCODING, f"deg A < {params.n}"),
+                Operand("b", params.n, ENCODING, f"deg B < {params.n}")]
+
+    def result(self, params):
+        return Operand("c", params.n, ENCODING, f"deg C < {params.n}")
 
     def result_width(self, params):
         return params.n

@@ -83,6 +83,12 @@ class ShiftParams:
     pipeline: str = param("", help=PIPELINE_HELP)
 
 
+#: the run-time modulus fields (qh_input, shift_input) and what they must hold
+RUNTIME_DOMAIN = {"qh": "q_h of this product's modulus q = q_h 2^omega + 1, top bit set",
+                  "l1": "l1 of q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1",
+                  "l2": "l2 (as l1)", "l3": "l3 (as l1; Proth-3l)"}
+
+
 def _hex(q: int) -> str:
     return hex(q)
 
@@ -148,8 +154,11 @@ class ModmulAlgorithm(Algorithm):
     def operands(self, params):
         bw = self.beta(params)
         if params.reduce_only:
-            return [Operand("x", 2 * bw)]
-        return [Operand("a", bw), Operand("b", bw)]
+            return [Operand("x", 2 * bw, "unsigned binary", "x <= (q-1)^2")]
+        return [Operand("a", bw, "unsigned binary", "a < q"), Operand("b", bw, "unsigned binary", "b < q")]
+
+    def result(self, params):
+        return Operand("c", self.beta(params), "unsigned binary", "0 <= c < q")
 
     def result_width(self, params):
         return self.beta(params)
@@ -471,7 +480,8 @@ class NttAlgorithm(ModmulAlgorithm):
         return dataclasses.replace(params, q=self.runtime_q(params, values))
 
     def operands(self, params):
-        return super().operands(params) + [Operand(k, bits) for k, bits in self.runtime(params).items()]
+        return super().operands(params) + [Operand(k, bits, "unsigned binary", RUNTIME_DOMAIN[k])
+                                           for k, bits in self.runtime(params).items()]
 
     def congruence(self, params):
         text = super().congruence(params)

@@ -81,6 +81,7 @@ class NttAlgorithm(Algorithm):
     Params = NttParams
     frames = True
     config_stream = True
+    uses = ("modmul",)                   # the butterflies' reduction: lookup("modmul-<reduction>")
     transform: str                       # "forward", "inverse" or "polymul"
 
     # --- parameters -------------------------------------------------------------------
@@ -165,7 +166,7 @@ class NttAlgorithm(Algorithm):
                                    base=",".join(hex(x) for x in primes[1:]), logqh=logqh)
 
     def config_map(self, params) -> ConfigMap:
-        return ConfigMap(self.plan(params), self.width(params),
+        return ConfigMap(self.derived(params), self.width(params),
                          sum(self.modmul(params).runtime(self.runtime_params(params)).values()))
 
     def config_width(self, params) -> int:
@@ -186,7 +187,7 @@ class NttAlgorithm(Algorithm):
         for qj in primes:
             mpj = dataclasses.replace(self.check_prime(params, qj, "prime"), **{RUNTIME_FLAG[params.reduction]: 1})
             fields.append(pack_fields(alg.runtime(mpj), alg.runtime_of(mpj, qj)))
-        return self.config_map(params).words(self.plan(self.with_moduli(params, primes)).plans, fields)
+        return self.config_map(params).words(self.derived(self.with_moduli(params, primes)).plans, fields)
 
     def runtime_primes(self, params) -> list[int]:
         """The primes the testbench loads, one per slot: the largest others of q's form, then
@@ -250,7 +251,7 @@ class NttAlgorithm(Algorithm):
                                  f"{e.argument}={e.value} (derived from q) {e.rule}", hex(params.q)) from None
 
     # --- the plan shared by model and hardware ------------------------------------------
-    def plan(self, params) -> RnsPlan:
+    def derive(self, params) -> RnsPlan:
         """One Plan per prime of the base (just q without RNS), each with its own reduction
         model and scale; psi for q, the smallest primitive 2n-th root for the others."""
         alg, mp = self.modmul(params), self.reduction_params(params)
@@ -288,14 +289,32 @@ class NttAlgorithm(Algorithm):
     def result_width(self, params):
         return params.pe * self.width(params)
 
+    def lanes(self, params) -> str:
+        """The encoding of a beat of coefficients."""
+        return (f"{params.pe} lanes of {self.width(params)}-bit unsigned coefficients: beat k, lane l (bits "
+                f"[{self.width(params)}l, ...)) is coefficient k*{params.pe} + l"
+                + ("; the residue polynomials one after another, q's first" if params.base else ""))
+
     def operands(self, params):
         """One polynomial, P coefficients a beat (ntt-polymul: two)."""
-        return [Operand("x", params.pe * self.width(params))]
+        return [Operand("x", params.pe * self.width(params), self.lanes(params), "each coefficient < q")]
+
+    def result(self, params):
+        return Operand("c", self.result_width(params), self.lanes(params), "each coefficient < q")
+
+    def config_fields(self, params):
+        if params.twiddles != "load":
+            return []
+        cm = self.config_map(params)
+        return [Operand("data", cm.data_bits, "unsigned binary", "the word's value"),
+                Operand("word", cm.word_bits, "unsigned binary", "the address within sel"),
+                Operand("sel", cm.sel_bits, "unsigned binary", "0: slot j's constants at 3j + c (c = 0: q_j, "
+                        "1: its run-time fields, 2: b's scale); 1: the shared twiddle RAM; 2 + u: lane u's")]
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, *polys):
         """The hardware-faithful model (model.Plan.run); its congruence: `congruence`."""
-        return self.plan(params).run(*polys)
+        return self.derived(params).run(*polys)
 
     def random_operands(self, params, rng: random.Random):
         """A polynomial per operand (RNS: its residue polynomials one after another)."""
@@ -322,7 +341,7 @@ class NttAlgorithm(Algorithm):
             mp = self.runtime_params(params)
             runtime = [alg.runtime_of(mp if j == 0 else self.residue_params(params, mp, qj), qj)
                        for j, qj in enumerate(moduli)]
-        return hw.NttCore(self.plan(params), self.width(params), len(self.operands(params)),
+        return hw.NttCore(self.derived(params), self.width(params), len(self.operands(params)),
                           lambda: alg.build(mp), runtime, self.config_map(params) if load else None)
 
     def formula(self, params):
@@ -342,15 +361,15 @@ class NttAlgorithm(Algorithm):
 
     def cycles(self, params):
         """C, the compute phase: the passes as model.Plan.schedule places them (`formula`)."""
-        return self.plan(params).compute_cycles()
+        return self.derived(params).compute_cycles()
 
     def latency(self, params):
         """k R + C + 3 (R = n/P): see model.Plan.latency."""
-        return self.plan(params).latency()
+        return self.derived(params).latency()
 
     def initiation_interval(self, params):
         """k R + C, or C with two buffers (R = n/P): see model.Plan.initiation_interval."""
-        return self.plan(params).initiation_interval()
+        return self.derived(params).initiation_interval()
 
     def tag(self, params):
         extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
@@ -366,7 +385,7 @@ class NttAlgorithm(Algorithm):
         return Computes("Z_q[x]/(f)", params.q, params.n, f"x^{params.n}+1", False, ("q", "n", "base"))
 
     def extra_info(self, params):
-        plan = self.plan(params)
+        plan = self.derived(params)
         mp = self.reduction_params(params)
         alg = self.modmul(params)
         n, P, w = params.n, params.pe, self.width(params)
@@ -453,14 +472,14 @@ class Polymul(NttAlgorithm):
     transform = "polymul"
 
     def operands(self, params):
-        w = params.pe * self.width(params)
-        return [Operand("a", w), Operand("b", w)]
+        w, lanes = params.pe * self.width(params), self.lanes(params)
+        return [Operand("a", w, lanes, "each coefficient < q"), Operand("b", w, lanes, "each coefficient < q")]
 
     def congruence(self, params):
         return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.moduli_note(params)
 
     def formula(self, params):
-        plan = self.plan(params)
+        plan = self.derived(params)
         scale = " + n/P (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
         return (f"C = k (3 log2(n) H + n/P{scale} + 3 G + 2 max(0, D + 1 - H)) + D, H = n/(2P), "
                 "D = mul_depth + 3, k = residues per frame; " + STALLS)
