@@ -19,6 +19,7 @@ import dataclasses
 import random
 
 from ...errors import ParameterError
+from ...hw.dsp import DSP_HELP, DSP_PROFILES
 from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Operand, param, register
 from . import hw
@@ -27,10 +28,7 @@ from . import model as M
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
          "(ntt-modular-reduction-wlm-k2red.txt)")
 
-#: DSP operand sizes (Gamma_A >= Gamma_B, unsigned) of the device profiles.
-DSP_PROFILES = {"dsp48e2": (26, 17), "dsp48e1": (25, 18), "ecp5": (18, 18), "none": None}
 MIN_BETA, MAX_BETA = 8, 128
-DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
 REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (the paper's Tables 3-4); "
                     "0: the product a*b, then the reduction")
 PIPELINE_HELP = ("the register stages kept, one character per stage of the full pipeline (`latency_formula` "

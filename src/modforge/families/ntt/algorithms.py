@@ -16,9 +16,9 @@ import dataclasses
 import random
 
 from ...errors import ParameterError
+from ...hw.dsp import DSP_HELP, DSP_PROFILES
 from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity
 from ...registry import Algorithm, Operand, lookup, param, register
-from ..modmul.algorithms import DSP_HELP, DSP_PROFILES
 from . import hw
 from .model import ConfigMap, Plan, RnsPlan, pack_fields
 
