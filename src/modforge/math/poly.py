@@ -11,7 +11,7 @@ import re
 
 __all__ = [
     "trim", "degree", "add", "sub", "neg", "scale", "shift", "mul",
-    "divmod_poly", "mod", "mulmod", "powmod", "gcd", "inverse_mod",
+    "divmod_poly", "mod", "mulmod", "powmod", "xpow_table", "gcd", "inverse_mod",
     "monic", "parse_poly", "format_poly", "pack", "unpack", "coeff_bits",
     "is_prime_small",
 ]
@@ -184,6 +184,19 @@ def powmod(a, e: int, f, p: int) -> tuple:
         if e:
             base = mulmod(base, base, f, p)
     return result
+
+
+def xpow_table(f, p: int, count: int) -> list[tuple]:
+    """[x^i mod f for i in m .. m+count-1], m = deg f: the constants of a single-level
+    reduction by f (digit-serial multipliers, eq. (2) of Beuchat et al.)."""
+    f = trim(f)
+    m = len(f) - 1
+    out = []
+    cur = mod(shift((1,), m), f, p) if count else ()
+    for _ in range(count):
+        out.append(cur)
+        cur = mod(shift(cur, 1), f, p)
+    return out
 
 
 def monic(a, p: int) -> tuple:

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from modforge.families.modmul import model as M
+from modforge.hw.dsp import dsp_tiles
 from modforge.math.primes import family, family_members, proth_l_terms, v2
 
 
@@ -144,7 +145,7 @@ def test_wlm_mixed_and_k2red(q, logqh, data):
 def test_wlm_mixed_words_64_17():
     """errata: for 64-bit, log q_h = 17, 26x17 DSPs: omega0 = 38, omega1 = 26 (2 + 1 DSPs)."""
     assert M.wlm_mixed_words(64, 47, 26) == (38, 26)
-    assert M.dsp_tiles(17, 38, 26, 17) == 2 and M.dsp_tiles(17, 26, 26, 17) == 1
+    assert dsp_tiles(17, 38, 26, 17) == 2 and dsp_tiles(17, 26, 26, 17) == 1
 
 
 def test_wlm_mixed_printed_form_fails():

@@ -13,7 +13,7 @@ and k >= m.  The reduction by f is eq. (2) of the paper, generated from f at des
 
     s mod f = sum_{i<m} s_i x^i + sum_{i=m}^{m+K-1} s_i (x^i mod f)      (deg s < m+K)
 
-with the table x^i mod f, i = m..m+K-1 (`xpow_table`).  It is a single level: valid
+with the table x^i mod f, i = m..m+K-1 (`poly.xpow_table`).  It is a single level: valid
 because every table entry is already reduced.
 """
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from modforge.math import poly
 
 __all__ = [
-    "Field", "xpow_table", "groups", "reduction_cost", "reduction_operands",
+    "Field", "groups", "reduction_cost", "reduction_operands",
     "mse_horner", "mse_shu", "mse_digit", "mse_pipelined",
     "lse_basic", "lse_digit", "lse_nam", "lse_pipelined",
     "n_digits",
@@ -34,18 +34,6 @@ __all__ = [
 def n_digits(m: int, D: int) -> int:
     """ceil(m/D): digits of the multiplier a(x)."""
     return -(-m // D)
-
-
-def xpow_table(f, p: int, count: int) -> list[tuple]:
-    """[x^i mod f for i in m .. m+count-1], m = deg f (the precomputed constants of eq. (2))."""
-    f = poly.trim(f)
-    m = len(f) - 1
-    out = []
-    cur = poly.mod(poly.shift((1,), m), f, p) if count else ()
-    for _ in range(count):
-        out.append(cur)
-        cur = poly.mod(poly.shift(cur, 1), f, p)
-    return out
 
 
 def groups(D: int, R: int) -> list[range]:
@@ -68,7 +56,7 @@ def reduction_cost(f, p: int, D: int, high: int | None = None) -> dict:
     m = len(f) - 1
     high = D if high is None else high
     counts = [1] * m
-    for r in xpow_table(f, p, high):
+    for r in poly.xpow_table(f, p, high):
         for k, c in enumerate(r):
             if c:
                 counts[k] += 1
@@ -99,7 +87,7 @@ class Field:
 
     def __post_init__(self):
         object.__setattr__(self, "f", poly.trim(self.f))
-        object.__setattr__(self, "table", tuple(xpow_table(self.f, self.p, self.span)))
+        object.__setattr__(self, "table", tuple(poly.xpow_table(self.f, self.p, self.span)))
 
     @property
     def m(self) -> int:

@@ -9,19 +9,9 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
+from ...hw.gf2 import const_mul
 from ...hw.iterative import IterativeCore
 from .model import deg, mask, split_point
-
-
-def const_mul(x: Value, const: int) -> Value:
-    """x * const in GF(2)[t] for a constant polynomial: xor of x << j over const's set bits."""
-    terms = [x << j for j in range(const.bit_length()) if (const >> j) & 1]
-    if not terms:
-        return Const(0, 1)
-    acc = terms[0]
-    for t in terms[1:]:
-        acc = acc ^ t
-    return acc
 
 
 def _wire(m: Module, width: int, value: Value, name: str) -> Signal:

@@ -20,6 +20,7 @@ from typing import Literal
 import random
 
 from ...errors import ParameterError
+from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
 from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Computes, Operand, param, register
 from . import hw
@@ -28,10 +29,7 @@ from . import model as M
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
          "(ntt-modular-reduction-wlm-k2red.txt)")
 
-#: DSP operand sizes (Gamma_A >= Gamma_B, unsigned) of the device profiles.
-DSP_PROFILES = {"dsp48e2": (26, 17), "dsp48e1": (25, 18), "ecp5": (18, 18), "none": None}
 MIN_BETA, MAX_BETA = 8, 128
-DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
 REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (the paper's Tables 3-4); "
                     "0: the product a*b, then the reduction")
 PIPELINE_HELP = ("the register stages kept, one character per stage of the full pipeline (`latency_formula` "
@@ -47,7 +45,7 @@ PLAIN_HELP = ("1: the plain product a*b mod q (x mod q with reduce_only): the re
 class GenericParams:
     q: int = param(help="the prime modulus (a generation-time constant)")
     beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
-    dsp: str = param("dsp48e2", help=DSP_HELP)
+    dsp: Dsp = param("dsp48e2", help=DSP_HELP)
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
@@ -58,7 +56,7 @@ class NttParams:
     q: int = param(help="the prime modulus q = q_h 2^omega + 1 (a generation-time constant)")
     logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
                                "the algorithm allows for q)")
-    dsp: str = param("dsp48e2", help=DSP_HELP)
+    dsp: Dsp = param("dsp48e2", help=DSP_HELP)
     qh_input: bool = param(False, help="1: q_h is a run-time input beside a and b (log q_h bits, top bit "
                                   "set: q = q_h 2^omega + 1 may change every product, e.g. an RNS base); "
                                   "q then fixes beta, omega and log q_h")
@@ -74,7 +72,7 @@ class ShiftParams:
                                "for which q is Proth-2l or Proth-3l)")
     rho: Literal["A", "B"] = param("B", help="pipeline configuration: B (shift and add in one stage), "
                                "A (shifted terms registered, then added)")
-    dsp: str = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")
+    dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")
     shift_input: bool = param(False, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
                                      "and b (barrel shifters): the modulus may change every product; "
                                      "q then fixes beta, omega, log q_h and the form")
@@ -111,10 +109,6 @@ class ModmulAlgorithm(Algorithm):
             raise ParameterError(self.name, "q", "must be prime", _hex(q))
         return q.bit_length()
 
-    def check_dsp(self, dsp) -> None:
-        if dsp not in DSP_PROFILES:
-            raise ParameterError(self.name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", dsp)
-
     def check_reduce_only(self, params) -> None:
         """plain needs F^-2 mod q, a generation-time constant."""
         if params.plain and (getattr(params, "qh_input", 0) or getattr(params, "shift_input", 0)):
@@ -123,7 +117,6 @@ class ModmulAlgorithm(Algorithm):
 
     def validate(self, params):
         bits = self.check_q(params.q)
-        self.check_dsp(params.dsp)
         beta = params.beta or bits
         if not bits <= beta <= MAX_BETA:
             raise ParameterError(self.name, "beta", f"must satisfy q < 2^beta <= 2^{MAX_BETA} "
@@ -292,12 +285,12 @@ class ModmulAlgorithm(Algorithm):
                 "from": "b = 1: the core returns a R^-1 (out of the domain)",
             }
         if gamma is not None:
-            tiles = [(w, x, y, M.dsp_tiles(x, y, *gamma)) for w, x, y in mults]
+            tiles = [(w, x, y, dsp_tiles(x, y, *gamma)) for w, x, y in mults]
             info.update({
                 "dsp_profile": f"{gamma[0]}x{gamma[1]}",
                 "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in tiles],
                 "dsp_reduction": sum(n for *_, n in tiles),
-                "dsp_product": 0 if params.reduce_only else M.dsp_tiles(bw, bw, *gamma),
+                "dsp_product": 0 if params.reduce_only else dsp_tiles(bw, bw, *gamma),
             })
             info["dsp_total"] = info["dsp_reduction"] + info["dsp_product"]
             if self.second_pass(params):                  # the full multiplier once more
@@ -419,7 +412,6 @@ class NttAlgorithm(ModmulAlgorithm):
 
     def validate(self, params):
         bits = self.check_q(params.q)
-        self.check_dsp(getattr(params, "dsp", "none"))
         self.check_reduce_only(params)
         q = params.q
         logqh = params.logqh or self.auto_logqh(params)

@@ -19,49 +19,9 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Mux, Value, signed
 
+from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
 from ...hw.pipeline import PipelinedCore, Stager
-from .model import (barrett_factor, mask, montgomery_factor, plantard_factor,
-                    tiling)
-
-
-def unsigned_as_signed(v: Value) -> Value:
-    """v (unsigned) as a non-negative signed value one bit wider."""
-    return Cat(v, Const(0, 1)).as_signed()
-
-
-def partial_products(x: Value, xw: int, y, yw: int, dsp) -> list[tuple[int, Value]]:
-    """x * y as [(shift, partial product)]: x (xw bits) and y (a Value or a constant int,
-    yw bits) split into the DSP tiling's chunks (better orientation); dsp None: one product.
-    Zero constant chunks are dropped (a constant y)."""
-    if dsp is None:
-        return [(0, x * y)]
-    cx, cy = tiling(xw, yw, *dsp)
-    out = []
-    for i in range(0, xw, cx):
-        xi = x[i:min(i + cx, xw)]
-        for j in range(0, yw, cy):
-            if isinstance(y, int):
-                yj = (y >> j) & mask(min(cy, yw - j))
-                if yj == 0:
-                    continue
-                out.append((i + j, xi * yj))
-            else:
-                out.append((i + j, xi * y[j:min(j + cy, yw)]))
-    return out or [(0, Const(0, 1))]
-
-
-def register_products(stage: Stager, parts, name: str) -> list[tuple[int, Value]]:
-    """One stage: a register per partial product (a DSP's output register)."""
-    return [(s, stage(p, f"{name}_pp{k}")) for k, (s, p) in enumerate(parts)]
-
-
-def accumulate(parts) -> Value:
-    """The sum of registered partial products at their offsets."""
-    acc = None
-    for s, p in parts:
-        term = p << s if s else p
-        acc = term if acc is None else acc + term
-    return acc
+from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 
 
 class ModmulCore(PipelinedCore):

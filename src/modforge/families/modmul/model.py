@@ -17,7 +17,6 @@ log q_h = beta - omega.
 from __future__ import annotations
 
 
-
 PHI = (1 + 5 ** 0.5) / 2
 
 
@@ -254,23 +253,3 @@ def montgomery_shift(q: int, beta: int, omega: int, ls, a: int, b: int) -> int:
     Needs a Proth-l prime q = q_h 2^omega + 1, omega >= beta/2, beta = q.bit_length()."""
     r = montgomery_shift_raw(q, beta, omega, ls, a * b)
     return r - q if r >= q else r
-
-
-# --------------------------------------------------------------------------- DSP tiling
-
-def dsp_tiles(a_bits: int, b_bits: int, gamma_a: int, gamma_b: int) -> int:
-    """DSP multiplications of an a_bits x b_bits product with standard tiling, the better
-    orientation: min(ceil(a/GA) ceil(b/GB), ceil(a/GB) ceil(b/GA)) (errata)."""
-    if a_bits <= 0 or b_bits <= 0:
-        return 0
-    return min(ceil_div(a_bits, gamma_a) * ceil_div(b_bits, gamma_b),
-               ceil_div(a_bits, gamma_b) * ceil_div(b_bits, gamma_a))
-
-
-def tiling(a_bits: int, b_bits: int, gamma_a: int, gamma_b: int) -> tuple[int, int]:
-    """(chunk of a, chunk of b) of the better orientation of `dsp_tiles`."""
-    one = ceil_div(a_bits, gamma_a) * ceil_div(b_bits, gamma_b)
-    two = ceil_div(a_bits, gamma_b) * ceil_div(b_bits, gamma_a)
-    return (gamma_a, gamma_b) if one <= two else (gamma_b, gamma_a)
-
-

@@ -18,9 +18,9 @@ from typing import Literal
 import random
 
 from ...errors import ParameterError
+from ...hw.dsp import DSP_HELP, Dsp
 from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity
 from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
-from ..modmul.algorithms import DSP_HELP, DSP_PROFILES
 from . import hw
 from .model import ConfigMap, Plan, RnsPlan, pack_fields
 
@@ -40,7 +40,7 @@ class NttParams:
                    kind=POW2)
     pe: int = param(4, help=f"P, butterfly units: a power of two in 1..{MAX_PE} dividing n/2", kind=POW2)
     reduction: Reduction = param("montgomery", help="the butterflies' modular multiplier: " + ", ".join(REDUCTIONS))
-    dsp: str = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
+    dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
     psi: int = param(0, help="the primitive 2n-th root of unity, psi^n = -1 mod q "
                              "(0: the smallest one)")
     logqh: int = param(0, help="the reduction's log q_h, q = q_h 2^omega + 1 (wlm, wlm-mixed, k2red "
@@ -87,8 +87,6 @@ class NttAlgorithm(Algorithm):
     # --- parameters -------------------------------------------------------------------
     def validate(self, params):
         name = self.name
-        if params.dsp not in DSP_PROFILES:
-            raise ParameterError(name, "dsp", f"must be one of {', '.join(DSP_PROFILES)}", params.dsp)
         n, pe = params.n, params.pe
         if not MIN_N <= n <= MAX_N:
             raise ParameterError(name, "n", f"must be in {MIN_N}..{MAX_N}", n)

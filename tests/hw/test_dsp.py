@@ -1,0 +1,133 @@
+"""hw.dsp: the DSP tiling's integer rules, and partial products that sum to x*y in
+amaranth.sim for random widths, variable and constant y, every DSP profile."""
+
+import random
+
+import pytest
+from amaranth.hdl import Const, Module, Signal
+from amaranth.sim import Simulator
+
+from modforge.hw.dsp import (DSP_PROFILES, accumulate, dsp_tiles, partial_products, register_products,
+                             tiling, unsigned_as_signed)
+from modforge.hw.pipeline import Stager
+
+PROFILES = list(DSP_PROFILES.values())
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def test_tiling_is_the_better_orientation():
+    rng = random.Random(1)
+    for dsp in [d for d in PROFILES if d]:
+        for _ in range(200):
+            a, b = rng.randint(1, 130), rng.randint(1, 130)
+            cx, cy = tiling(a, b, *dsp)
+            assert sorted((cx, cy)) == sorted(dsp)
+            tiles = ceil_div(a, cx) * ceil_div(b, cy)
+            assert tiles == dsp_tiles(a, b, *dsp)
+            assert tiles <= ceil_div(a, cy) * ceil_div(b, cx)
+
+
+def test_dsp_tiles_examples():
+    """errata: WLM-Mixed 64-bit, 26x17: a 17x38 product takes 2 DSPs, 17x26 one."""
+    assert dsp_tiles(17, 38, 26, 17) == 2 and dsp_tiles(17, 26, 26, 17) == 1
+    assert dsp_tiles(64, 64, 26, 17) == 12                  # 3 x 4 either way
+    assert dsp_tiles(26, 34, 26, 17) == 2 and tiling(26, 34, 26, 17) == (26, 17)
+    assert dsp_tiles(34, 26, 26, 17) == 2 and tiling(34, 26, 26, 17) == (17, 26)
+    assert dsp_tiles(0, 10, 18, 18) == 0
+
+
+def _cases(rng, constant):
+    """(xw, yw, y) with y None for a variable operand; the constant ones include 0, 1 and
+    a sparse constant whose zero chunks are dropped."""
+    cases = []
+    for _ in range(8):
+        xw, yw = rng.randint(1, 70), rng.randint(1, 70)
+        cases.append((xw, yw, rng.getrandbits(yw) if constant else None))
+    if constant:
+        cases += [(40, 60, 0), (33, 1, 1), (50, 64, (1 << 63) | 5)]
+    return cases
+
+
+@pytest.mark.parametrize("constant", [False, True], ids=["variable", "constant"])
+@pytest.mark.parametrize("dsp", PROFILES, ids=list(DSP_PROFILES))
+def test_partial_products_sum_to_the_product(dsp, constant):
+    rng = random.Random(f"{dsp} {constant}")
+    m = Module()
+    ports = []
+    for k, (xw, yw, y) in enumerate(_cases(rng, constant)):
+        x = Signal(xw, name=f"x{k}")
+        yv = y if constant else Signal(yw, name=f"y{k}")
+        parts = partial_products(x, xw, yv, yw, dsp)
+        if dsp is not None and constant:
+            assert len(parts) <= dsp_tiles(xw, yw, *dsp)      # zero constant chunks dropped
+        elif dsp is not None:
+            assert len(parts) == dsp_tiles(xw, yw, *dsp)
+            cx, cy = tiling(xw, yw, *dsp)
+            assert all(len(p) <= cx + cy for _, p in parts)   # each fits one DSP
+        out = Signal(xw + yw + 8, name=f"out{k}")
+        m.d.comb += out.eq(accumulate(parts))
+        ports.append((x, xw, yv, yw, out))
+
+    async def bench(ctx):
+        for trial in range(40):
+            for x, xw, yv, yw, out in ports:
+                xv = (1 << xw) - 1 if trial == 0 else rng.getrandbits(xw)   # all ones first
+                ctx.set(x, xv)
+                if isinstance(yv, int):
+                    want = xv * yv
+                else:
+                    yi = (1 << yw) - 1 if trial == 0 else rng.getrandbits(yw)
+                    ctx.set(yv, yi)
+                    want = xv * yi
+                assert ctx.get(out) == want, (xw, yw)
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def test_register_products_is_one_stage():
+    """Registered partial products, summed the next stage: x*y two cycles after x, y."""
+    m = Module()
+    x, y = Signal(40), Signal(30)
+    stage = Stager(m, Const(1, 1))
+    parts = register_products(stage, partial_products(x, 40, y, 30, DSP_PROFILES["dsp48e1"]), "xy")
+    assert [p.name for _, p in parts] == [f"s1_xy_pp{k}" for k in range(len(parts))]
+    stage.next()
+    out = stage(accumulate(parts), "x", 70)
+    rng = random.Random(3)
+    pairs = [(rng.getrandbits(40), rng.getrandbits(30)) for _ in range(20)]
+
+    async def bench(ctx):
+        for k, (a, b) in enumerate(pairs + [(0, 0)]):
+            ctx.set(x, a)
+            ctx.set(y, b)
+            await ctx.tick()                     # after edge k: stage 1 holds pair k, stage 2 pair k-1
+            if k >= 1:
+                pa, pb = pairs[k - 1]
+                assert ctx.get(out) == pa * pb
+
+    sim = Simulator(m)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def test_unsigned_as_signed():
+    m = Module()
+    v = Signal(8)
+    s = Signal(range(-600, 600))
+    m.d.comb += s.eq(unsigned_as_signed(v) - 300)
+    assert unsigned_as_signed(v).shape().signed and len(unsigned_as_signed(v)) == 9
+
+    async def bench(ctx):
+        for value in (0, 1, 127, 128, 255):
+            ctx.set(v, value)
+            assert ctx.get(s) == value - 300
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
