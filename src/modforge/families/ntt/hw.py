@@ -26,17 +26,28 @@ i off while it writes.
 Nothing in COMPUTE waits on the ports; in IO a beat waits on i.valid and on the read-out,
 and a read is issued only when the FIFO has room for it and for the read in flight, so
 input stalls and output back-pressure lose nothing, and latency never depends on data.
+
+Composition (hw/): Banks (coefficient banks), Butterfly (the units), ReadOut (rows into the
+output FIFO), FrameCounter (load and read-out positions), DelayLine (the control fields),
+ConfigLoader (cfg); here only the controller (passes, schedule) and the routes of rows to
+the units and back. Banks, ReadOut and ConfigLoader are built flat into the core's module
+(`build(m)`): synth_xilinx keeps the hierarchy, and a module boundary there would stop
+Yosys optimising across it (it changed LUTs by up to 1.5 % and kept an unused register).
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
-from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ...hw.pipeline import Stager
+from ...hw.banks import Banks
+from ...hw.butterfly import Butterfly
+from ...hw.config import ConfigLoader
+from ...hw.delay import DelayLine
+from ...hw.frame import FrameCounter
+from ...hw.stream import ReadOut
 from .model import ConfigMap, RnsPlan, issue, log2, pack_fields, parity, row_lanes
 
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
@@ -47,62 +58,6 @@ PAIR, MUL, ROW0 = 0, 1, 2   # ROW0 + log2(t): a row pass with distance t
 S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
 # row sources
 SRC_A, SRC_B, SRC_IN = 0, 1, 2
-
-
-class Butterfly(Elaboratable):
-    """One lane: o = CT (u + v s, u - v s) or GS (half(u + v), (u - v) s) mod q, s the
-    multiplier's factor (the modmul core computes x*s*F; the ROMs hold s/F). Depth
-    mul_depth + 2. A product v s alone: CT with u = 0, result o0. q: a constant, or an input
-    that holds still during a transform ("static", twiddles=load) or may change with every
-    operation ("per-op", RNS: it rides along the pipeline)."""
-
-    def __init__(self, q: int, w: int, core, lane: int, q_input: str = ""):
-        self.w, self.core = w, core
-        self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
-        self.gs = Signal(name=f"gs{lane}")
-        self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
-        # RNS: this operation's modulus and the reduction's run-time fields for it
-        self.q = Signal(w, name=f"q{lane}") if q_input else q
-        self.q_rides = q_input == "per-op"
-        self.rt = Signal(sum(core.runtime.values()), name=f"rt{lane}")
-
-    def elaborate(self, platform):
-        m = Module()
-        q, w = self.q, self.w
-        u, v = self.u, self.v
-        # input stage: x = v (CT) or u - v mod q (GS); a = u (CT) or u + v < 2q (GS)
-        x, s, a, gs, rt = Signal(w), Signal(w), Signal(w + 1), Signal(), Signal.like(self.rt)
-        m.d.sync += [
-            x.eq(Mux(self.gs, Mux(u >= v, u - v, u + q - v)[:w], v)),
-            s.eq(self.s),
-            a.eq(Mux(self.gs, u + v, u)),
-            gs.eq(self.gs),
-            rt.eq(self.rt),
-        ]
-        if self.q_rides:                                 # q rides along to the output stage
-            q_reg = Signal(w, name="q_d0")
-            m.d.sync += q_reg.eq(q)
-            q = q_reg
-        # the reduction's pipelined multiplier: p = x*s*F mod q, in [0, q)
-        stager = Stager(m, Const(1), self.core.keep)
-        p = self.core.datapath(m, stager, Cat(x, s, rt))
-        assert stager.count == self.core.stages
-        for k in range(self.core.depth):                 # a, gs (and q) ride along
-            a2, gs2 = Signal(w + 1, name=f"a_d{k + 1}"), Signal(name=f"gs_d{k + 1}")
-            m.d.sync += [a2.eq(a), gs2.eq(gs)]
-            a, gs = a2, gs2
-            if self.q_rides:
-                q2 = Signal(w, name=f"q_d{k + 1}")
-                m.d.sync += q2.eq(q)
-                q = q2
-        # output stage: CT sum and difference mod q, or GS half(a mod q) and p
-        total = a + p
-        ct0 = Mux(total >= q, total - q, total)[:w]
-        ct1 = Mux(a >= p, a - p, a + q - p)[:w]
-        red = Mux(a >= q, a - q, a)[:w]
-        gs0 = Mux(red[0], (red + q) >> 1, red >> 1)[:w]
-        m.d.sync += [self.o0.eq(Mux(gs, gs0, ct0)), self.o1.eq(Mux(gs, p, ct1))]
-        return m
 
 
 class NttCore(wiring.Component):
@@ -128,331 +83,358 @@ class NttCore(wiring.Component):
         } | ({"cfg": In(stream.Signature(config.width))} if config else {}))
 
     def elaborate(self, platform):
-        m = Module()
-        plan, w = self.plan, self.w
-        P, R, D, K = plan.P, plan.rows, plan.drain, plan.k
-        LW = P * w
-        polymul = plan.transform == "polymul"
-        sets = 2 if polymul else 1
-        lane = lambda row, l: row[l * w:(l + 1) * w]            # lane l of a row
+        return _Build(self).m
 
-        # --- coefficient banks: row r of residue j in bank parity(r) at address (j, r >> 1), --
-        # rd/wr[buffer][set][bank]
-        B = plan.buffers
-        abits = max(1, (R // 2 - 1).bit_length())
-        res = Signal(range(K), name="residue")             # the residue computed
-        at = lambda addr, j: addr if K == 1 else Cat(addr[:abits], j)
-        rd = [[[None] * 2 for _ in range(sets)] for _ in range(B)]
-        wr = [[[None] * 2 for _ in range(sets)] for _ in range(B)]
-        for x in range(B):
-            for st in range(sets):
-                for b in range(2):
-                    mem = Memory(shape=LW, depth=R // 2 if K == 1 else K << abits, init=[])
-                    m.submodules[f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else "")] = mem
-                    rd[x][st][b], wr[x][st][b] = mem.read_port(), mem.write_port()
-        # --- twiddle ROMs: one shared (pair passes), one per lane (row passes) --------------
-        # (RAMs with a write port for the cfg stream, twiddles=load; tw_writes[sel])
-        cm = self.config
-        shared = lanes = None
-        tw_writes = {}
 
-        def twiddle_memory(name, words, sel):
-            mem = Memory(shape=w, depth=len(words), init=words)
-            m.submodules[name] = mem
-            if cm:
-                tw_writes[sel] = mem.write_port()
-            return mem
+class _Build:
+    """One elaboration of an NttCore: the blocks (banks, twiddle ROMs, butterflies, read-out,
+    config loader), the IO and pass controllers, and the routes of rows to the units and back.
+    Statement order matters where two of them write one flag (busy, full): the later wins."""
 
+    def __init__(self, core: NttCore):
+        plan = self.plan = core.plan
+        self.core, self.w, self.m = core, core.w, Module()
+        self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, plan.k, plan.buffers
+        self.LW = self.P * self.w
+        self.polymul = plan.transform == "polymul"
+        self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
+        self.memories()
+        self.butterflies()
+        self.state()
+        self.readout()
+        self.load()
+        self.passes()
+        self.start()
+        self.read_addresses()
+        self.operands()
+        self.write_back()
+
+    def lane(self, row, l):
+        """Lane l of a row."""
+        return row[l * self.w:(l + 1) * self.w]
+
+    # --- blocks ---------------------------------------------------------------------------
+    def memories(self):
+        """Coefficient banks (a, and b for polymul; per buffer): row r of residue j in bank
+        parity(r) at word r >> 1 of region j. Twiddle ROMs: one shared (pair passes), one
+        per lane (row passes); RAMs the cfg stream writes with twiddles=load (tw_writes[sel])."""
+        m, plan, B = self.m, self.plan, self.B
+        self.res = Signal(range(self.K), name="residue")    # the residue computed
+        self.banks = Banks(self.LW, self.R // 2, sets=2 if self.polymul else 1, buffers=B, regions=self.K,
+                           names=lambda x, st, b: f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else ""))
+        self.banks.build(m)
+        self.tw_writes, self.shared, self.lanes = {}, None, None
         if plan.shared:
-            shared = twiddle_memory("tw_shared", plan.shared, 1).read_port()
+            self.shared = self.twiddle_memory("tw_shared", plan.shared, 1).read_port()
         if plan.lanes[0]:
-            lanes = [twiddle_memory(f"tw_lane{u}", plan.lanes[u], 2 + u).read_port() for u in range(P)]
-        # --- butterfly units and the output FIFO --------------------------------------------
-        units = []
-        for u in range(P):
-            bf = Butterfly(plan.moduli[0], w, self.cores[u], u, "per-op" if K > 1 else "static" if cm else "")
-            m.submodules[f"bf{u}"] = bf
-            units.append(bf)
-        fifo = SyncFIFOBuffered(width=LW, depth=FIFO_DEPTH)
-        m.submodules.fifo = fifo
+            self.lanes = [self.twiddle_memory(f"tw_lane{u}", plan.lanes[u], 2 + u).read_port()
+                          for u in range(self.P)]
 
-        # --- the operation issued this cycle (comb) and its delay line ----------------------
-        shapes = {"res": range(K), "buf": range(B), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2, "hi_src": 1, "lo_bank": 1,
-                  "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
-                  "route": range(ROW0 + max(1, log2(P))), "s_src": 2}
-        op = {name: Signal(shape, name=f"op_{name}") for name, shape in shapes.items()}
-        delays = {name: [sig] for name, sig in op.items()}
+    def twiddle_memory(self, name, words, sel):
+        mem = Memory(shape=self.w, depth=len(words), init=words)
+        self.m.submodules[name] = mem
+        if self.core.config:
+            self.tw_writes[sel] = mem.write_port()
+        return mem
 
-        def delayed(name, k):
-            chain = delays[name]
-            while len(chain) <= k:
-                reg = Signal.like(chain[0], name=f"op_{name}_d{len(chain)}")
-                m.d.sync += reg.eq(chain[-1])
-                chain.append(reg)
-            return chain[k]
+    def butterflies(self):
+        """P units; q a constant, or the residue's (RNS: per operation) or the loaded one."""
+        q_input = "per-op" if self.K > 1 else "static" if self.core.config else ""
+        self.units = []
+        for u in range(self.P):
+            bf = Butterfly(self.plan.moduli[0], self.w, self.core.cores[u], u, q_input)
+            self.m.submodules[f"bf{u}"] = bf
+            self.units.append(bf)
 
-        tw_shared_addr = Signal(range(max(2, len(plan.shared))))
-        tw_lane_addr = Signal(range(max(2, len(plan.lanes[0]))))
-
-        # --- control ------------------------------------------------------------------------
+    def state(self):
+        """The operation issued this cycle (comb) with its delay line, and the controllers'
+        registers."""
+        plan, P, R, K, B = self.plan, self.P, self.R, self.K, self.B
+        abits = self.banks.word_bits
+        self.op = DelayLine(self.m, {
+            "res": range(K), "buf": range(B), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2,
+            "hi_src": 1, "lo_bank": 1, "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
+            "route": range(ROW0 + max(1, log2(P))), "s_src": 2})
+        self.tw_shared_addr = Signal(range(max(2, len(plan.shared))), name="tw_shared_addr")
+        self.tw_lane_addr = Signal(range(max(2, len(plan.lanes[0]))), name="tw_lane_addr")
         # buffer x: busy[x] from its last beat in to the end of its transform, full[x] from
         # then until its result has been read out
-        busy, full = Signal(B), Signal(B)
-        ib, ub, cb = Signal(range(B)), Signal(range(B)), Signal(range(B))   # load, read-out, COMPUTE
-        running = Signal()                                # COMPUTE
-        pending = Signal()                                # a loaded frame waits for COMPUTE (B = 2)
-        ld_k, ld_res = Signal(range(R)), Signal(range(K))  # the next beat in: row ld_k of ld_res
-        ul_k, ul_res = Signal(range(R)), Signal(range(K))  # the next row out
-        npass = len(plan.passes)
-        p = Signal(range(max(2, npass)))
-        c = Signal(range(max(ps.issues for ps in plan.passes) + D))
-        C = plan.compute_cycles()
-        elapsed = Signal(range(C))                        # cycles of the transform running
+        self.busy, self.full = Signal(B, name="busy"), Signal(B, name="full")
+        self.ib, self.ub, self.cb = (Signal(range(B), name=x) for x in ("ib", "ub", "cb"))  # load, read-out, COMPUTE
+        self.running = Signal(name="running")               # COMPUTE
+        self.pending = Signal(name="pending")               # a loaded frame waits for COMPUTE (B = 2)
+        self.ld = FrameCounter(R, K, "ld")                  # the next beat in
+        self.ul = FrameCounter(R, K, "ul")                  # the next row out
+        self.p = Signal(range(max(2, len(plan.passes))), name="p")
+        self.c = Signal(range(max(ps.issues for ps in plan.passes) + self.D), name="c")
+        self.elapsed = Signal(range(plan.compute_cycles()), name="elapsed")   # of the transform running
+        self.ahead, self.late, self.mid = (Signal(name=x) for x in ("ahead", "late", "mid"))
 
-        def last(k, res):
-            """Row k of residue res is the frame's last."""
-            return (k == R - 1) & (res == K - 1)
+    # --- IO ---------------------------------------------------------------------------------
+    def readout(self):
+        """Row ul of buffer ub's a banks when the FIFO has room (counting the read in flight);
+        the results in the order of the frames."""
+        m, ul, ub, full = self.m, self.ul, self.ub, self.full
+        ro = ReadOut(self.LW, FIFO_DEPTH)
+        ro.build(m)
+        self.go = ro.go
+        ubank, ubuf = Signal(name="ubank"), Signal(range(self.B), name="ubuf")
+        m.d.comb += ro.avail.eq(full.bit_select(ub, 1))
+        m.d.sync += [ubank.eq(parity(ul.k)), ubuf.eq(ub)]
+        with m.If(ro.go):
+            ul.advance(m, full.bit_select(ub, 1).eq(0), ub.eq(ub + 1 if self.B > 1 else 0))
+        m.d.comb += ro.data.eq(self.banks.data(0, ubank, ubuf))
+        wiring.connect(m, ro.o, wiring.flipped(self.core.o))
 
-        def advance(k, res, *at_end):
-            """The next row of a frame (residue-major); at its end, also at_end."""
-            m.d.sync += k.eq(k + 1)
-            with m.If(k == R - 1):
-                m.d.sync += k.eq(0)
-                with m.If(res == K - 1):
-                    m.d.sync += [res.eq(0), *at_end]
-                with m.Else():
-                    m.d.sync += res.eq(res + 1)
-
-        # read-out: row ul_k of buffer ub's a banks when the FIFO has room (counting the read
-        # in flight); the results in the order of the frames
-        inflight, ubank, ubuf = Signal(), Signal(), Signal(range(B))
-        go = Signal()
-        m.d.comb += go.eq(full.bit_select(ub, 1) & (fifo.level + inflight < FIFO_DEPTH))
-        m.d.sync += [inflight.eq(go), ubank.eq(parity(ul_k)), ubuf.eq(ub)]
-        with m.If(go):
-            advance(ul_k, ul_res, full.bit_select(ub, 1).eq(0), ub.eq(ub + 1 if B > 1 else 0))
-        out_rows = [Mux(ubank, rd[x][0][1].data, rd[x][0][0].data) for x in range(B)]
-        m.d.comb += [
-            fifo.w_en.eq(inflight),
-            fifo.w_data.eq(out_rows[0] if B == 1 else Mux(ubuf, out_rows[1], out_rows[0])),
-            self.o.valid.eq(fifo.r_rdy),
-            self.o.payload.eq(fifo.r_data),
-            fifo.r_en.eq(self.o.ready),
-        ]
-
-        # load into buffer ib while no transform uses it: beat (ld_res, ld_k) = row ld_k of
-        # residue ld_res (Cat(k, res) = res R + k); where a result still sits there, once its
-        # row has been read out (this cycle at the latest: the RAMs read the old word). a (and
-        # b unscaled) is written directly, b scaled through the units (one buffer). Two
-        # buffers: a frame's first beat waits until the transform running has k R cycles left
-        # at most. i.ready comes from flags registered the cycle before (ahead, late, mid) and
-        # go, not from comparators: it selects the banks' write data (Yosys/ABC9 spent 5-20%
-        # more LUTs on the core with an adder and a comparator there).
-        ahead, late, mid = Signal(), Signal(), Signal()    # ul > ld; elapsed >= C - k R; ld != 0
-        first_ok = 1 if B == 1 else (~running | late | mid)
-        behind = (ub == ib) & (ahead | go)
+    def load(self):
+        """Load into buffer ib while no transform uses it: beat ld = row ld.k of residue
+        ld.res; where a result still sits there, once its row has been read out (this cycle
+        at the latest: the RAMs read the old word). a (and b unscaled) is written directly,
+        b scaled through the units (one buffer). Two buffers: a frame's first beat waits
+        until the transform running has k R cycles left at most. i.ready comes from flags
+        registered the cycle before (ahead, late, mid) and go, not from comparators: it
+        selects the banks' write data (Yosys/ABC9 spent 5-20% more LUTs on the core with an
+        adder and a comparator there)."""
+        m, core, op, ld, ul, go = self.m, self.core, self.op, self.ld, self.ul, self.go
+        running, ib, busy, full = self.running, self.ib, self.busy, self.full
+        ahead, mid = self.ahead, self.mid                # ul > ld; ld != 0 (late: elapsed >= C - k R)
+        first_ok = 1 if self.B == 1 else (~running | self.late | mid)
+        behind = (self.ub == ib) & (ahead | go)
         ready = ~busy.bit_select(ib, 1) & (~full.bit_select(ib, 1) | behind) & first_ok
-        m.d.comb += [self.i.ready.eq(ready & ~self.cfg.valid if cm else ready),   # cfg goes first
-                     op["res"].eq(Mux(running, res, ld_res)), op["buf"].eq(Mux(running, cb, ib))]
-        take = Signal()
-        m.d.comb += take.eq(self.i.valid & self.i.ready)
-        in_a = self.i.payload[:LW]
-        in_b = self.i.payload[LW:2 * LW] if polymul else None
-        inb = Signal(LW)                                   # b beat, one cycle later (as a RAM read)
-        if plan.scale_at_load:
-            m.d.sync += inb.eq(in_b)
+        m.d.comb += [core.i.ready.eq(ready & ~core.cfg.valid if core.config else ready),   # cfg goes first
+                     op["res"].eq(Mux(running, self.res, ld.res)), op["buf"].eq(Mux(running, self.cb, ib))]
+        take = self.take = Signal(name="take")
+        m.d.comb += take.eq(core.i.valid & core.i.ready)
+        LW = self.LW
+        self.in_a = core.i.payload[:LW]
+        self.in_b = core.i.payload[LW:2 * LW] if self.polymul else None
+        self.inb = Signal(LW, name="inb")                # b beat, one cycle later (as a RAM read)
+        if self.plan.scale_at_load:
+            m.d.sync += self.inb.eq(self.in_b)
             with m.If(~running):
-                m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(ld_k)),
-                             op["lo_addr"].eq(ld_k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
+                m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(ld.k)),
+                             op["lo_addr"].eq(ld.k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
                              op["s_src"].eq(S_CONST)]
-        loaded = Signal()                                  # the frame's last beat, now
-        m.d.comb += loaded.eq(take & last(ld_k, ld_res))
-        ul_next = Mux(go & last(ul_k, ul_res), 0, Cat(ul_k, ul_res) + go)
-        m.d.sync += [ahead.eq(ul_next > Mux(loaded, 0, Cat(ld_k, ld_res) + take)), mid.eq(~loaded & (mid | take))]
+        loaded = self.loaded = Signal(name="loaded")     # the frame's last beat, now
+        m.d.comb += loaded.eq(take & ld.last())
+        ul_next = Mux(go & ul.last(), 0, ul.index + go)
+        m.d.sync += [ahead.eq(ul_next > Mux(loaded, 0, ld.index + take)), mid.eq(~loaded & (mid | take))]
         with m.If(take):
-            advance(ld_k, ld_res, busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if B > 1 else 0))
+            ld.advance(m, busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if self.B > 1 else 0))
 
-        # COMPUTE: pass p, cycle c: issue while c < issues, then wait as scheduled (the last
-        # pass of the last residue: drain D cycles; of another residue: none)
-        def after(last, j):
-            """Cycle c of pass j once it has issued and waited `last` cycles: go on."""
-            return c == plan.passes[j].issues + last - 1
-
-        finish = Signal()                                  # the transform's last cycle
-        with m.If(running):
-            m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1), late.eq(elapsed >= C - K * R - 1)]
-            with m.Switch(p):
-                for j, ps in enumerate(plan.passes):
+    # --- COMPUTE: the pass controller -----------------------------------------------------
+    def passes(self):
+        """Pass p, cycle c: issue while c < issues, then wait as scheduled (the last pass of
+        the last residue: drain D cycles; of another residue: none)."""
+        m, c, elapsed = self.m, self.c, self.elapsed
+        C = self.plan.compute_cycles()
+        self.finish = Signal(name="finish")               # the transform's last cycle
+        with m.If(self.running):
+            m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1), self.late.eq(elapsed >= C - self.K * self.R - 1)]
+            with m.Switch(self.p):
+                for j, ps in enumerate(self.plan.passes):
                     with m.Case(j):
-                        it = issue(ps, c, R, P)
-                        valid = c < ps.issues
-                        m.d.comb += [op["valid"].eq(valid), op["lo_bank"].eq(it.lo_bank),
-                                     op["hi_bank"].eq(it.hi_bank), op["lo_addr"].eq(it.lo_addr),
-                                     op["hi_addr"].eq(it.hi_addr)]
-                        if ps.kind == "pointwise":
-                            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
-                                         op["route"].eq(MUL), op["s_src"].eq(S_HI)]
-                        elif ps.kind == "scale":
-                            m.d.comb += [op["lo_src"].eq(SRC_B), op["wset"].eq(1), op["route"].eq(MUL),
-                                         op["s_src"].eq(S_CONST)]
-                        else:
-                            m.d.comb += [op["lo_src"].eq(ps.bank_set), op["hi_src"].eq(ps.bank_set),
-                                         op["wset"].eq(ps.bank_set), op["two"].eq(1), op["gs"].eq(ps.inverse)]
-                            if ps.kind == "pair":
-                                m.d.comb += [op["route"].eq(PAIR), op["s_src"].eq(S_SHARED),
-                                             tw_shared_addr.eq(Mux(valid, it.tw_addr, 0))]
-                            else:
-                                m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
-                                             tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
-                        if j < npass - 1:
-                            with m.If(after(plan.waits[j], j)):
-                                m.d.sync += [c.eq(0), p.eq(j + 1)]
-                        else:
-                            m.d.comb += finish.eq((res == K - 1) & after(D, j))
-                            with m.If(finish):                          # the frame done: to be read out
-                                m.d.sync += [c.eq(0), p.eq(0), res.eq(0), running.eq(0),
-                                             busy.bit_select(cb, 1).eq(0), full.bit_select(cb, 1).eq(1)]
-                            with m.Elif((res != K - 1) & after(0, j)):  # the next residue
-                                m.d.sync += [c.eq(0), p.eq(0), res.eq(res + 1)]
-        # start a transform on a loaded buffer: the one just loaded, or the one waiting
-        with m.If((loaded | pending) & (~running | finish)):
-            m.d.sync += [running.eq(1), elapsed.eq(0), late.eq(0), pending.eq(0), cb.eq(Mux(pending, ib + 1, ib) if B > 1 else 0)]
-        with m.Elif(loaded):
+                        self.pass_op(ps)
+                        self.next_pass(j)
+
+    def after(self, last, j):
+        """Cycle c of pass j once it has issued and waited `last` cycles: go on."""
+        return self.c == self.plan.passes[j].issues + last - 1
+
+    def pass_op(self, ps):
+        """The operation cycle c of pass ps issues: the rows it reads (and writes), their
+        route to the units and the twiddle source."""
+        m, op, c = self.m, self.op, self.c
+        it = issue(ps, c, self.R, self.P)
+        valid = c < ps.issues
+        m.d.comb += [op["valid"].eq(valid), op["lo_bank"].eq(it.lo_bank), op["hi_bank"].eq(it.hi_bank),
+                     op["lo_addr"].eq(it.lo_addr), op["hi_addr"].eq(it.hi_addr)]
+        if ps.kind == "pointwise":
+            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
+                         op["route"].eq(MUL), op["s_src"].eq(S_HI)]
+        elif ps.kind == "scale":
+            m.d.comb += [op["lo_src"].eq(SRC_B), op["wset"].eq(1), op["route"].eq(MUL), op["s_src"].eq(S_CONST)]
+        else:
+            m.d.comb += [op["lo_src"].eq(ps.bank_set), op["hi_src"].eq(ps.bank_set),
+                         op["wset"].eq(ps.bank_set), op["two"].eq(1), op["gs"].eq(ps.inverse)]
+            if ps.kind == "pair":
+                m.d.comb += [op["route"].eq(PAIR), op["s_src"].eq(S_SHARED),
+                             self.tw_shared_addr.eq(Mux(valid, it.tw_addr, 0))]
+            else:
+                m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
+                             self.tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
+
+    def next_pass(self, j):
+        """At pass j's end: the next pass, the next residue, or the frame done (to be read out)."""
+        m, c, p, res, K = self.m, self.c, self.p, self.res, self.K
+        if j < len(self.plan.passes) - 1:
+            with m.If(self.after(self.plan.waits[j], j)):
+                m.d.sync += [c.eq(0), p.eq(j + 1)]
+            return
+        m.d.comb += self.finish.eq((res == K - 1) & self.after(self.D, j))
+        with m.If(self.finish):
+            m.d.sync += [c.eq(0), p.eq(0), res.eq(0), self.running.eq(0),
+                         self.busy.bit_select(self.cb, 1).eq(0), self.full.bit_select(self.cb, 1).eq(1)]
+        with m.Elif((res != K - 1) & self.after(0, j)):
+            m.d.sync += [c.eq(0), p.eq(0), res.eq(res + 1)]
+
+    def start(self):
+        """Start a transform on a loaded buffer: the one just loaded, or the one waiting."""
+        m, ib, pending = self.m, self.ib, self.pending
+        with m.If((self.loaded | pending) & (~self.running | self.finish)):
+            m.d.sync += [self.running.eq(1), self.elapsed.eq(0), self.late.eq(0), pending.eq(0),
+                         self.cb.eq(Mux(pending, ib + 1, ib) if self.B > 1 else 0)]
+        with m.Elif(self.loaded):
             m.d.sync += pending.eq(1)
 
-        # --- read ports ---------------------------------------------------------------------
-        for x in range(B):
-            for st in range(sets):
-                for b in range(2):
-                    lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
-                    addr, j = Mux(lo_here, op["lo_addr"], op["hi_addr"]), res
-                    if st == 0:                            # the read-out
-                        here = (ub == x) & full[x]
-                        addr, j = Mux(here, ul_k >> 1, addr), Mux(here, ul_res, res)
-                    m.d.comb += rd[x][st][b].addr.eq(at(addr, j))
-        if shared is not None:                             # residue j's words at j len
-            m.d.comb += shared.addr.eq(tw_shared_addr + res * plan.shared_len)
-        for port in lanes or []:
-            m.d.comb += port.addr.eq(tw_lane_addr + res * plan.lane_len)
+    # --- routes -----------------------------------------------------------------------------
+    def read_addresses(self):
+        """Cycle c: the banks read the operation's rows, set 0 the read-out's row while a
+        result sits in the buffer; the ROMs residue j's words at j len."""
+        m, op, res, ul = self.m, self.op, self.res, self.ul
+        for x, st, b, rd, _ in self.banks.ports():
+            lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
+            addr, j = Mux(lo_here, op["lo_addr"], op["hi_addr"]), res
+            if st == 0:                                    # the read-out
+                here = (self.ub == x) & self.full[x]
+                addr, j = Mux(here, ul.k >> 1, addr), Mux(here, ul.res, res)
+            m.d.comb += rd.addr.eq(self.banks.address(addr, j))
+        if self.shared is not None:
+            m.d.comb += self.shared.addr.eq(self.tw_shared_addr + res * self.plan.shared_len)
+        for port in self.lanes or []:
+            m.d.comb += port.addr.eq(self.tw_lane_addr + res * self.plan.lane_len)
 
-        # --- cycle c+1: rows and twiddles to the units ---------------------------------------
-        buf1 = delayed("buf", 1)
+    def operands(self):
+        """Cycle c+1: rows and twiddles to the units."""
+        lo_row, hi_row = self.rows_read()
+        route1, s_src1, gs1 = self.op.at("route", 1), self.op.at("s_src", 1), self.op.at("gs", 1)
+        self.res1 = self.op.at("res", 1)
+        q1, rt1, b_scale1 = self.constants()
+        for u, bf in enumerate(self.units):
+            self.m.d.comb += bf.gs.eq(gs1)
+            if self.K > 1 or self.core.config:
+                self.m.d.comb += [bf.q.eq(q1), bf.rt.eq(rt1)]
+            self.unit_inputs(u, bf, route1, lo_row, hi_row)
+            self.unit_factor(u, bf, s_src1, hi_row, b_scale1)
 
-        def bank_row(st, bank):
-            rows = [Mux(bank, rd[x][st][1].data, rd[x][st][0].data) for x in range(B)]
-            return rows[0] if B == 1 else Mux(buf1, rows[1], rows[0])
-
-        lo_src, hi_src = delayed("lo_src", 1), delayed("hi_src", 1)
-        lo_bank, hi_bank = delayed("lo_bank", 1), delayed("hi_bank", 1)
-        lo_row, hi_row = Signal(LW), Signal(LW)
+    def rows_read(self):
+        """The rows the operation issued the cycle before reads: lo (a bank set or the b beat
+        being loaded) and hi."""
+        m, op, banks = self.m, self.op, self.banks
+        buf1 = op.at("buf", 1)
+        lo_src, hi_src = op.at("lo_src", 1), op.at("hi_src", 1)
+        lo_bank, hi_bank = op.at("lo_bank", 1), op.at("hi_bank", 1)
+        lo_row, hi_row = Signal(self.LW, name="lo_row"), Signal(self.LW, name="hi_row")
         with m.Switch(lo_src):
-            for st in range(sets):
+            for st in range(banks.sets):
                 with m.Case(st):
-                    m.d.comb += lo_row.eq(bank_row(st, lo_bank))
+                    m.d.comb += lo_row.eq(banks.data(st, lo_bank, buf1))
             with m.Case(SRC_IN):
-                m.d.comb += lo_row.eq(inb)
-        m.d.comb += hi_row.eq(Mux(hi_src, bank_row(1, hi_bank), bank_row(0, hi_bank)) if polymul
-                              else bank_row(0, hi_bank))
-        row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
-        route1, s_src1, gs1, res1 = delayed("route", 1), delayed("s_src", 1), delayed("gs", 1), delayed("res", 1)
+                m.d.comb += lo_row.eq(self.inb)
+        m.d.comb += hi_row.eq(Mux(hi_src, banks.data(1, hi_bank, buf1), banks.data(0, hi_bank, buf1))
+                              if self.polymul else banks.data(0, hi_bank, buf1))
+        return lo_row, hi_row
 
-        def per_residue(values, width):
-            """values[res1] (one constant or register per prime)."""
-            if K == 1:
-                return values[0] if isinstance(values[0], Value) else Const(values[0], width)
-            out = Signal(width)
-            with m.Switch(res1):
-                for j, v in enumerate(values):
-                    with m.Case(j):
-                        m.d.comb += out.eq(v)
-            return out
+    def per_residue(self, values, width):
+        """values[res1] (one constant or register per prime)."""
+        if self.K == 1:
+            return values[0] if isinstance(values[0], Value) else Const(values[0], width)
+        out = Signal(width)
+        with self.m.Switch(self.res1):
+            for j, v in enumerate(values):
+                with self.m.Case(j):
+                    self.m.d.comb += out.eq(v)
+        return out
 
-        rt_bits = units[0].rt.shape().width
-        rt_words = [pack_fields(self.cores[0].runtime, fields) for fields in self.runtime]
-        q_of, rt_of, b_scale_of = plan.moduli, rt_words, [b or 0 for b in plan.b_scales]
-        if cm:                   # registers the cfg stream writes, reset to the generation moduli's
-            slots = [(Signal(w, init=q, name=f"q_{j}"), Signal(rt_bits, init=rt, name=f"rt_{j}"),
-                      Signal(w, init=b, name=f"b_scale_{j}")) for j, (q, rt, b) in enumerate(zip(q_of, rt_of, b_scale_of))]
-            self.elaborate_config(m, [reg for slot in slots for reg in slot], tw_writes, busy, running, pending,
-                                  ld_k, ld_res)
-            q_of, rt_of, b_scale_of = zip(*slots)
-        q1, rt1 = per_residue(q_of, w), per_residue(rt_of, rt_bits) if rt_of else None
-        b_scale1 = per_residue(b_scale_of, w)
-        for u, bf in enumerate(units):
-            m.d.comb += bf.gs.eq(gs1)
-            if K > 1 or cm:
-                m.d.comb += [bf.q.eq(q1), bf.rt.eq(rt1)]
-            with m.Switch(route1):
-                with m.Case(PAIR):
-                    m.d.comb += [bf.u.eq(lane(lo_row, u)), bf.v.eq(lane(hi_row, u))]
-                with m.Case(MUL):
-                    m.d.comb += [bf.u.eq(0), bf.v.eq(lane(lo_row, u))]
-                for t in row_ts:
-                    with m.Case(ROW0 + log2(t)):
-                        which, l, l2 = row_lanes(u, t, P)
-                        row = hi_row if which else lo_row
-                        m.d.comb += [bf.u.eq(lane(row, l)), bf.v.eq(lane(row, l2))]
-            with m.Switch(s_src1):
-                if shared is not None:
-                    with m.Case(S_SHARED):
-                        m.d.comb += bf.s.eq(shared.data)
-                if lanes is not None:
-                    with m.Case(S_LANE):
-                        m.d.comb += bf.s.eq(lanes[u].data)
-                with m.Case(S_HI):
-                    m.d.comb += bf.s.eq(lane(hi_row, u))
-                with m.Case(S_CONST):
-                    m.d.comb += bf.s.eq(b_scale1)
+    def constants(self):
+        """q, the reduction's run-time fields and b's scale of the residue computed (cycle
+        c+1): constants, or (twiddles=load) the registers the cfg stream writes, reset to the
+        generation moduli's values."""
+        plan, core, w, m = self.plan, self.core, self.w, self.m
+        rt_bits = self.units[0].rt.shape().width
+        q_of = plan.moduli
+        rt_of = [pack_fields(core.cores[0].runtime, fields) for fields in core.runtime]
+        b_scale_of = [b or 0 for b in plan.b_scales]
+        if core.config:
+            cm = core.config
+            regs = [(f"{x}_{j}", width, init) for j, inits in enumerate(zip(q_of, rt_of, b_scale_of))
+                    for x, width, init in zip(("q", "rt", "b_scale"), (w, rt_bits, w), inits)]
+            loader = ConfigLoader(cm.data_bits, cm.word_bits, cm.sel_bits, regs, self.tw_writes)
+            loader.build(m)
+            wiring.connect(m, wiring.flipped(core.cfg), loader.cfg)
+            # no frame in the core: none loading, computing or waiting to (one being read out is done)
+            m.d.comb += loader.allow.eq(~self.running & ~self.pending & ~self.busy.any() &
+                                        (self.ld.k == 0) & (self.ld.res == 0))
+            q_of, rt_of, b_scale_of = (loader.registers[c::ConfigMap.CONSTANTS] for c in range(3))
+        return (self.per_residue(q_of, w), self.per_residue(rt_of, rt_bits) if rt_of else None,
+                self.per_residue(b_scale_of, w))
 
-        # --- cycle c+D: results back to rows, written in place -------------------------------
-        route_w = delayed("route", D)
-        lo_w, hi_w = Signal(LW), Signal(LW)
-        with m.Switch(route_w):
+    def unit_inputs(self, u, bf, route, lo_row, hi_row):
+        """Unit u's u and v by the route: lane u of both rows (pair), lane u of lo with u = 0
+        (a product), or its two lanes in one row (row pass with distance t)."""
+        m = self.m
+        with m.Switch(route):
+            with m.Case(PAIR):
+                m.d.comb += [bf.u.eq(self.lane(lo_row, u)), bf.v.eq(self.lane(hi_row, u))]
+            with m.Case(MUL):
+                m.d.comb += [bf.u.eq(0), bf.v.eq(self.lane(lo_row, u))]
+            for t in self.row_ts:
+                with m.Case(ROW0 + log2(t)):
+                    which, l, l2 = row_lanes(u, t, self.P)
+                    row = hi_row if which else lo_row
+                    m.d.comb += [bf.u.eq(self.lane(row, l)), bf.v.eq(self.lane(row, l2))]
+
+    def unit_factor(self, u, bf, s_src, hi_row, b_scale):
+        """Unit u's multiplier factor s: the shared or its lane's twiddle, lane u of the hi
+        row (pointwise), or b's scale."""
+        m = self.m
+        with m.Switch(s_src):
+            if self.shared is not None:
+                with m.Case(S_SHARED):
+                    m.d.comb += bf.s.eq(self.shared.data)
+            if self.lanes is not None:
+                with m.Case(S_LANE):
+                    m.d.comb += bf.s.eq(self.lanes[u].data)
+            with m.Case(S_HI):
+                m.d.comb += bf.s.eq(self.lane(hi_row, u))
+            with m.Case(S_CONST):
+                m.d.comb += bf.s.eq(b_scale)
+
+    def results(self):
+        """Cycle c+D: the units' results as rows (lo, hi), by the route they were read with."""
+        m, units = self.m, self.units
+        lo_w, hi_w = Signal(self.LW, name="lo_w"), Signal(self.LW, name="hi_w")
+        with m.Switch(self.op.at("route", self.D)):
             with m.Case(PAIR):
                 m.d.comb += [lo_w.eq(Cat(*(bf.o0 for bf in units))), hi_w.eq(Cat(*(bf.o1 for bf in units)))]
             with m.Case(MUL):
                 m.d.comb += lo_w.eq(Cat(*(bf.o0 for bf in units)))
-            for t in row_ts:
+            for t in self.row_ts:
                 with m.Case(ROW0 + log2(t)):
-                    rows = [[None] * P, [None] * P]
+                    rows = [[None] * self.P, [None] * self.P]
                     for u, bf in enumerate(units):
-                        which, l, l2 = row_lanes(u, t, P)
+                        which, l, l2 = row_lanes(u, t, self.P)
                         rows[which][l], rows[which][l2] = bf.o0, bf.o1
                     m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
-        valid_w, wset_w, two_w, res_w = delayed("valid", D), delayed("wset", D), delayed("two", D), delayed("res", D)
-        buf_w = delayed("buf", D)
-        lo_bank_w, hi_bank_w = delayed("lo_bank", D), delayed("hi_bank", D)
-        lo_addr_w, hi_addr_w = delayed("lo_addr", D), delayed("hi_addr", D)
-        for x in range(B):
-            for st in range(sets):
-                direct = in_a if st == 0 else (None if plan.scale_at_load else in_b)
-                for b in range(2):
-                    hit = valid_w & (wset_w == st) & (buf_w == x)
-                    hit_lo, hit_hi = hit & (lo_bank_w == b), hit & two_w & (hi_bank_w == b)
-                    en = hit_lo | hit_hi
-                    addr = at(Mux(hit_lo, lo_addr_w, hi_addr_w), res_w)
-                    data = Mux(hit_lo, lo_w, hi_w)
-                    if direct is not None:                 # IO: row ld_k straight from the beat
-                        load = take & (ib == x) & (parity(ld_k) == b)
-                        en, addr, data = load | en, Mux(load, at(ld_k >> 1, ld_res), addr), Mux(load, direct, data)
-                    m.d.comb += [wr[x][st][b].en.eq(en), wr[x][st][b].addr.eq(addr), wr[x][st][b].data.eq(data)]
-        return m
+        return lo_w, hi_w
 
-    def elaborate_config(self, m, constants, tw_writes, busy, running, pending, ld_k, ld_res):
-        """The cfg stream (twiddles=load): a word is taken while no frame is in the core (none
-        loading, computing or waiting to; a result still being read out is done) and written
-        to the constant (sel 0: slot j's q, run-time fields, b's scale at 3j ..) or twiddle RAM
-        it names."""
-        cm, cfg = self.config, self.cfg
-        data = cfg.payload[:cm.data_bits]
-        word = cfg.payload[cm.data_bits:cm.data_bits + cm.word_bits]
-        sel = cfg.payload[cm.data_bits + cm.word_bits:]
-        m.d.comb += cfg.ready.eq(~running & ~pending & ~busy.any() & (ld_k == 0) & (ld_res == 0))
-        take = cfg.valid & cfg.ready
-        with m.If(take & (sel == 0)):
-            with m.Switch(word):
-                for k, reg in enumerate(constants):
-                    with m.Case(k):
-                        m.d.sync += reg.eq(data[:len(reg)])
-        for s, port in tw_writes.items():
-            m.d.comb += [port.en.eq(take & (sel == s)), port.addr.eq(word), port.data.eq(data[:self.w])]
+    def write_back(self):
+        """Cycle c+D: the results written in place; IO's beat (row ld.k) straight into set 0
+        (and set 1 unscaled) of buffer ib."""
+        m, op, D, ld, banks = self.m, self.op, self.D, self.ld, self.banks
+        lo_w, hi_w = self.results()
+        valid_w, wset_w, two_w, res_w = op.at("valid", D), op.at("wset", D), op.at("two", D), op.at("res", D)
+        buf_w = op.at("buf", D)
+        lo_bank_w, hi_bank_w = op.at("lo_bank", D), op.at("hi_bank", D)
+        lo_addr_w, hi_addr_w = op.at("lo_addr", D), op.at("hi_addr", D)
+        for x, st, b, _, wr in banks.ports():
+            direct = self.in_a if st == 0 else (None if self.plan.scale_at_load else self.in_b)
+            hit = valid_w & (wset_w == st) & (buf_w == x)
+            hit_lo, hit_hi = hit & (lo_bank_w == b), hit & two_w & (hi_bank_w == b)
+            en = hit_lo | hit_hi
+            addr = banks.address(Mux(hit_lo, lo_addr_w, hi_addr_w), res_w)
+            data = Mux(hit_lo, lo_w, hi_w)
+            if direct is not None:
+                load = self.take & (self.ib == x) & (parity(ld.k) == b)
+                en, addr, data = load | en, Mux(load, banks.address(ld.k >> 1, ld.res), addr), Mux(load, direct, data)
+            m.d.comb += [wr.en.eq(en), wr.addr.eq(addr), wr.data.eq(data)]

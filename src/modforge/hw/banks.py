@@ -1,0 +1,75 @@
+"""Banked memories: buffers x sets x banks RAMs of equal shape, one synchronous read port
+and one write port each, addressed as (region, word).
+
+  buffer  a copy of the whole storage (two: ping-pong, one fills while the other works)
+  set     an independent group of banks within a buffer (e.g. one per operand)
+  bank    the RAMs a set's rows are spread over so that several rows are read and written
+          per cycle (e.g. row r in bank parity(popcount(r)): rows r and r ^ 2^j never share one)
+  region  `regions` blocks of `words` words each in every RAM (e.g. one per residue of an
+          RNS frame): word a of region j is at address Cat(a, j), a padded to word_bits
+          (each region takes 2^word_bits addresses)
+
+Use it as a submodule, or `build(m)` its RAMs into the caller's module m (no hierarchy).
+rd[x][s][b] and wr[x][s][b] are the ports (amaranth.lib.memory: addr, data, en); drive
+their addresses with `address(word, region)`. `data(s, bank, buf)` picks the read data of
+set s by a bank and a buffer index (Values, those of the read issued the cycle before).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Elaboratable, Module, Mux
+from amaranth.lib.memory import Memory
+
+
+class Banks(Elaboratable):
+    def __init__(self, width: int, words: int, *, banks: int = 2, sets: int = 1, buffers: int = 1,
+                 regions: int = 1, names=None):
+        """names(buf, set, bank): each RAM's name (default bank{buf}_{set}_{bank})."""
+        self.width, self.words, self.regions = width, words, regions
+        self.banks, self.sets, self.buffers = banks, sets, buffers
+        self.word_bits = max(1, (words - 1).bit_length())
+        depth = words if regions == 1 else regions << self.word_bits
+        names = names or (lambda x, s, b: f"bank{x}_{s}_{b}")
+        self.memories = {}
+        self.rd = [[[None] * banks for _ in range(sets)] for _ in range(buffers)]
+        self.wr = [[[None] * banks for _ in range(sets)] for _ in range(buffers)]
+        for x in range(buffers):
+            for s in range(sets):
+                for b in range(banks):
+                    mem = Memory(shape=width, depth=depth, init=[])
+                    self.memories[names(x, s, b)] = mem
+                    self.rd[x][s][b], self.wr[x][s][b] = mem.read_port(), mem.write_port()
+
+    def ports(self):
+        """(buf, set, bank, read port, write port) of every RAM."""
+        return [(x, s, b, self.rd[x][s][b], self.wr[x][s][b])
+                for x in range(self.buffers) for s in range(self.sets) for b in range(self.banks)]
+
+    def address(self, word, region=0):
+        """The address of word `word` of region `region`."""
+        return word if self.regions == 1 else Cat(word[:self.word_bits], region)
+
+    def data(self, s: int, bank, buf=0):
+        """The read data of set s's bank `bank` in buffer `buf`."""
+        rows = [_pick(bank, [port.data for port in self.rd[x][s]]) for x in range(self.buffers)]
+        return _pick(buf, rows)
+
+    def build(self, m):
+        """The RAMs as submodules of m (flat: no module of their own)."""
+        self._MustUse__silence = True
+        for name, mem in self.memories.items():
+            m.submodules[name] = mem
+
+    def elaborate(self, platform):
+        m = Module()
+        self.build(m)
+        return m
+
+
+def _pick(index, values):
+    """values[index] as a Mux chain (index: a Value; one value: itself)."""
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 2:
+        return Mux(index, values[1], values[0])
+    return Mux(index == len(values) - 1, values[-1], _pick(index, values[:-1]))

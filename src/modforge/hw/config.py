@@ -1,0 +1,48 @@
+"""A configuration loader: a valid/ready stream of words Cat(data, word, sel) that write,
+while `allow` is high, register `word` of a register file (sel 0) or word `word` of the
+memory whose write port is `ports[sel]` (sel >= 1). The registers are this block's (their
+values after reset: `init`); the memories stay their owner's, this block drives their write
+ports (en, addr, data). A register or memory takes the low bits of data. Use it as a
+submodule, or `build(m)` its logic into the caller's module m (no hierarchy)."""
+
+from __future__ import annotations
+
+from amaranth.hdl import Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In
+
+
+class ConfigLoader(wiring.Component):
+    def __init__(self, data_bits: int, word_bits: int, sel_bits: int, registers, ports=None):
+        """registers: (name, width, init) per register; ports: sel -> write port."""
+        self.data_bits, self.word_bits = data_bits, word_bits
+        self.registers = [Signal(width, init=init, name=name) for name, width, init in registers]
+        self.ports = dict(ports or {})
+        if 0 in self.ports:
+            raise ValueError("sel 0 is the register file")
+        super().__init__({
+            "cfg": In(stream.Signature(data_bits + word_bits + sel_bits)),
+            "allow": In(1),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        self.build(m)
+        return m
+
+    def build(self, m):
+        """The block's logic into module m (flat: no module of its own)."""
+        self._MustUse__silence = True
+        cfg = self.cfg
+        data = cfg.payload[:self.data_bits]
+        word = cfg.payload[self.data_bits:self.data_bits + self.word_bits]
+        sel = cfg.payload[self.data_bits + self.word_bits:]
+        m.d.comb += cfg.ready.eq(self.allow)
+        take = cfg.valid & cfg.ready
+        with m.If(take & (sel == 0)):
+            with m.Switch(word):
+                for k, reg in enumerate(self.registers):
+                    with m.Case(k):
+                        m.d.sync += reg.eq(data[:len(reg)])
+        for s, port in self.ports.items():
+            m.d.comb += [port.en.eq(take & (sel == s)), port.addr.eq(word), port.data.eq(data[:len(port.data)])]

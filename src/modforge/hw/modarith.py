@@ -1,0 +1,37 @@
+"""Modular addition, subtraction and halving: combinational Amaranth expressions, one
+conditional correction each (no multiplier). q is an int or a Value (a run-time modulus);
+`width` is the result's width in bits (default: q's). Every function expects its inputs
+reduced as stated and returns a value in [0, q).
+
+  add_mod(a, b, q)    (a + b) mod q        a, b in [0, q)
+  sub_mod(a, b, q)    (a - b) mod q        a, b in [0, q)
+  reduce_once(x, q)   x mod q              x in [0, 2q) (a lazy sum)
+  half_mod(x, q)      x / 2 mod q          x in [0, q), q odd: x >> 1, or (x + q) >> 1 if x is odd
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Mux, Value
+
+
+def _width(q, width: int | None) -> int:
+    if width is not None:
+        return width
+    return len(q) if isinstance(q, Value) else int(q).bit_length()
+
+
+def add_mod(a, b, q, width: int | None = None) -> Value:
+    total = a + b
+    return Mux(total >= q, total - q, total)[:_width(q, width)]
+
+
+def sub_mod(a, b, q, width: int | None = None) -> Value:
+    return Mux(a >= b, a - b, a + q - b)[:_width(q, width)]
+
+
+def reduce_once(x, q, width: int | None = None) -> Value:
+    return Mux(x >= q, x - q, x)[:_width(q, width)]
+
+
+def half_mod(x, q, width: int | None = None) -> Value:
+    return Mux(x[0], (x + q) >> 1, x >> 1)[:_width(q, width)]

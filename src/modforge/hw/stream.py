@@ -1,0 +1,52 @@
+"""Stream adapters.
+
+ReadOut: words read from a synchronous RAM (address in one cycle, data the next) out
+through a FIFO as a valid/ready stream, none lost to back-pressure: a read is issued (`go`)
+only while one is available (`avail`) and the FIFO has room for it and the read in flight.
+With the output always ready, a word read in cycle t is on `o` at t + 3 (RAM, FIFO write,
+FIFO read); a FIFO of 4 words sustains one read per cycle. Use it as a submodule, or
+`build(m)` its logic into the caller's module m (no hierarchy).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.wiring import In, Out
+
+
+class ReadOut(wiring.Component):
+    """avail: a word can be read; go: read it now (drive the RAM's address with it this
+    cycle); data: the RAM's read data, the cycle after go; o: the words in read order."""
+
+    def __init__(self, width: int, depth: int = 4):
+        self.depth = depth
+        super().__init__({
+            "avail": In(1),
+            "go": Out(1),
+            "data": In(width),
+            "o": Out(stream.Signature(width)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        self.build(m)
+        return m
+
+    def build(self, m):
+        """The block's logic into module m (flat: no module of its own, the FIFO a
+        submodule of m)."""
+        self._MustUse__silence = True
+        fifo = SyncFIFOBuffered(width=len(self.data), depth=self.depth)
+        m.submodules.fifo = fifo
+        inflight = Signal()
+        m.d.comb += self.go.eq(self.avail & (fifo.level + inflight < self.depth))
+        m.d.sync += inflight.eq(self.go)
+        m.d.comb += [
+            fifo.w_en.eq(inflight),
+            fifo.w_data.eq(self.data),
+            self.o.valid.eq(fifo.r_rdy),
+            self.o.payload.eq(fifo.r_data),
+            fifo.r_en.eq(self.o.ready),
+        ]

@@ -1,0 +1,99 @@
+"""hw.butterfly: one lane around a real modmul datapath, random CT and GS operations every
+cycle against the formulas (mul = the reduction's bit-exact model): a constant q
+(Montgomery), and a q that changes with every operation (k2red with a run-time modulus)."""
+
+import dataclasses
+import random
+
+from amaranth.sim import Simulator
+
+from modforge.families.ntt.model import half, pack_fields
+from modforge.hw.butterfly import Butterfly
+from modforge.registry import lookup
+
+
+def expected(mul, q, gs, u, v, s):
+    if gs:
+        return half((u + v) % q, q), mul((u - v) % q, s)
+    p = mul(v, s)
+    return (u + p) % q, (u - p) % q
+
+
+def drive(bf, ops, check):
+    """ops: (q, rt, gs, u, v, s) per cycle; check(k, o0, o1) for op k, depth cycles later.
+    Returns the number of results checked."""
+    checked = []
+
+    async def bench(ctx):
+        for t in range(len(ops) + bf.depth):
+            if t < len(ops):
+                q, rt, gs, u, v, s = ops[t]
+                for sig, val in ((bf.gs, gs), (bf.u, u), (bf.v, v), (bf.s, s)):
+                    ctx.set(sig, val)
+                if not isinstance(bf.q, int):
+                    ctx.set(bf.q, q)
+                    ctx.set(bf.rt, rt)
+            await ctx.tick()
+            if 0 <= t + 1 - bf.depth < len(ops):
+                check(t + 1 - bf.depth, ctx.get(bf.o0), ctx.get(bf.o1))
+                checked.append(t)
+
+    sim = Simulator(bf)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return len(checked)
+
+
+def corners(q):
+    return [0, 1, q - 1, q - 2]
+
+
+def test_constant_q_montgomery():
+    alg = lookup("modmul-montgomery")
+    p = alg.parse({"q": "0x80014001", "dsp": "none"})
+    q, w = p.q, alg.result_width(p)
+    core = alg.build(p)
+    bf = Butterfly(q, w, core)
+    assert bf.depth == core.depth + 2
+    rng = random.Random(3)
+    ops = [(q, 0, rng.randrange(2), rng.choice(corners(q)) if k % 5 == 0 else rng.randrange(q),
+            rng.randrange(q), rng.randrange(q)) for k in range(150)]
+    bad = []
+    mul = lambda x, s: alg.model(p, x, s)
+
+    def check(k, o0, o1):
+        q_, _, gs, u, v, s = ops[k]
+        if (o0, o1) != expected(mul, q_, gs, u, v, s):
+            bad.append((k, ops[k], o0, o1))
+
+    assert drive(bf, ops, check) == len(ops)
+    assert not bad, bad[:3]
+
+
+def test_per_op_q_k2red():
+    alg = lookup("modmul-k2red")
+    rp = alg.parse({"q": "0x80130001", "qh_input": "1", "dsp": "none"})   # run-time modulus
+    core = alg.build(rp)
+    primes = [0x80130001, 0x80140001]
+    mp = alg.parse({"q": "0x80130001", "dsp": "none"})                    # log q_h = 16 for both
+    mps = [alg.validate(dataclasses.replace(mp, q=qj)) for qj in primes]
+    rts = [pack_fields(core.runtime, alg.runtime_of(alg.validate(dataclasses.replace(rp, q=qj)), qj))
+           for qj in primes]
+    bf = Butterfly(primes[0], alg.result_width(rp), core, 0, "per-op")
+    rng = random.Random(5)
+    ops = []
+    for k in range(150):
+        j = rng.randrange(2)
+        qj = primes[j]
+        ops.append((j, rts[j], rng.randrange(2), rng.randrange(qj), rng.randrange(qj), rng.randrange(qj)))
+    bad = []
+
+    def check(k, o0, o1):
+        j, _, gs, u, v, s = ops[k]
+        mul = lambda x, y: alg.model(mps[j], x, y)
+        if (o0, o1) != expected(mul, primes[j], gs, u, v, s):
+            bad.append((k, ops[k], o0, o1))
+
+    assert drive(bf, [(primes[j], *rest) for j, *rest in ops], check) == len(ops)
+    assert not bad, bad[:3]

@@ -1,0 +1,76 @@
+"""hw.modarith: add, subtract, reduce once and halve mod q, against Python's %, with q a
+constant and a run-time Value (exhaustive for a small q, random for a 32-bit one)."""
+
+import random
+
+from amaranth.hdl import Module, Signal
+from amaranth.sim import Simulator
+
+from modforge.hw.modarith import add_mod, half_mod, reduce_once, sub_mod
+
+
+def circuit(w, q=None):
+    """add, sub (a, b < q), reduce_once (a + b < 2q) and half (a) as outputs; q: a constant,
+    or None for an input signal."""
+    m = Module()
+    a, b = Signal(w), Signal(w)
+    qs = q if q is not None else Signal(w)
+    outs = [Signal(w) for _ in range(4)]
+    m.d.comb += [outs[0].eq(add_mod(a, b, qs, w)), outs[1].eq(sub_mod(a, b, qs, w)),
+                 outs[2].eq(reduce_once(a + b, qs, w)), outs[3].eq(half_mod(a, qs, w))]
+    return m, a, b, qs, outs
+
+
+def expected(a, b, q):
+    return [(a + b) % q, (a - b) % q, (a + b) % q, a * pow(2, -1, q) % q]
+
+
+def run(w, cases, q=None):
+    m, a, b, qs, outs = circuit(w, q)
+    bad = []
+
+    async def bench(ctx):
+        for qv, x, y in cases:
+            ctx.set(a, x)
+            ctx.set(b, y)
+            if q is None:
+                ctx.set(qs, qv)
+            got = [ctx.get(o) for o in outs]
+            if got != expected(x, y, qv):
+                bad.append((qv, x, y, got))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not bad, bad[:5]
+
+
+def test_small_constant_q_exhaustive():
+    q = 13
+    run(4, [(q, x, y) for x in range(q) for y in range(q)], q)
+
+
+def test_constant_and_runtime_q_random():
+    rng = random.Random(1)
+    q = 0x80014001
+    cases = [(q, rng.randrange(q), rng.randrange(q)) for _ in range(300)]
+    cases += [(q, q - 1, q - 1), (q, 0, q - 1), (q, q - 1, 0), (q, 0, 0)]
+    run(32, cases, q)
+    primes = [0x80014001, 0x80130001, 0xfff00001, 0x9fc00001]
+    run(32, [(p, rng.randrange(p), rng.randrange(p)) for p in primes for _ in range(100)])
+
+
+def test_wrong_formula_is_caught():
+    """The check can fail: a - b without the correction is wrong for a < b."""
+    m, a, b, qs, outs = circuit(4, 13)
+    got = []
+
+    async def bench(ctx):
+        ctx.set(a, 2)
+        ctx.set(b, 5)
+        got.append(ctx.get(outs[1]))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert got == [(2 - 5) % 13] and got[0] != (2 - 5) % 16
