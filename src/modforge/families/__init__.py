@@ -7,4 +7,5 @@ FAMILIES = (
     "digitserial",
     "modmul",
     "ntt",
+    "polyring",
 )

@@ -103,10 +103,11 @@ module tb;
         recv = recv + 1;
         waiting = 1'b1;
       end
-      // drive the next cycle: no stalls for the first NA vectors, then random ones
+      // drive the next cycle: no stalls for the first NA vectors, then random ones (frames: once
+      // the first NA results are out, since a frame's results may leave during the next one's input)
       lfsr = {{lfsr[30:0], 1'b0}} ^ (lfsr[31] ? 32'h04c11db7 : 32'h0);
       if (!i_valid || i_ready) begin          // a raised valid stays up until taken
-        i_valid <= (sent < N) && (sent < NA || lfsr[0] || lfsr[1]){cfg_gate};
+        i_valid <= (sent < N) && (sent < NA || (FRAME > 1 && recv < NA) || lfsr[0] || lfsr[1]){cfg_gate};
         if (sent < N) i_payload <= vin[sent];
       end
       o_ready <= (recv < NA) || lfsr[2] || lfsr[5];

@@ -1,0 +1,217 @@
+"""The registered polynomial-ring multipliers c = a*b mod (x^n + 1, q), q = 2^k
+(fast-filter-polymult-saber.txt with ../shared/seed-003-math.md and errata.md):
+poly-fir (FIR.PolyMult, the weight-stationary systolic multiplier) and poly-fast (the fast
+M-parallel filters, M = 2^a 3^b).
+
+A frame is n/M beats on the input and on the output. Beat p: M coefficients of a, lowest
+degree first (a_{Mp+l} in lane l), then M of b, highest first (b_{n-M(p+1)+l} in lane l);
+the result beat p holds c_{n-M(p+1)+l} in lane l. a is the stationary (weight) operand; b
+streams; with small=N, b's coefficients are small signed, |b_i| <= N, in sign-magnitude
+(Saber's secrets) and the products are additions, not multipliers.
+
+Cycles (without stalls): response time (first input beat to first result beat) n/M; one
+multiplication (first input to last output) 2n/M - 1; L multiplications back to back
+(L+1) n/M - 1. The paper's Table II prints 2n/M - 1 for one and (L+1) n/M + delta_M for L:
+here both follow the one formula, which the paper's single-multiplication column matches
+and its L column exceeds by 1 + delta_M (the w-shifted outputs come from a one-cycle
+look-ahead of the sub-multipliers instead of a delay of the others, so no level adds a
+cycle).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from ...errors import ParameterError
+from ...registry import POW2, Algorithm, Computes, Operand, param, register
+from . import hw
+from . import model as M
+
+PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multiplication via Fast "
+         "Filtering and Applications to Lattice-Based Cryptography (fast-filter-polymult-saber.txt)")
+MIN_N, MAX_N, MIN_K, MAX_K = 16, 1024, 2, 32
+
+
+@dataclasses.dataclass(frozen=True)
+class FirParams:
+    n: int = param(256, help=f"polynomial length, {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))")
+    q: int = param(8192, kind=POW2, help=f"coefficient modulus q = 2^k, {MIN_K} <= k <= {MAX_K} (reduction: "
+                                         "the low k bits)")
+    small: int = param(0, help="b's coefficients small signed, |b_i| <= small, in sign-magnitude (Saber: 5, 4, "
+                               "3 for LightSaber, Saber, FireSaber): the products become additions; 0: b is a "
+                               "full coefficient mod q")
+
+
+@dataclasses.dataclass(frozen=True)
+class FastParams(FirParams):
+    M: int = param(2, help="parallelism: M = 2^a 3^b >= 2 (Fast.2, Fast.3, Fast.4, iterated: 6, 8, 9, 12, "
+                           "16, ...); n a multiple of M")
+
+
+class PolyAlgorithm(Algorithm):
+    family = "polyring"
+    paper = PAPER
+    frames = True
+    Params: type = FirParams
+
+    # --- parameters -------------------------------------------------------------------
+    def parallel(self, params) -> int:
+        return 1
+
+    def validate(self, params):
+        name, n, q = self.name, params.n, params.q
+        k = q.bit_length() - 1
+        if not MIN_K <= k <= MAX_K:
+            raise ParameterError(name, "q", f"must be 2^k with {MIN_K} <= k <= {MAX_K} (prime moduli are not "
+                                 "supported by this family yet: use ntt-polymul)", q)
+        if not MIN_N <= n <= MAX_N:
+            raise ParameterError(name, "n", f"must be in {MIN_N}..{MAX_N}", n)
+        par = self.parallel(params)
+        if n % par:
+            raise ParameterError(name, "n", f"must be a multiple of M={par}", n)
+        if n // par < 2:
+            raise ParameterError(name, "n", f"must be at least 2M={2 * par} (sub-multipliers of 2 taps or more)", n)
+        if not 0 <= params.small < q // 2:
+            raise ParameterError(name, "small", f"must satisfy 0 <= small < q/2 = {q // 2}", params.small)
+        return params
+
+    # --- the derived plan: the flattened fast-filter structure --------------------------
+    def derive(self, params) -> M.Structure:
+        return M.structure(self.parallel(params))
+
+    def k(self, params) -> int:
+        return params.q.bit_length() - 1
+
+    def b_bits(self, params) -> int:
+        return params.small.bit_length() + 1 if params.small else self.k(params)
+
+    def computes(self, params):
+        return Computes("Z_q[x]/(f)", params.q, params.n, f"x^{params.n}+1", False, ("q", "n"))
+
+    # --- streams ----------------------------------------------------------------------
+    def frame_beats(self, params) -> int:
+        return params.n // self.parallel(params)
+
+    def operands(self, params):
+        par, k, bb = self.parallel(params), self.k(params), self.b_bits(params)
+        b_enc = (f"{par} lanes of sign-magnitude ({bb - 1}-bit magnitude, sign bit on top)" if params.small
+                 else f"{par} lanes of {k}-bit unsigned coefficients")
+        return [Operand("a", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
+                        f"a_(Mp+l), M = {par} (lowest degree first)", "each coefficient < q"),
+                Operand("b", par * bb, b_enc + f": beat p, lane l is b_(n-M(p+1)+l) (highest degree first)",
+                        f"|b_i| <= {params.small}" if params.small else "each coefficient < q")]
+
+    def result_width(self, params):
+        return self.parallel(params) * self.k(params)
+
+    def result(self, params):
+        par, k = self.parallel(params), self.k(params)
+        return Operand("c", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
+                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q")
+
+    def in_beats(self, params, operands):
+        a, b = operands
+        n, par, k, bb = params.n, self.parallel(params), self.k(params), self.b_bits(params)
+        code = (lambda v: (1 << (bb - 1)) | -v if v < 0 else v) if params.small else (lambda v: v % params.q)
+        beats = []
+        for p in range(n // par):
+            wa = sum(a[par * p + l] << (l * k) for l in range(par))
+            wb = sum(code(b[n - par * (p + 1) + l]) << (l * bb) for l in range(par))
+            beats.append((wa, wb))
+        return beats
+
+    def out_beats(self, params, result):
+        n, par, k = params.n, self.parallel(params), self.k(params)
+        return [sum(result[n - par * (p + 1) + l] << (l * k) for l in range(par)) for p in range(n // par)]
+
+    # --- mathematics ------------------------------------------------------------------
+    def model(self, params, a, b):
+        """c = a*b mod (x^n + 1, q) as the hardware computes it (model.flat; checked against
+        model.negacyclic)."""
+        return M.flat(a, b, params.q, self.derived(params))
+
+    def congruence(self, params):
+        return (f"c = a*b mod (x^{params.n} + 1, q), q = 2^{self.k(params)}, coefficients in [0, q)"
+                + (f"; |b_i| <= {params.small}" if params.small else ""))
+
+    def random_operands(self, params, rng: random.Random):
+        n, q, s = params.n, params.q, params.small
+        return ([rng.randrange(q) for _ in range(n)],
+                [rng.randint(-s, s) for _ in range(n)] if s else [rng.randrange(q) for _ in range(n)])
+
+    def cases(self, params):
+        """Zeros, all q-1 times the extreme b (all +max, all -max, alternating signs), 1 and
+        x^(n-1) (the wrap: x^(n-1) x^(n-1) = -x^(n-2)), alternating a."""
+        n, q, s = params.n, params.q, params.small
+        top = s or q - 1
+        ext = [[top] * n, [-top] * n if s else [1] * n, [top if i & 1 else -top for i in range(n)] if s
+               else [(q - 1) * (i & 1) for i in range(n)]]
+        one, high = [1] + [0] * (n - 1), [0] * (n - 1) + [1]
+        alt = [(q - 1) * (i & 1) for i in range(n)]
+        return ([([0] * n, e) for e in ext[:1]] + [([q - 1] * n, e) for e in ext]
+                + [(one, high), (high, high), (alt, ext[2]), ([q - 1] * n, [0] * n)])
+
+    # --- hardware ---------------------------------------------------------------------
+    def build(self, params):
+        return hw.PolyCore(params.n, self.k(params), self.derived(params), params.small)
+
+    def cycles(self, params):
+        """One multiplication, first input beat to last output beat: 2n/M - 1."""
+        return 2 * params.n // self.parallel(params) - 1
+
+    def latency(self, params):
+        return params.n // self.parallel(params)
+
+    def initiation_interval(self, params):
+        return params.n // self.parallel(params)
+
+    def tag(self, params):
+        return f"n{params.n}_q{self.k(params)}" + (f"_s{params.small}" if params.small else "")
+
+    def extra_info(self, params):
+        st, nb = self.derived(params), params.n // self.parallel(params)
+        return {
+            "M": st.M, "products": st.K, "taps_each": nb, "taps": st.K * nb,
+            "post_terms": sum(len(t) for t in st.post), "shifted_products": len(st.shifted()),
+            "response_cycles": nb, "one_multiplication_cycles": 2 * nb - 1,
+            "l_multiplications_cycles": "(L+1) n/M - 1",
+            "paper_table2": {"one": "2n/M - 1", "L": "(L+1) n/M + delta_M"},
+        }
+
+
+@register
+class Fir(PolyAlgorithm):
+    name = "poly-fir"
+    title = "weight-stationary systolic negacyclic multiplier a*b mod (x^n+1, 2^k) (FIR.PolyMult)"
+
+    def grid(self):
+        return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
+                {"n": "256", "q": "8192", "small": "4"}]
+
+
+@register
+class Fast(PolyAlgorithm):
+    name = "poly-fast"
+    title = "fast M-parallel filter multiplier a*b mod (x^n+1, 2^k), M = 2^a 3^b (Fast.M.PolyMult)"
+    Params = FastParams
+
+    def parallel(self, params) -> int:
+        return params.M
+
+    def validate(self, params):
+        if params.M < 2:
+            raise ParameterError(self.name, "M", "must be at least 2 (M = 1: poly-fir)", params.M)
+        try:
+            M.factors(params.M)
+        except ValueError:
+            raise ParameterError(self.name, "M", "must be of the form 2^a 3^b", params.M) from None
+        return super().validate(params)
+
+    def tag(self, params):
+        return f"m{params.M}_" + super().tag(params)
+
+    def grid(self):
+        return [{"n": "16", "q": "8192", "small": "4", "M": "2"}, {"n": "24", "q": "65536", "M": "3"},
+                {"n": "32", "q": "8192", "small": "5", "M": "4"}, {"n": "32", "q": "4096", "small": "3", "M": "8"},
+                {"n": "36", "q": "1024", "small": "2", "M": "6"}, {"n": "256", "q": "8192", "small": "4", "M": "4"}]

@@ -1,0 +1,50 @@
+"""Parameter rules of poly-fir and poly-fast: each a ParameterError naming the argument and
+the rule, before anything is generated; the CLI prints it and exits 2."""
+
+import pytest
+
+from modforge.cli import main
+from modforge.errors import ParameterError
+from modforge.registry import lookup
+
+
+def reject(name, cfg, argument, text):
+    with pytest.raises(ParameterError) as e:
+        lookup(name).parse(cfg)
+    assert e.value.argument == argument and text in str(e.value), str(e.value)
+
+
+def test_rules():
+    reject("poly-fast", {"n": "180", "M": "8"}, "n", "must be a multiple of M=8")
+    reject("poly-fast", {"n": "240", "M": "10"}, "M", "2^a 3^b")
+    reject("poly-fast", {"n": "256", "M": "1"}, "M", "poly-fir")
+    reject("poly-fir", {"q": "12289"}, "q", "power of two")
+    reject("poly-fir", {"q": "2"}, "q", "2 <= k <= 32")
+    reject("poly-fir", {"q": str(1 << 33)}, "q", "2 <= k <= 32")
+    reject("poly-fir", {"n": "8"}, "n", "16..1024")
+    reject("poly-fir", {"n": "2048"}, "n", "16..1024")
+    reject("poly-fir", {"q": "16", "small": "8"}, "small", "small < q/2")
+    reject("poly-fast", {"n": "16", "M": "16"}, "n", "at least 2M")
+
+
+def test_n_need_not_be_a_power_of_two():
+    for par in (2, 3, 4):
+        p = lookup("poly-fast").parse({"n": "180", "M": str(par), "small": "4"})
+        assert lookup("poly-fast").frame_beats(p) == 180 // par
+
+
+def test_cli_exit_2(capsys):
+    assert main(["generate", "poly-fast", "n=100", "M=3"]) == 2
+    err = capsys.readouterr().err
+    assert "poly-fast: argument 'n' must be a multiple of M=3" in err and "Traceback" not in err
+
+
+def test_cycle_claims():
+    """Response n/M, one multiplication 2n/M - 1, initiation interval n/M (Table II's
+    single-multiplication column); the testbench checks latency and II on the simulators."""
+    alg = lookup("poly-fast")
+    p = alg.parse({"n": "256", "M": "4", "small": "4"})
+    assert (alg.latency(p), alg.cycles(p), alg.initiation_interval(p)) == (64, 127, 64)
+    fir = lookup("poly-fir")
+    p = fir.parse({"n": "256", "small": "4"})
+    assert (fir.latency(p), fir.cycles(p)) == (256, 511)

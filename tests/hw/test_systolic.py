@@ -1,0 +1,55 @@
+"""hw.systolic: the weight-stationary negacyclic multiplier on its own, windows back to back
+with random pauses (advance low): every result slot of every window against the schoolbook
+product, and the look-ahead against the next slot; a small signed x and a full one."""
+
+import random
+
+import pytest
+from amaranth.sim import Simulator
+
+from modforge.families.polyring.model import negacyclic
+from modforge.hw.systolic import NegacyclicFir
+
+
+def run(taps, width, small, windows=4, seed=1):
+    rng = random.Random(seed)
+    q = 1 << width
+    fir = NegacyclicFir(taps, width, small, lookahead=True)
+    A = [[rng.randrange(q) for _ in range(taps)] for _ in range(windows)]
+    B = [[rng.randint(-small, small) if small else rng.randrange(q) for _ in range(taps)] for _ in range(windows)]
+    C = [negacyclic(a, b, q) for a, b in zip(A, B)]
+    seen = []
+
+    async def bench(ctx):
+        for W in range(windows):
+            for p in range(taps):
+                while rng.random() < 0.2:                 # a pause: nothing moves
+                    ctx.set(fir.advance, 0)
+                    await ctx.tick()
+                x = B[W][taps - 1 - p]
+                ctx.set(fir.advance, 1)
+                ctx.set(fir.fresh, sum(1 << j for j in range(taps - 1 - p, taps)))
+                ctx.set(fir.load, 1 << (taps - 1 - p))
+                ctx.set(fir.w_in, A[W][p])
+                ctx.set(fir.x_sign, int(x < 0))
+                ctx.set(fir.x_mag, abs(x) if small else x)
+                # slot s of window W-1 (s = p + 1) or, at p = taps - 1, slot 0 of window W
+                frame, s = (W, 0) if p == taps - 1 else (W - 1, p + 1)
+                if frame >= 0:
+                    y, ahead = ctx.get(fir.y), ctx.get(fir.y_next)
+                    assert y == C[frame][taps - 1 - s], (frame, s)
+                    if s < taps - 1:
+                        assert ahead == C[frame][taps - 2 - s], (frame, s, "look-ahead")
+                    seen.append((frame, s))
+                await ctx.tick()
+
+    sim = Simulator(fir)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(seen) == (windows - 1) * taps + 1
+
+
+@pytest.mark.parametrize("taps,width,small", [(2, 8, 3), (5, 13, 4), (8, 10, 0), (7, 13, 9)])
+def test_windows_back_to_back(taps, width, small):
+    run(taps, width, small)
