@@ -83,6 +83,7 @@ class Design:
     payload: dict = dataclasses.field(default_factory=dict)      # bit maps (payload())
     reset: str = RESET
     latency_from: str = LATENCY_FROM
+    result_beats: int = 0   # beats of a result; 0 (older design.json): frame_beats
 
     def record(self) -> dict:
         rec = dataclasses.asdict(self)
@@ -104,6 +105,8 @@ class Design:
 
 def _header(algorithm: Algorithm, plan: Plan, core) -> str:
     frames = f"; frames of {plan.frame_beats} beats" if plan.frame_beats > 1 else ""
+    if plan.result_beats != plan.frame_beats:
+        frames += f", results of {plan.result_beats} (with the frame's last {plan.result_beats})"
     lines = [
         f"modforge {__version__}: {algorithm.name} ({algorithm.title})",
         f"command: {command_line(algorithm, plan.params)}",
@@ -156,6 +159,7 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
         latency=core.latency,
         initiation_interval=core.initiation_interval,
         frame_beats=plan.frame_beats,
+        result_beats=plan.result_beats,
         input_width=plan.input_width,
         output_width=plan.output_width,
         operands=[dataclasses.asdict(op) for op in plan.operands],

@@ -113,6 +113,7 @@ class Plan:
     latency: int
     initiation_interval: int
     frame_beats: int
+    result_beats: int
     congruence: str
     computes: Computes
     module: str
@@ -203,7 +204,7 @@ class Algorithm(abc.ABC):
         return Plan(self.name, params, tuple(payload_map(self.operands(params))),
                     dataclasses.replace(self.result(params), offset=0), tuple(payload_map(config)),
                     self.cycles(params), self.latency(params), self.initiation_interval(params),
-                    self.frame_beats(params), self.congruence(params), self.computes(params),
+                    self.frame_beats(params), self.result_beats(params), self.congruence(params), self.computes(params),
                     self.module_name(params), self.extra_info(params), self.derived(params))
 
     # --- parameters -------------------------------------------------------------------
@@ -238,6 +239,11 @@ class Algorithm(abc.ABC):
     def frame_beats(self, params) -> int:
         """Beats per operand set, on the input and on the output alike (frames only)."""
         return 1
+
+    def result_beats(self, params) -> int:
+        """Beats of one result (frames only): frame_beats, or fewer for a design whose result
+        sums several products (it leaves with the operand set's last result_beats beats)."""
+        return self.frame_beats(params)
 
     def in_beats(self, params, operands: tuple) -> list[tuple]:
         return [tuple(operands)]
@@ -383,7 +389,7 @@ def param_hash(algorithm: Algorithm, params) -> str:
 
 
 # --- the registry -----------------------------------------------------------------------
-CAPABILITIES = {"frames": ("frame_beats", "in_beats", "out_beats"),
+CAPABILITIES = {"frames": ("frame_beats", "result_beats", "in_beats", "out_beats"),
                 "config_stream": ("config_width", "verification_config", "config_fields")}
 
 

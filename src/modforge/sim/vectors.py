@@ -18,21 +18,25 @@ def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> in
     return word
 
 
-def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> list[tuple[int, int]]:
-    """(input payload, expected output) beats of `count` operand sets; corner cases lead."""
+def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> tuple[list[int], list[int]]:
+    """The input payloads and the expected result beats of `count` operand sets; corner
+    cases lead."""
     rng = random.Random(seed)
     sets = list(algorithm.cases(params))[:count]
     while len(sets) < count:
         sets.append(algorithm.random_operands(params, rng))
-    vectors = []
+    plan = algorithm.plan(params)
+    ins_all: list[int] = []
+    outs_all: list[int] = []
     for ops in sets:
         ins = algorithm.in_beats(params, ops)
         outs = algorithm.out_beats(params, algorithm.model(params, *ops))
-        if len(ins) != len(outs) or len(ins) != algorithm.frame_beats(params):
+        if len(ins) != plan.frame_beats or len(outs) != plan.result_beats:
             raise RuntimeError(f"{algorithm.name}: {len(ins)} input and {len(outs)} output beats, "
-                               f"frame of {algorithm.frame_beats(params)}")
-        vectors += [(pack_operands(algorithm, params, i), o) for i, o in zip(ins, outs)]
-    return vectors
+                               f"frames of {plan.frame_beats} and {plan.result_beats}")
+        ins_all += [pack_operands(algorithm, params, i) for i in ins]
+        outs_all += outs
+    return ins_all, outs_all
 
 
 def write_hex(path: Path, words, width: int) -> None:
@@ -40,7 +44,7 @@ def write_hex(path: Path, words, width: int) -> None:
     path.write_text("".join(f"{x:0{digits}x}\n" for x in words))
 
 
-def write_vectors(vectors: list[tuple[int, int]], directory: Path, in_width: int, out_width: int) -> None:
+def write_vectors(vectors: tuple[list[int], list[int]], directory: Path, in_width: int, out_width: int) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    write_hex(directory / "in.hex", (i for i, _ in vectors), in_width)
-    write_hex(directory / "out.hex", (o for _, o in vectors), out_width)
+    write_hex(directory / "in.hex", vectors[0], in_width)
+    write_hex(directory / "out.hex", vectors[1], out_width)

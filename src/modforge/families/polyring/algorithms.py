@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Literal
 
 from ...errors import ParameterError
 from ...registry import POW2, Algorithm, Computes, Operand, param, register
@@ -47,6 +48,23 @@ class FirParams:
 class FastParams(FirParams):
     M: int = param(2, help="parallelism: M = 2^a 3^b >= 2 (Fast.2, Fast.3, Fast.4, iterated: 6, 8, 9, 12, "
                            "16, ...); n a multiple of M")
+
+
+def pack_product(a, b, par: int, k: int, bb: int, small: int) -> list[tuple[int, int]]:
+    """The input beats of one product: beat p, a_{par p + l} and b_{n - par(p+1) + l} in lane l
+    (b in sign-magnitude, bb bits, when small)."""
+    n = len(a)
+
+    def code(v: int) -> int:
+        return ((1 << (bb - 1)) | -v if v < 0 else v) if small else v % (1 << k)
+    return [(sum(a[par * p + l] << (l * k) for l in range(par)),
+             sum(code(b[n - par * (p + 1) + l]) << (l * bb) for l in range(par))) for p in range(n // par)]
+
+
+def pack_result(c, par: int, k: int) -> list[int]:
+    """The result beats: beat p, c_{n - par(p+1) + l} in lane l."""
+    n = len(c)
+    return [sum(c[n - par * (p + 1) + l] << (l * k) for l in range(par)) for p in range(n // par)]
 
 
 class PolyAlgorithm(Algorithm):
@@ -112,18 +130,10 @@ class PolyAlgorithm(Algorithm):
 
     def in_beats(self, params, operands):
         a, b = operands
-        n, par, k, bb = params.n, self.parallel(params), self.k(params), self.b_bits(params)
-        code = (lambda v: (1 << (bb - 1)) | -v if v < 0 else v) if params.small else (lambda v: v % params.q)
-        beats = []
-        for p in range(n // par):
-            wa = sum(a[par * p + l] << (l * k) for l in range(par))
-            wb = sum(code(b[n - par * (p + 1) + l]) << (l * bb) for l in range(par))
-            beats.append((wa, wb))
-        return beats
+        return pack_product(a, b, self.parallel(params), self.k(params), self.b_bits(params), params.small)
 
     def out_beats(self, params, result):
-        n, par, k = params.n, self.parallel(params), self.k(params)
-        return [sum(result[n - par * (p + 1) + l] << (l * k) for l in range(par)) for p in range(n // par)]
+        return pack_result(result, self.parallel(params), self.k(params))
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, a, b):
@@ -178,6 +188,137 @@ class PolyAlgorithm(Algorithm):
             "l_multiplications_cycles": "(L+1) n/M - 1",
             "paper_table2": {"one": "2n/M - 1", "L": "(L+1) n/M + delta_M"},
         }
+
+
+#: Saber's levels: module rank l and the secrets' bound (centred binomial, mu/2)
+SABER = {"light": (2, 5), "saber": (3, 4), "fire": (4, 3)}
+SABER_N, SABER_Q, SABER_P = 256, 1 << 13, 1 << 10
+
+
+@dataclasses.dataclass(frozen=True)
+class SaberParams:
+    level: Literal["light", "saber", "fire"] = param("saber", help="LightSaber (l = 2, |s_i| <= 5), Saber "
+                                                     "(l = 3, 4), FireSaber (l = 4, 3)")
+    M: int = param(4, help="parallelism of the multiplier: 1 (FIR.PolyMult) or 2^a 3^b (Fast.M)")
+    mu: int = param(0, help="magnitude bits of a secret coefficient on the port (sign-magnitude, the sign "
+                            "above them); 0: the fewest the level needs")
+
+
+@register
+class Saber(PolyAlgorithm):
+    """Saber's products in one core: a frame is l products (a_j, s_j) whose sum leaves as the
+    result, accumulated in the multiplier: row i of A s (KeyGen, Encaps), or b^T s' (its low
+    10 bits: mod p = 2^10). n = 256, q = 2^13."""
+    name = "poly-saber"
+    title = "Saber profile: sum of l products a_j*s_j mod (x^256+1, 2^13), s small (A s, b^T s')"
+    Params = SaberParams
+
+    def parallel(self, params) -> int:
+        return params.M
+
+    def rank(self, params) -> int:
+        return SABER[params.level][0]
+
+    def ring(self, params) -> FastParams:
+        """The multiplier's own parameters."""
+        return FastParams(n=SABER_N, q=SABER_Q, small=SABER[params.level][1], M=params.M)
+
+    def validate(self, params):
+        if params.M != 1:
+            try:
+                Fast().validate(self.ring(params))
+            except ParameterError as e:
+                raise ParameterError(self.name, e.argument, e.rule, e.value) from None
+        need = SABER[params.level][1].bit_length()
+        if params.mu and params.mu < need:
+            raise ParameterError(self.name, "mu", f"must be at least {need} bits: level={params.level} has "
+                                 f"secrets up to {SABER[params.level][1]}", params.mu)
+        return dataclasses.replace(params, mu=params.mu or need)
+
+    def k(self, params) -> int:
+        return 13
+
+    def b_bits(self, params) -> int:
+        return params.mu + 1
+
+    def computes(self, params):
+        return Computes("Z_q[x]/(f)", SABER_Q, SABER_N, f"x^{SABER_N}+1", False, ())
+
+    def frame_beats(self, params) -> int:
+        return self.rank(params) * SABER_N // params.M
+
+    def result_beats(self, params) -> int:
+        return SABER_N // params.M
+
+    def operands(self, params):
+        par, eta = params.M, SABER[params.level][1]
+        return [Operand("a", par * 13, f"{par} lanes of 13-bit unsigned coefficients: product j's beat p "
+                        f"(frame beat j n/M + p), lane l is a_j,(Mp+l), M = {par}", "each coefficient < 2^13"),
+                Operand("s", par * self.b_bits(params), f"{par} lanes of sign-magnitude ({params.mu}-bit magnitude, "
+                        "sign bit on top): product j's beat p, lane l is s_j,(n-M(p+1)+l)", f"|s_j,i| <= {eta}")]
+
+    def in_beats(self, params, operands):
+        a, s = operands
+        return [beat for aj, sj in zip(a, s)
+                for beat in pack_product(aj, sj, params.M, 13, self.b_bits(params), SABER[params.level][1])]
+
+    def out_beats(self, params, result):
+        return pack_result(result, params.M, 13)
+
+    def model(self, params, a, s):
+        """sum_j a_j * s_j mod (x^256 + 1, 2^13), each product as the hardware computes it."""
+        st = self.derived(params)
+        products = [M.flat(aj, sj, SABER_Q, st) for aj, sj in zip(a, s)]
+        return [sum(col) % SABER_Q for col in zip(*products)]
+
+    def congruence(self, params):
+        return (f"c = sum_(j<{self.rank(params)}) a_j*s_j mod (x^256 + 1, 2^13), |s_j coefficients| <= "
+                f"{SABER[params.level][1]}; c mod 2^10 is the inner product mod p")
+
+    def random_operands(self, params, rng: random.Random):
+        l, eta = self.rank(params), SABER[params.level][1]
+        return ([[rng.randrange(SABER_Q) for _ in range(SABER_N)] for _ in range(l)],
+                [[rng.randint(-eta, eta) for _ in range(SABER_N)] for _ in range(l)])
+
+    def cases(self, params):
+        """All q-1 against the extreme secrets (all +eta, all -eta, alternating), zeros."""
+        l, eta, n = self.rank(params), SABER[params.level][1], SABER_N
+        top = [[SABER_Q - 1] * n for _ in range(l)]
+        return [(top, [[eta] * n for _ in range(l)]), (top, [[-eta] * n for _ in range(l)]),
+                (top, [[eta if i & 1 else -eta for i in range(n)] for _ in range(l)]),
+                ([[0] * n for _ in range(l)], [[eta] * n for _ in range(l)])]
+
+    def build(self, params):
+        return hw.PolyCore(SABER_N, 13, self.derived(params), SABER[params.level][1], params.mu, self.rank(params))
+
+    def operations(self, params) -> dict[str, int]:
+        """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
+        l = self.rank(params)
+        return {"keygen": l * l, "encaps": l * l + l, "decaps": l * l + 2 * l}
+
+    def cycles(self, params):
+        """One frame (l products, back to back) to its result: (l + 1) n/M - 1."""
+        return (self.rank(params) + 1) * SABER_N // params.M - 1
+
+    def latency(self, params):
+        return SABER_N // params.M
+
+    def initiation_interval(self, params):
+        return self.frame_beats(params)
+
+    def tag(self, params):
+        return f"{params.level}_m{params.M}_mu{params.mu}"
+
+    def extra_info(self, params):
+        nb = SABER_N // params.M
+        ops = self.operations(params)
+        return {"rank": self.rank(params), "secret_bound": SABER[params.level][1], "M": params.M,
+                "products": self.derived(params).K, "multiplications": ops,
+                "operation_cycles": {op: (L + 1) * nb - 1 for op, L in ops.items()},
+                "formula": "(L + 1) n/M - 1 for L multiplications (the groups of l back to back)"}
+
+    def grid(self):
+        return [{"level": "light", "M": "4"}, {"level": "saber", "M": "8", "mu": "4"}]
 
 
 @register

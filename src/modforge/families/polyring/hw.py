@@ -25,11 +25,16 @@ from .model import Structure
 
 
 class PolyCore(wiring.Component):
-    def __init__(self, n: int, k: int, st: Structure, small: int = 0):
-        self.n, self.k, self.st, self.small = n, k, st, small
+    """group > 1: a frame is `group` products whose sum is the result (Saber's A s and b^T s'):
+    the result slots of each product but the group's last add into a delay line of n/M beats
+    instead of leaving, so the result beats come with the group's last product."""
+
+    def __init__(self, n: int, k: int, st: Structure, small: int = 0, mag_bits: int = 0, group: int = 1):
+        self.n, self.k, self.st, self.small, self.group = n, k, st, small, group
         self.taps = n // st.M
-        self.b_bits = small.bit_length() + 1 if small else k      # one b lane: sign-magnitude or mod 2^k
-        self.latency = self.initiation_interval = self.taps
+        mag_bits = mag_bits or small.bit_length()
+        self.b_bits = mag_bits + 1 if small else k      # one b lane: sign-magnitude or mod 2^k
+        self.latency, self.initiation_interval = self.taps, group * self.taps
         super().__init__({
             "i": In(stream.Signature(st.M * (k + self.b_bits))),
             "o": Out(stream.Signature(st.M * k)),
@@ -51,7 +56,7 @@ class PolyCore(wiring.Component):
             m.d.comb += sa.eq(Mux(real, sum(a[l] for l in phases), 0))
             if self.small:
                 mag_bits = (len(phases) * self.small).bit_length()
-                signed = [Mux(b[l][-1], -b[l][:-1], b[l][:-1]) for l in phases]
+                signed = [Mux(b[l][-1], -b[l][:-1], b[l][:-1]) for l in phases]   # |b_l| <= small assumed
                 total = Signal(range(-len(phases) * self.small, len(phases) * self.small + 1), name=f"b_sum{j}")
                 m.d.comb += total.eq(sum(signed))
                 sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_mag{j}")
@@ -113,8 +118,31 @@ class PolyCore(wiring.Component):
             m.d.comb += lane.eq(acc)
             lanes.append(lane)
         # --- the output register: slot 0 with the frame's last beat, slots 1.. in the next window
+        slot = go & Mux(last, real_now, pend)
+        result, leaves = self.accumulate(m, go, start, last, real_now, slot, Cat(*lanes))
         with m.If(go):
-            m.d.sync += [self.o.valid.eq(Mux(last, real_now, pend)), self.o.payload.eq(Cat(*lanes))]
+            m.d.sync += [self.o.valid.eq(slot & leaves), self.o.payload.eq(result)]
         with m.Elif(self.o.ready):
             m.d.sync += self.o.valid.eq(0)
         return m
+
+    def accumulate(self, m: Module, go, start, last, real_now, slot, lanes):
+        """group > 1: (the running sum of this slot over the group's products, whether it
+        leaves: the group's last product); else (lanes, 1)."""
+        if self.group == 1:
+            return lanes, 1
+        G, k, M = self.group, self.k, self.st.M
+        count = Signal(range(G), name="product_count")        # real frames begun, mod G
+        cur, prev = Signal(range(G), name="product_cur"), Signal(range(G), name="product_prev")
+        with m.If(go & start & real_now):
+            m.d.sync += [cur.eq(count), count.eq(Mux(count == G - 1, 0, count + 1))]
+        with m.If(go & last):
+            m.d.sync += prev.eq(cur)
+        index = Mux(last, cur, prev)                           # the product this slot belongs to
+        line = [Signal(M * k, name=f"acc{d}") for d in range(self.taps)]
+        total = Signal(M * k, name="acc_sum")
+        m.d.comb += total.eq(Cat(*((Mux(index == 0, 0, line[-1][l * k:(l + 1) * k]) + lanes[l * k:(l + 1) * k])[:k]
+                                   for l in range(M))))
+        with m.If(slot):
+            m.d.sync += [line[0].eq(total)] + [line[d].eq(line[d - 1]) for d in range(1, self.taps)]
+        return total, index == G - 1
