@@ -11,7 +11,7 @@ from ..registry import Algorithm
 def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> int:
     """The input payload: each operand at its offset (Plan.operands: operand 0 in the low bits)."""
     word = 0
-    for spec, value in zip(algorithm.plan(params).operands, operands):
+    for spec, value in zip(algorithm.plan(params).operands, operands, strict=True):
         if not 0 <= value < 1 << spec.width:
             raise ValueError(f"{algorithm.name}: operand {spec.name}={value:#x} exceeds {spec.width} bits")
         word |= value << spec.offset
@@ -31,7 +31,7 @@ def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> lis
         if len(ins) != len(outs) or len(ins) != algorithm.frame_beats(params):
             raise RuntimeError(f"{algorithm.name}: {len(ins)} input and {len(outs)} output beats, "
                                f"frame of {algorithm.frame_beats(params)}")
-        vectors += [(pack_operands(algorithm, params, i), o) for i, o in zip(ins, outs)]
+        vectors += [(pack_operands(algorithm, params, i), o) for i, o in zip(ins, outs, strict=True)]
     return vectors
 
 
