@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 from _compare import done_records, fmt, orderings, run
-
 from modforge.registry import lookup
 
 SHORT = {"modmul-wlm": "WLM", "modmul-wlm-mixed": "WLM-Mixed", "modmul-k2red": "K2RED",
@@ -230,7 +229,8 @@ def claims(red: dict, ntt: dict) -> list[str]:
 
 def report_lines(db: Path) -> list[str]:
     red, ntt = load(db)
-    keys = sorted({k for k, _ in red}, key=lambda k: (list(SHORT.values()).index(k[0]), -k[1], k[2], k[3] or "", bool(k[4])))
+    keys = sorted({k for k, _ in red},
+                  key=lambda k: (list(SHORT.values()).index(k[0]), -k[1], k[2], k[3] or "", bool(k[4])))
     dsp_keys = [k for k in keys if k[3] is None]
     shift_keys = [k for k in keys if k[3] is not None]
     return [f"# NTT modular-reduction paper, Tables 3-6, with open tools ({time.strftime('%Y-%m-%d')})", "",

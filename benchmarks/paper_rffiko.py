@@ -67,9 +67,10 @@ def tables(res: dict) -> list[str]:
                 continue
             e = e or {}
             rows.append(f"| {field} | {alg} | {fmt(e.get('cycles'))} | {fmt(e.get('lut'))} | {fmt(e.get('ff'))} | "
-                        f"{fmt(e.get('fmax_mhz'))} | {fmt(e['latency_ns'] / 1000, 3) if e.get('latency_ns') else '-'} | "
+                        f"{fmt(e.get('fmax_mhz'))} | "
+                        f"{fmt(e['latency_ns'] / 1000, 3) if e.get('latency_ns') else '-'} | "
                         f"{fmt((x or {}).get('lut'))} | " + " | ".join(
-                            fmt(v, d) for v, d in zip(p or (None,) * 4, (0, 0, 1, 3))) + " |")
+                            fmt(v, d) for v, d in zip(p or (None,) * 4, (0, 0, 1, 3), strict=True)) + " |")
     rows += ["", "## Table 5: ASIC (ours: OSU 0.18 um standard cells and Yosys generic gates; paper: 28 nm)", "",
              "| field | algorithm | cells | area um2 | critical path ns | area x time (um2 us) | generic gates "
              "| gate depth | paper time ns | paper gates |",

@@ -4,8 +4,9 @@
     python3 benchmarks/paper_survey.py --db survey.sqlite [-o benchmarks/survey_paper.md]
 
 Every "ours" figure is read from the sweep's database (generated, verified, placed and
-routed on ECP5; synthesized for Xilinx 7 and to generic gates where the sweep asks). ECP5 and the paper's Spartan-3 both have slices of two LUT4 and two
-flip-flops; our slice count is the lower bound ceil(max(LUT4, FF) / 2) (nextpnr reports
+routed on ECP5; synthesized for Xilinx 7 and to generic gates where the sweep asks). ECP5
+and the paper's Spartan-3 both have slices of two LUT4 and two flip-flops; our slice count is
+the lower bound ceil(max(LUT4, FF) / 2) (nextpnr reports
 no slice count). Our multiplication time is the latency of one multiplication (one load
 cycle more than the step cycles) times the post-route clock period; throughput is m bits
 per initiation interval. The paper's figures are typed in below, only for the columns
@@ -81,7 +82,7 @@ def row(label: str, ours: dict | None, paper) -> str:
     o = ours or {}
     cells = [fmt(o.get("cycles")), fmt(o.get("lut")), fmt(o.get("ff")), fmt(o.get("slices")),
              fmt(o.get("delay"), 2), fmt(o.get("time"), 1), fmt(o.get("thr"), 1), fmt(o.get("per_slice"), 2)]
-    cells += [fmt(v, d) for v, d in zip(paper or (None,) * 5, (0, 1, 1, 1, 1))]
+    cells += [fmt(v, d) for v, d in zip(paper or (None,) * 5, (0, 1, 1, 1, 1), strict=True)]
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
@@ -109,7 +110,8 @@ def report(res: dict) -> list[str]:
                 out.append(f"| GF(2^{m}) | {D} | {alg} | {o['cycles']} | {o['lut']:,} | {o['ff']:,} | "
                            f"{o['slices']:,} | {o['time']:.1f} | {o['per_slice']:.2f} | {paper[0]} | {paper[1]} |")
     out += ["", "## Table 4: pipelined MSE (Fig. 1d), NAM (Fig. 2c), pipelined LSE (Fig. 2d), "
-            "D = 32, R = 4 (the paper: GF(2^163) only)", "", "| field | operator " + HEAD, "|---|---" + "|---" * 13 + "|"]
+            "D = 32, R = 4 (the paper: GF(2^163) only)", "", "| field | operator " + HEAD,
+            "|---|---" + "|---" * 13 + "|"]
     for m in FIELDS:
         for alg in ("Fig 1d", "Fig 2c", "Fig 2d"):
             if (m, alg, 32) in res or m == 163:
@@ -125,7 +127,8 @@ def other_targets(other: dict) -> list[str]:
         return []
     xc7, gen = other.get("xc7", {}), other.get("generic", {})
     out = ["## Xilinx 7 and generic gates (Yosys synth_xilinx; synth + abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX)", "",
-           "| field | D | operator | xc7 LUT | xc7 FF | xc7 CARRY4 | gates | gate depth |", "|---|---|---|---|---|---|---|---|"]
+           "| field | D | operator | xc7 LUT | xc7 FF | xc7 CARRY4 | gates | gate depth |",
+           "|---|---|---|---|---|---|---|---|"]
     for k in keys:
         x, g = xc7.get(k, {}), gen.get(k, {})
         out.append(f"| GF(2^{k[0]}) | {k[2] or 1} | {k[1]} | {fmt(x.get('lut'))} | {fmt(x.get('ff'))} | "
@@ -189,7 +192,8 @@ def report_lines(db: Path) -> list[str]:
     return [f"# Digit-serial survey, Tables 1-4, with open tools ({time.strftime('%Y-%m-%d')})", "",
              "Made by `modforge explore sweeps/survey_tables.toml --db survey.sqlite` (or its quick cut "
              "`survey_quick.toml`) and `python3 benchmarks/paper_survey.py --db survey.sqlite`; ECP5 "
-             "LFE5U-25F (a larger LFE5U for a design filling it over 75%), nextpnr at 200 MHz asked. Columns marked *paper* are the paper's printed figures "
+             "LFE5U-25F (a larger LFE5U for a design filling it over 75%), nextpnr at 200 MHz asked. "
+             "Columns marked *paper* are the paper's printed figures "
              "(Spartan-3 XC3S1500), for comparison only; rows we did not run show only those.", "",
              *report(res), "", *([*extra, ""] if extra else []), *claims(res, other)]
 

@@ -26,12 +26,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from modforge.design import generate
 from modforge.explore.store import Store
 from modforge.registry import lookup
 from modforge.sim.runners import simulate
 from modforge.sim.testbench import testbench
 from modforge.sim.vectors import make_vectors, write_vectors
-from modforge.design import generate
 from modforge.synth import synthesize
 
 ALGORITHM, CONFIG = "gfpm-mse-digit", {"p": "2", "m": "163", "poly": "nist", "D": "16"}

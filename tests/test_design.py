@@ -4,6 +4,7 @@ import json
 import re
 from pathlib import Path
 
+from modforge import __version__
 from modforge.design import generate, split_modules
 from modforge.registry import all_algorithms
 
@@ -19,7 +20,7 @@ def test_byte_identical_and_header(tmp_path):
     for name in one.files:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     text = (tmp_path / "one" / f"{one.top}.v").read_text()
-    for needle in ("modforge 0.1.0", "command: modforge generate toy-mul w=8 bug=none", "output: C = A*B",
+    for needle in (f"modforge {__version__}", "command: modforge generate toy-mul w=8 bug=none", "output: C = A*B",
                    "latency 9 cycles", "initiation interval 9", "valid/ready"):
         assert needle in text
     # no source locations: the files do not name the install path, and equal in every checkout

@@ -8,8 +8,7 @@ import pytest
 from modforge.cli import main
 from modforge.design import generate
 from modforge.errors import ToolMissing
-from modforge.synth import Metrics, TARGETS
-from modforge.synth import synthesize as _synthesize
+from modforge.synth import TARGETS, Metrics, synthesize as _synthesize
 from modforge.synth.liberty import Table, parse_liberty
 from modforge.synth.metrics import lut_equivalent
 from modforge.synth.yosys import ecp5_device, parse_area, parse_stat

@@ -7,7 +7,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -21,7 +21,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="modforge: generate, verify and measure modular-multiplier hardware.")
 poly_app = typer.Typer(no_args_is_help=True, help="Polynomials over GF(p): check, factor degrees, search.")
 app.add_typer(poly_app, name="poly")
-primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, families, counts, RNS bases, roots of unity.")
+primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, families, counts, RNS bases, roots of "
+                                                    "unity.")
 app.add_typer(primes_app, name="primes")
 console = Console()
 err_console = Console(stderr=True)
@@ -58,7 +59,7 @@ def emit(as_json: bool, data, human) -> None:
 
 
 @app.command("list")
-def list_algorithms(family: Optional[str] = typer.Option(None, help="Only this family."),
+def list_algorithms(family: str | None = typer.Option(None, help="Only this family."),
                     as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Every algorithm, its paper, its parameters and their meaning."""
     algorithms = [a for a in all_algorithms() if family in (None, a.family)]
@@ -85,8 +86,8 @@ def design_summary(design, results=()) -> dict:
 
 @app.command()
 def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-             params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
-             out: Optional[Path] = typer.Option(None, "-o", "--out", help="Output folder (default: ./<module>)."),
+             params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
+             out: Path | None = typer.Option(None, "-o", "--out", help="Output folder (default: ./<module>)."),
              vectors: int = typer.Option(1000, help="Model vectors written for the testbench (beats: an NTT "
                                                   "polynomial is n/P of them; at least 3 polynomials)."),
              seed: int = typer.Option(1, help="Seed of the random vectors."),
@@ -104,12 +105,12 @@ def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `mod
 
 @app.command()
 def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-           params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
+           params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
            vectors: int = typer.Option(1000, help="Model vectors, corner cases first, then random (beats: an "
                                                 "NTT polynomial is n/P of them; at least 3 polynomials)."),
            sim: str = typer.Option("both", help="verilator, icarus or both."),
            seed: int = typer.Option(1, help="Seed of the random vectors."),
-           out: Optional[Path] = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
+           out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
            as_json: bool = typer.Option(False, "--json")):
     """Generate, simulate against the bit-exact model, and give the verdict (exit 0 iff all pass)."""
     from .sim.runners import SIMULATORS, tool_path
@@ -154,16 +155,16 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 
 @app.command()
 def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-           params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP + " The core's, twiddles=load."),
+           params: list[str] | None = typer.Argument(None, help=PARAMS_HELP + " The core's, twiddles=load."),
            prime: str = typer.Option(..., "--prime", help="The primes to load, one per residue slot (q's, then "
                                                            "the base's), comma-separated (decimal or 0x...)."),
-           out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the words as a $readmemh file."),
+           out: Path | None = typer.Option(None, "-o", "--out", help="Write the words as a $readmemh file."),
            as_json: bool = typer.Option(False, "--json")):
     """The cfg stream's words that load primes into a core generated with twiddles=load."""
     from .sim.vectors import write_hex
     alg, p = configure(algorithm, params)
     width = alg.config_width(p)
-    if not width:
+    if not width or not hasattr(alg, "config_words"):
         raise ParameterError(alg.name, "twiddles", "must be load: without it the core has no cfg stream",
                              getattr(p, "twiddles", "-"))
     try:
@@ -183,13 +184,14 @@ def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 
 @app.command()
 def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-          params: Optional[list[str]] = typer.Argument(None, help=PARAMS_HELP),
+          params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
           target: str = typer.Option("generic", help="generic (two-input gates, depth), asic (OSU 0.18 um cells), "
                                      "xc7, xcup (synth_xilinx resources) or ecp5 (place and route, Fmax; ecp5-static: "
                                      "with nextpnr's static placer, for large cores)."),
-          freq: Optional[float] = typer.Option(None, "--freq", help="Clock in MHz for ecp5 place and route (default 100)."),
+          freq: float | None = typer.Option(None, "--freq",
+                                            help="Clock in MHz for ecp5 place and route (default 100)."),
           timeout: float = typer.Option(3600, help="Seconds before a tool run is stopped (recorded as timeout)."),
-          out: Optional[Path] = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
+          out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
           as_json: bool = typer.Option(False, "--json")):
     """Synthesize (ecp5: place and route) and report resources, Fmax, latency and ATP."""
     from .design import generate as write_design
@@ -208,7 +210,10 @@ def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfor
     def human():
         if not metrics.ok:
             return
-        fig = lambda v, fmt="{}": "-" if v is None else fmt.format(v)
+
+        def fig(v, fmt="{}"):
+            return "-" if v is None else fmt.format(v)
+
         console.print(f"{design.top} on {target}: {design.cycles} cycles, latency {design.latency}, "
                       f"II {design.initiation_interval}")
         if metrics.gates_by_type:
@@ -235,7 +240,7 @@ def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfor
 
 
 @poly_app.command("check")
-def poly_check(params: Optional[list[str]] = typer.Argument(None, help="p=PRIME poly=EXPRESSION"),
+def poly_check(params: list[str] | None = typer.Argument(None, help="p=PRIME poly=EXPRESSION"),
                as_json: bool = typer.Option(False, "--json")):
     """Is f irreducible over GF(p)? Field or ring, and the degrees of its factors."""
     from .math import irreducible, poly
@@ -246,14 +251,15 @@ def poly_check(params: Optional[list[str]] = typer.Argument(None, help="p=PRIME 
     try:
         f = poly.parse_poly(kv["poly"], p)
     except ValueError as exc:
-        raise ParameterError("poly check", "poly", f"must be a polynomial over GF({p}) ({exc})", kv["poly"])
+        raise ParameterError("poly check", "poly", f"must be a polynomial over GF({p}) ({exc})", kv["poly"]) from exc
     info = irreducible.structure(f, p)
     data = {"p": p, "poly": poly.format_poly(f, p), "degree": len(f) - 1, **info}
     emit(as_json, data, lambda: console.print(info["message"]))
 
 
 @poly_app.command("irreducible")
-def poly_irreducible(params: Optional[list[str]] = typer.Argument(None, help="p=PRIME degree=N kind=trinomial|pentanomial|auto"),
+def poly_irreducible(params: list[str] | None = typer.Argument(None, help="p=PRIME degree=N "
+                                                                          "kind=trinomial|pentanomial|auto"),
                      count: int = typer.Option(1, help="How many to list, lowest weight first."),
                      as_json: bool = typer.Option(False, "--json")):
     """Search irreducible trinomials / pentanomials of a degree, the conventional ones first."""
@@ -263,7 +269,8 @@ def poly_irreducible(params: Optional[list[str]] = typer.Argument(None, help="p=
     try:
         degree = int(kv.get("degree", ""))
     except ValueError:
-        raise ParameterError("poly irreducible", "degree", "must be an integer >= 2", kv.get("degree", "<missing>"))
+        raise ParameterError("poly irreducible", "degree", "must be an integer >= 2",
+                             kv.get("degree", "<missing>")) from None
     if degree < 2:
         raise ParameterError("poly irreducible", "degree", "must be at least 2", degree)
     kind = kv.get("kind", "auto")
@@ -292,7 +299,7 @@ def _prime(kv: dict, command: str) -> int:
     try:
         p = int(kv.get("p", "2"))
     except ValueError:
-        raise ParameterError(command, "p", "must be a prime", kv["p"])
+        raise ParameterError(command, "p", "must be a prime", kv["p"]) from None
     if not is_prime_small(p):
         raise ParameterError(command, "p", "must be a prime", p)
     return p
@@ -313,7 +320,7 @@ def _int_arg(command: str, kv: dict, key: str, rule: str = "must be an integer",
     try:
         value = int(raw, 0)
     except ValueError:
-        raise ParameterError(command, key, rule, kv[key])
+        raise ParameterError(command, key, rule, kv[key]) from None
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ParameterError(command, key, rule, value)
     return value
@@ -347,11 +354,11 @@ def _primes_family(command: str, kv: dict, default_kind: str | None = None):
     try:
         return P.family(kind, beta, log_qh, n=n)
     except ValueError as exc:
-        raise ParameterError(command, "logqh", str(exc), log_qh if log_qh is not None else "<missing>")
+        raise ParameterError(command, "logqh", str(exc), log_qh if log_qh is not None else "<missing>") from exc
 
 
 @primes_app.command("check")
-def primes_check(params: Optional[list[str]] = typer.Argument(None, help="q=INTEGER (decimal or 0x...)"),
+def primes_check(params: list[str] | None = typer.Argument(None, help="q=INTEGER (decimal or 0x...)"),
                  as_json: bool = typer.Option(False, "--json")):
     """Is q prime (deterministic below 3.3e24)? Its NTT limit and the paper's families it is in."""
     from .math import primes as P
@@ -359,7 +366,7 @@ def primes_check(params: Optional[list[str]] = typer.Argument(None, help="q=INTE
     _no_extra("primes check", kv, ("q",))
     q = _int_arg("primes check", kv, "q", "must be an integer >= 2", lo=2)
     prime, how = P.primality(q)
-    data = {"q": q, "hex": hex(q), "bits": q.bit_length(), "prime": prime, "certainty": how}
+    data: dict[str, Any] = {"q": q, "hex": hex(q), "bits": q.bit_length(), "prime": prime, "certainty": how}
     if prime and q > 2:
         m = P.v2(q - 1)
         qh = (q - 1) >> m
@@ -394,7 +401,8 @@ def primes_check(params: Optional[list[str]] = typer.Argument(None, help="q=INTE
 
 
 @primes_app.command("list")
-def primes_list(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [count=10] [logn=L] [order=asc|desc]"),
+def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [count=10] [logn=L] "
+                                                                                          "[order=asc|desc]"),
                 as_json: bool = typer.Option(False, "--json")):
     """The first primes of a family (ascending, or order=desc), optionally only those with 2^(logn+1) | q-1."""
     from .math import primes as P
@@ -403,7 +411,8 @@ def primes_list(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_F
     _no_extra(command, kv, ("family", "beta", "logqh", "n", "count", "logn", "order"))
     fam = _primes_family(command, kv)
     count = _int_arg(command, kv, "count", "must be an integer in 1..100000", 10, 1, 100000)
-    log_n = _int_arg(command, kv, "logn", "must be an integer in 0..beta-2", -1, 0, fam.beta - 2) if "logn" in kv else None
+    log_n = (_int_arg(command, kv, "logn", "must be an integer in 0..beta-2", -1, 0, fam.beta - 2)
+             if "logn" in kv else None)
     order = kv.get("order", "asc")
     if order not in ("asc", "desc"):
         raise ParameterError(command, "order", "must be asc or desc", order)
@@ -421,7 +430,8 @@ def primes_list(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_F
 
 
 @primes_app.command("count")
-def primes_count(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [method=auto|native|python]"),
+def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMILY_HELP + " "
+                                                                                           "[method=auto|native|python]"),
                  as_json: bool = typer.Option(False, "--json")):
     """Count a family's primes (native C kernel on all cores for big families), by v2(q-1), and its max log n."""
     from .math import primes as P
@@ -435,7 +445,7 @@ def primes_count(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_
     try:
         res = P.count_family(fam, method=method)
     except ValueError as exc:
-        raise ParameterError(command, "logqh", str(exc), fam.log_qh)
+        raise ParameterError(command, "logqh", str(exc), fam.log_qh) from exc
     data = res.record()
 
     def human():
@@ -449,7 +459,8 @@ def primes_count(params: Optional[list[str]] = typer.Argument(None, help=PRIMES_
 
 
 @primes_app.command("rns")
-def primes_rns(params: Optional[list[str]] = typer.Argument(None, help="n=N logq=BITS [family=ntt] [beta=64] [logqh=BITS] [order=desc|asc]"),
+def primes_rns(params: list[str] | None = typer.Argument(None, help="n=N logq=BITS [family=ntt] [beta=64] [logqh=BITS] "
+                                                                    "[order=desc|asc]"),
                as_json: bool = typer.Option(False, "--json")):
     """Pick ceil(logq/beta) distinct primes of a family with 2n | q-1 (Table 1's RNS base), or say it cannot."""
     from .math import primes as P
@@ -465,7 +476,7 @@ def primes_rns(params: Optional[list[str]] = typer.Argument(None, help="n=N logq
     try:
         base = P.rns_base(n, log_q, fam, descending=order == "desc")
     except ValueError as exc:
-        raise ParameterError(command, "family", str(exc), fam.label)
+        raise ParameterError(command, "family", str(exc), fam.label) from exc
     import math as _math
     prod = _math.prod(base)
     # the same base as parameters of the NTT cores' RNS mode
@@ -479,7 +490,7 @@ def primes_rns(params: Optional[list[str]] = typer.Argument(None, help="n=N logq
 
 
 @primes_app.command("roots")
-def primes_roots(params: Optional[list[str]] = typer.Argument(None, help="q=PRIME n=N"),
+def primes_roots(params: list[str] | None = typer.Argument(None, help="q=PRIME n=N"),
                  as_json: bool = typer.Option(False, "--json", help="Includes the full twiddle tables.")):
     """The smallest primitive 2n-th root psi (psi^n = -1) and the bit-reversed twiddle tables."""
     from .math import primes as P
@@ -505,13 +516,18 @@ def primes_roots(params: Optional[list[str]] = typer.Argument(None, help="q=PRIM
 # ---------------------------------------------------------------- explore: sweeps, reports, best
 
 @app.command()
-def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="Sweep file (see modforge.explore.sweep)."),
+def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
+                                              help="Sweep file (see modforge.explore.sweep)."),
             db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
-            workers: Optional[int] = typer.Option(None, "--workers", help="Local worker processes (default: CPU count; 0: in this process)."),
-            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler, e.g. tcp://host:8786 (instead of local processes)."),
+            workers: int | None = typer.Option(None, "--workers", help="Local worker processes (default: CPU count; 0: "
+                                                                       "in this process)."),
+            scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler, e.g. tcp://host:8786 "
+                                                                           "(instead of local processes)."),
             retry_failed: bool = typer.Option(False, "--retry-failed", help="Run again the points stored as failed."),
-            keep: Optional[Path] = typer.Option(None, "--keep", help="Keep every point's design and tool runs under this folder."),
-            only: Optional[list[str]] = typer.Option(None, "--only", help="Run only the [[sweep]] blocks with this name (repeatable)."),
+            keep: Path | None = typer.Option(None, "--keep", help="Keep every point's design and tool runs under this "
+                                                                  "folder."),
+            only: list[str] | None = typer.Option(None, "--only", help="Run only the [[sweep]] blocks with this name "
+                                                                       "(repeatable)."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
             as_json: bool = typer.Option(False, "--json")):
     """Generate, verify and synthesize every point of a sweep; results go to the database.
@@ -525,7 +541,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="S
     sweep = load(sweep_file, only)
     jobs = sweep.jobs()
     if dry_run:
-        data = {"sweep": str(sweep_file), "points": len(sweep.points), "jobs": len(jobs),
+        data: dict[str, Any] = {"sweep": str(sweep_file), "points": len(sweep.points), "jobs": len(jobs),
                 "algorithms": sorted({p.algorithm for p in sweep.points}),
                 "targets": sorted({t for _, t in jobs})}
         emit(as_json, data, lambda: console.print(
@@ -537,8 +553,14 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="S
     for sim in {s for p in sweep.points for s in p.simulators}:
         tool_path(sim)
     runner = make_runner(workers, scheduler)
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     with Store(db) as store:
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
@@ -572,7 +594,8 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml", help="S
 
 @app.command()
 def report(db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
-           fmt: str = typer.Option("md", "--format", help="md (report.md + plots/) or html (one self-contained report.html)."),
+           fmt: str = typer.Option("md", "--format", help="md (report.md + plots/) or html (one self-contained "
+                                                          "report.html)."),
            out: Path = typer.Option(Path("report"), "-o", "--out", help="Output folder."),
            as_json: bool = typer.Option(False, "--json")):
     """Tables per field and target, Pareto fronts of area vs latency, and plots (PNG, SVG)."""
@@ -584,11 +607,14 @@ def report(db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Result
 
 
 @app.command()
-def best(filters: Optional[list[str]] = typer.Argument(None, help="key=value filters: field=GF(2^163), algorithm=..., family=..., or a parameter (D=16)."),
+def best(filters: list[str] | None = typer.Argument(None, help="key=value filters: field=GF(2^163), algorithm=..., "
+                                                               "family=..., or a parameter (D=16)."),
          db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
-         target: Optional[str] = typer.Option(None, "--target", help="generic, asic, xc7, xcup or ecp5 (needed when the results span several)."),
+         target: str | None = typer.Option(None, "--target", help="generic, asic, xc7, xcup or ecp5 (needed when the "
+                                                                  "results span several)."),
          minimize: str = typer.Option("latency", "--minimize", help="latency, area or atp (area x latency)."),
-         max_luts: Optional[int] = typer.Option(None, "--max-luts", help="Only designs with at most this many LUTs (FPGA targets)."),
+         max_luts: int | None = typer.Option(None, "--max-luts", help="Only designs with at most this many LUTs (FPGA "
+                                                                      "targets)."),
          top: int = typer.Option(5, "--top", help="How many to list."),
          as_json: bool = typer.Option(False, "--json")):
     """The best stored design for a field on a target, answered from the database."""
@@ -607,7 +633,9 @@ def best(filters: Optional[list[str]] = typer.Argument(None, help="key=value fil
         table = Table(title=f"best by {minimize} on {data['target']} ({data['candidates']} candidates)")
         for col in ("#", "algorithm", "params", minimize, "latency", "area", "LUT", "Fmax MHz"):
             table.add_column(col, no_wrap=col != "params", overflow="fold")
-        fig = lambda v: "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
+        def fig(v):
+            return "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
+
         for i, b in enumerate(data["best"], 1):
             table.add_row(str(i), b["algorithm"], " ".join(f"{k}={v}" for k, v in b["params"].items()),
                           f"{fig(b[minimize])} {b['unit']}", f"{fig(b['latency'])} {b['latency_unit']}",

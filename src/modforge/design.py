@@ -97,7 +97,7 @@ class Design:
         return self.latency + self.frame_beats - 1
 
     @classmethod
-    def load(cls, directory: Path) -> "Design":
+    def load(cls, directory: Path) -> Design:
         rec = json.loads((Path(directory) / "design.json").read_text())
         fields = {f.name for f in dataclasses.fields(cls)}
         return cls(directory=Path(directory), **{k: v for k, v in rec.items() if k in fields})

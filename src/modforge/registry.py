@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal
 
 from .errors import ParameterError
 
-_REGISTRY: dict[str, "Algorithm"] = {}
+_REGISTRY: dict[str, Algorithm] = {}
 
 POW2 = "power of two"
 POLYNOMIAL = "polynomial"
@@ -191,11 +191,12 @@ class Algorithm(abc.ABC):
         """The family's derived quantities of canonical params (cached by `derived`)."""
         return None
 
-    @functools.lru_cache(maxsize=64)
+    # the algorithms are registered singletons that live as long as the process: caching on self leaks nothing
+    @functools.lru_cache(maxsize=64)  # noqa: B019
     def derived(self, params) -> Any:
         return self.derive(params)
 
-    @functools.lru_cache(maxsize=64)
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (as above)
     def plan(self, params) -> Plan:
         """The Plan of canonical params (see `parse`)."""
         config = self.config_fields(params)
@@ -320,7 +321,9 @@ class ParamSpec:
             return "bool: 0 or 1"
         if typing.get_origin(self.type) is tuple:
             return "comma-separated integers"
-        return self.kind or getattr(self.type, "__name__", str(self.type))
+        if self.kind:
+            return self.kind
+        return getattr(self.type, "__name__", str(self.type))
 
     def convert(self, algorithm: str, value: Any) -> Any:
         """A command-line string (or a value already of the type) -> the field's value."""

@@ -10,8 +10,7 @@ import time
 
 import pytest
 
-from modforge.explore import Store, load, run_sweep
-from modforge.explore import runners as R
+from modforge.explore import Store, load, run_sweep, runners as R
 from modforge.synth import Metrics
 
 from .conftest import TINY, cli, env, need_tools, write

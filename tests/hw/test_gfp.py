@@ -64,7 +64,7 @@ def test_gf_ops_match_poly(p):
         f = monic(rng, p, M)
         m, ins, outs = build(p, f)
 
-        async def bench(ctx):
+        async def bench(ctx, f=f, ins=ins, outs=outs):  # bound now: runs within this iteration
             for trial in range(60):
                 top = (p - 1,) * M                # all coefficients p-1 first: the carries
                 u = top if trial == 0 else random_poly(rng, p, M)
@@ -97,9 +97,9 @@ def test_reduce_rows_is_a_single_level(p):
         rows = gf.reduce_rows(gf.from_packed(w_in, n), f)
         assert all(r.n == M for r in rows)
         outs = [Signal(M * gf.w, name=f"row{k}") for k in range(len(rows))]
-        m.d.comb += [o.eq(gf.to_packed(r)) for o, r in zip(outs, rows)]
+        m.d.comb += [o.eq(gf.to_packed(r)) for o, r in zip(outs, rows, strict=True)]
 
-        async def bench(ctx):
+        async def bench(ctx, n=n, w_in=w_in, outs=outs):  # bound now: runs within this iteration
             for _ in range(20):
                 w = random_poly(rng, p, n)
                 ctx.set(w_in, poly.pack(w, p, n))

@@ -3,8 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from modforge.math import gf2 as G
-from modforge.math import poly as P
+from modforge.math import gf2 as G, poly as P
 
 from ._ref import fl, to_t
 

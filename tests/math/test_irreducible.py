@@ -5,9 +5,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from modforge.math import gf2 as G
-from modforge.math import irreducible as I
-from modforge.math import poly as P
+from modforge.math import gf2 as G, irreducible as I, poly as P
 
 from ._ref import ref_factor_degrees, ref_is_irreducible
 

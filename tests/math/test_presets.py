@@ -2,9 +2,7 @@
 
 import pytest
 
-from modforge.math import irreducible as I
-from modforge.math import poly as P
-from modforge.math import presets as S
+from modforge.math import irreducible as I, poly as P, presets as S
 
 from ._ref import ref_is_irreducible
 

@@ -9,8 +9,7 @@ import flint
 import pytest
 
 from modforge.cli import main
-from modforge.math import primes as P
-from modforge.math import _primes_native as N
+from modforge.math import _primes_native as N, primes as P
 
 
 def ref_prime(n: int) -> bool:
@@ -272,7 +271,7 @@ def test_roots_and_twiddles(q, n):
     assert tw.psi_inv * psi % q == 1 and tw.n_inv * n % q == 1
     log_n = n.bit_length() - 1
     assert tw.forward == [pow(psi, P.bit_reverse(i, log_n), q) for i in range(n)]
-    assert all(f * i % q == 1 for f, i in zip(tw.forward, tw.inverse))
+    assert all(f * i % q == 1 for f, i in zip(tw.forward, tw.inverse, strict=True))
     rng = random.Random(q ^ n)
     a = [rng.randrange(q) for _ in range(n)]
     b = [rng.randrange(q) for _ in range(n)]
@@ -288,7 +287,7 @@ def test_roots_and_twiddles(q, n):
         for j, y in enumerate(b):
             k = i + j
             ref[k % n] = (ref[k % n] + (x * y if k < n else -x * y)) % q
-    assert P.intt_negacyclic([x * y % q for x, y in zip(A, B)], tw) == ref
+    assert P.intt_negacyclic([x * y % q for x, y in zip(A, B, strict=True)], tw) == ref
 
 
 def test_known_roots():

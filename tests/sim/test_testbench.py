@@ -4,6 +4,7 @@ import pytest
 
 from modforge.sim.runners import SIMULATORS
 from modforge.sim.verify import verify
+
 from .toy import Toy, ToyFrame
 
 pytestmark = pytest.mark.sim

@@ -48,7 +48,7 @@ def pareto_front(rows: list[dict], x=area, y=latency) -> list[dict]:
     pts = [(x(r)[0], y(r)[0], r) for r in rows]
     pts = sorted((p for p in pts if p[0] is not None and p[1] is not None), key=lambda p: (p[0], p[1]))
     front, best_y = [], float("inf")
-    for xv, yv, r in pts:
+    for _, yv, r in pts:
         if yv < best_y:
             front.append(r)
             best_y = yv

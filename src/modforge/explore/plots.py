@@ -86,10 +86,10 @@ def throughput_vs_d(rows: list[dict], target: str, out: Path) -> Plot | None:
     fields = sorted({r["field"] for r in rows}, key=field_order)
     timed = all(r.get("throughput_mops") for r in rows)
     fig, axes = plt.subplots(1, len(fields), figsize=(3.4 * len(fields) + 0.6, 3.4), squeeze=False)
-    for ax, field in zip(axes[0], fields):
+    for ax, field in zip(axes[0], fields, strict=True):
         sub = [r for r in rows if r["field"] == field]
         for alg in sorted({r["algorithm"] for r in sub}):
-            pts = {}
+            pts: dict[int, float] = {}
             for r in sub:
                 if r["algorithm"] != alg:
                     continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .runners import failed_records
 from .store import Store, tool_versions

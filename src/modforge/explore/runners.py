@@ -118,7 +118,7 @@ class InlineRunner:
     def __init__(self, fn=None):
         self.fn = fn or run_point
 
-    def submit(self, task):
+    def submit(self, task) -> cf.Future:
         fut: cf.Future = cf.Future()
         try:
             fut.set_result(self.fn(task))

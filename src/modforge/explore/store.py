@@ -42,9 +42,9 @@ import os
 import socket
 import sqlite3
 import time
+from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Iterable
 
 from .. import __version__
 from ..registry import describe
@@ -121,13 +121,20 @@ def _source(module: str) -> Path | None:
     return None
 
 
+def _path(module: str) -> Path:
+    path = _source(module)
+    if path is None:
+        raise ValueError(f"{module} is not a modforge module")
+    return path
+
+
 def _imports(module: str) -> set[str]:
     """The modforge modules `module` imports at module level (read from its source), with
     their packages. Imports inside functions are left out: the registry's lookup imports
     every family, which would tie each family's results to all the others' code."""
-    path = _source(module)
+    path = _path(module)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -159,7 +166,7 @@ def source_digest(*roots: str) -> str:
             todo.extend(_imports(module) - seen)
     digest = hashlib.sha256()
     for module in sorted(seen):
-        digest.update(module.encode() + b"\0" + _source(module).read_bytes())
+        digest.update(module.encode() + b"\0" + _path(module).read_bytes())
     return digest.hexdigest()[:12]
 
 

@@ -194,7 +194,7 @@ def expand(data: dict, source: str = "<sweep>") -> Sweep:
                         raise ParameterError(where, k, f"is not a parameter of {alg.name} "
                                              f"(known: {', '.join(sorted(known))})", table[k])
                 for combo in itertools.product(*axes):
-                    args = {k: _text(v) for k, v in zip(keys, combo)}
+                    args = {k: _text(v) for k, v in zip(keys, combo, strict=True)}
                     try:
                         params = alg.parse(args)
                     except ParameterError as exc:

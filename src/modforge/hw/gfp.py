@@ -106,7 +106,7 @@ class GF:
 
     def eq(self, dst: Vec, src: Vec) -> list:
         src = self.ext(src, dst.n) if src.n < dst.n else src
-        return [d.eq(s[:dst.n]) for d, s in zip(dst.planes, src.planes)]
+        return [d.eq(s[:dst.n]) for d, s in zip(dst.planes, src.planes, strict=True)]
 
     # --- GF(p) arithmetic -------------------------------------------------------------
     def add(self, u: Vec, v: Vec) -> Vec:
@@ -122,7 +122,7 @@ class GF:
         # general p: bit-sliced ripple adder, then subtract p when the sum is >= p
         ones = Const((1 << n) - 1, n)
         s, c = [], Const(0, n)
-        for a, b in zip(u.planes, v.planes):
+        for a, b in zip(u.planes, v.planes, strict=True):
             s.append(self.wire(a ^ b ^ c, "s"))
             c = self.wire((a & b) | (c & (a ^ b)), "c")
         s.append(c)
@@ -176,16 +176,16 @@ class GF:
         if self.p == 2:
             return Vec([v.planes[0] & coef[0].replicate(n)], n)
         if self.p == 3:
-            l, h = coef[0].replicate(n), coef[1].replicate(n)
+            one, two = coef[0].replicate(n), coef[1].replicate(n)  # a = 1, a = 2
             vl, vh = v.planes
-            return self.wire_vec(Vec([(l & vl) | (h & vh), (l & vh) | (h & vl)], n), "pp")
+            return self.wire_vec(Vec([(one & vl) | (two & vh), (one & vh) | (two & vl)], n), "pp")
         v = self.wire_vec(v, "pp_in")
         acc = None
         for x in range(1, self.p):
             sel = (Cat(*coef) == x).replicate(n)
             sv = self.scale(v, x)
             term = [sel & pl for pl in sv.planes]
-            acc = term if acc is None else [a | t for a, t in zip(acc, term)]
+            acc = term if acc is None else [a | t for a, t in zip(acc, term, strict=True)]
         return self.wire_vec(Vec(acc, n), "pp")
 
     # --- reduction by f (eq. (2)) -----------------------------------------------------

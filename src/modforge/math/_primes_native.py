@@ -263,5 +263,5 @@ def count_parallel(lo: int, hi: int, omega: int, mode: int, workers: int | None 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for n, h in pool.map(run, bounds):
             total += n
-            hist = [x + y for x, y in zip(hist, h)]
+            hist = [x + y for x, y in zip(hist, h, strict=True)]
     return total, {v: c for v, c in enumerate(hist) if c}

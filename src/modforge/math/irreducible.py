@@ -10,11 +10,10 @@ Rabin's test: f of degree n is irreducible over GF(p) iff
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import product
-from typing import Iterator
 
-from . import gf2
-from . import poly as P
+from . import gf2, poly as P
 
 __all__ = [
     "is_irreducible", "factor_degrees", "structure", "trinomials",
@@ -84,7 +83,7 @@ def _is_irreducible_gf2(f: int) -> bool:
 
 def _squarefree_gf2(f: int) -> list[tuple[int, int]]:
     """Square-free factorisation of f (int form): [(g, multiplicity)], g square-free."""
-    out = []
+    out: list[tuple[int, int]] = []
     if f.bit_length() <= 1:
         return out
     # derivative over GF(2): coefficient of x^(i-1) is i*f_i, so keep odd i
@@ -338,9 +337,9 @@ def trinomials(p: int, n: int) -> Iterator[tuple]:
     for k in range(1, n):
         for a in range(1, p):
             for b in range(1, p):
-                f = [0] * (n + 1)
-                f[n], f[k], f[0] = 1, a, b
-                f = tuple(f)
+                c = [0] * (n + 1)
+                c[n], c[k], c[0] = 1, a, b
+                f = tuple(c)
                 if is_irreducible(f, p):
                     yield f
 
@@ -372,12 +371,12 @@ def _general(p: int, n: int, weight: int) -> Iterator[tuple]:
     mids = weight - 2
     for ks in _exponent_sets(n, mids):
         for cs in product(range(1, p), repeat=mids + 1):
-            f = [0] * (n + 1)
-            f[n] = 1
-            f[0] = cs[-1]
-            for k, c in zip(ks, cs):
-                f[k] = c
-            f = tuple(f)
+            coeffs = [0] * (n + 1)
+            coeffs[n] = 1
+            coeffs[0] = cs[-1]
+            for k, c in zip(ks, cs[:-1], strict=True):
+                coeffs[k] = c
+            f = tuple(coeffs)
             if is_irreducible(f, p):
                 yield f
 

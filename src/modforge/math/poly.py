@@ -221,7 +221,8 @@ def inverse_mod(a, f, p: int) -> tuple:
     if len(f) < 2:
         raise ValueError("inverse_mod: modulus must have degree >= 1")
     r0, r1 = f, mod(a, f, p)
-    s0, s1 = (), (1,)  # coefficients of a
+    s0: tuple[int, ...] = ()  # coefficients of a
+    s1: tuple[int, ...] = (1,)
     while r1:
         q, r = divmod_poly(r0, r1, p)
         r0, r1 = r1, r

@@ -30,8 +30,8 @@ import math
 import os
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 __all__ = [
     "is_prime", "primality", "proth_test", "v2", "is_ntt_friendly", "ntt_max_log_n",
@@ -241,6 +241,7 @@ def _proth_l_map(kind: str, beta: int, log_qh: int) -> dict[int, list[tuple[int,
     out: dict[int, list[tuple[int, ...]]] = {}
     for l1 in range(top):
         for l2 in range(l1 + 1):
+            terms: list[tuple[int, tuple[int, ...]]]
             if kind == "proth2l":
                 terms = [((1 << l1) - (1 << l2), (l1, l2))]
             else:
@@ -509,7 +510,7 @@ class Twiddles:
     inverse: list[int]   # inverse[i] = psi^-bitrev(i) (Gentleman-Sande)
 
     def record(self, tables: bool = True) -> dict:
-        d = {"q": self.q, "n": self.n, "psi": self.psi, "psi_inv": self.psi_inv, "n_inv": self.n_inv,
+        d: dict[str, object] = {"q": self.q, "n": self.n, "psi": self.psi, "psi_inv": self.psi_inv, "n_inv": self.n_inv,
              "omega": self.psi * self.psi % self.q, "psi_n": pow(self.psi, self.n, self.q),
              "check_psi_n_is_minus_1": pow(self.psi, self.n, self.q) == self.q - 1}
         if tables:

@@ -11,7 +11,7 @@ from ..registry import Algorithm
 def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> int:
     """The input payload: each operand at its offset (Plan.operands: operand 0 in the low bits)."""
     word = 0
-    for spec, value in zip(algorithm.plan(params).operands, operands):
+    for spec, value in zip(algorithm.plan(params).operands, operands, strict=True):
         if not 0 <= value < 1 << spec.width:
             raise ValueError(f"{algorithm.name}: operand {spec.name}={value:#x} exceeds {spec.width} bits")
         word |= value << spec.offset

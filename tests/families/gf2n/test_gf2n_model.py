@@ -4,8 +4,7 @@ of errata.md (each has a test that the printed form fails)."""
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from modforge.families.gf2n import model as M
 

@@ -3,6 +3,7 @@ back-pressure, in-order results; latency = cycles and II = 1 without stalls), an
 Verilog export."""
 
 import random
+from itertools import pairwise
 
 import pytest
 from amaranth.back import verilog
@@ -74,7 +75,7 @@ def test_hw_matches_model(name, cfg):
     vectors = alg.cases(params) + [alg.random_operands(params, rng) for _ in range(150)]
     widths = [o.width for o in alg.operands(params)]
     offsets = [sum(widths[:k]) for k in range(len(widths))]
-    payloads = [sum(v << off for v, off in zip(vec, offsets)) for vec in vectors]
+    payloads = [sum(v << off for v, off in zip(vec, offsets, strict=True)) for vec in vectors]
     expect = [alg.model(params, *vec) for vec in vectors]
     core = alg.build(params)
     assert core.latency == alg.latency(params) == alg.cycles(params) and core.initiation_interval == 1
@@ -84,7 +85,7 @@ def test_hw_matches_model(name, cfg):
     outs, lats, acc = run_stream(alg.build(params), payloads[:60], stalls=False)
     assert outs == expect[:60]
     assert set(lats) == {alg.latency(params)}
-    assert {b - a for a, b in zip(acc, acc[1:])} == {1}
+    assert {b - a for a, b in pairwise(acc)} == {1}
 
 
 @pytest.mark.parametrize("name", sorted({c[0] for c in CONFIGS}))

@@ -20,7 +20,7 @@ def members(kind, beta, logqh, k=2):
 
 
 def _take(it, k):
-    for _, x in zip(range(k), it):
+    for _, x in zip(range(k), it, strict=False):
         yield x
 
 

@@ -1,6 +1,8 @@
 """PipelinedCore on a toy datapath: results in order and never lost under random input
 stalls and output back-pressure; latency L and one operand set per cycle without stalls."""
 
+from itertools import pairwise
+
 import pytest
 from amaranth.back import verilog
 
@@ -48,7 +50,7 @@ def test_toy_latency_and_ii(depth):
     outs, lats, acc = run_stream(core, xs, stalls=False)
     assert outs == [toy(x, depth) for x in xs]
     assert set(lats) == {depth} == {core.latency}
-    assert {b - a for a, b in zip(acc, acc[1:])} == {1} and core.initiation_interval == 1
+    assert {b - a for a, b in pairwise(acc)} == {1} and core.initiation_interval == 1
 
 
 @pytest.mark.parametrize("keep", [[0, 0, 0, 0, 1], [1, 0, 1, 0, 1], [0, 1, 1, 1, 1]])

@@ -152,7 +152,10 @@ def test_load_between_frames(name, buffers, base):
         script += [("i", b) for b in alg.in_beats(pq, ops)]
         expected += alg.out_beats(pq, alg.model(pq, *ops))
     core = alg.build(p)
-    beat = lambda ops: sum(x << (k * core.plan.P * alg.width(p)) for k, x in enumerate(ops))
+
+    def beat(ops):
+        return sum(x << (k * core.plan.P * alg.width(p)) for k, x in enumerate(ops))
+
     outs = []
 
     async def bench(ctx):

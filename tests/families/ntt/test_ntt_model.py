@@ -7,8 +7,7 @@ conflict-freedom and ROM contents."""
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from modforge.families.ntt.model import issue, parity, row_lanes
 from modforge.math.primes import intt_negacyclic, ntt_negacyclic, primitive_root_of_unity, twiddles
@@ -141,7 +140,7 @@ def test_config_words_load_primes():
         assert (sel, word) not in fields and x < 1 << cm.width
         fields[sel, word] = x & ((1 << cm.data_bits) - 1)
     omega = 32 - alg.reduction_params(p).logqh
-    for j, (qj, plan) in enumerate(zip(primes, plans)):
+    for j, (qj, plan) in enumerate(zip(primes, plans, strict=True)):
         S, L = len(plan.shared), len(plan.lanes[0])
         assert (fields[0, 3 * j], fields[0, 3 * j + 1], fields[0, 3 * j + 2]) == (qj, qj >> omega, plan.b_scale)
         assert [fields[1, j * S + a] for a in range(S)] == plan.shared
@@ -218,7 +217,10 @@ def stalls(n: int, pe: int, D: int) -> int:
     before wrote up to d/2 issues later than x; a row pass (and a pair pass with d = 1)
     reads what the pass before wrote at the same issue cycle."""
     H, R = n // (2 * pe), n // pe
-    g = lambda x: max(0, x)
+
+    def g(x):
+        return max(0, x)
+
     return (sum(g(2 ** i + D + 1 - H) for i in range(R.bit_length() - 2))
             + (pe.bit_length() - 1) * g(D + 1 - H))
 

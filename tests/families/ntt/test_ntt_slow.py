@@ -1,6 +1,7 @@
 """FHE-sized NTT cores (`pytest -m slow`): n = 4096 and 16384 with WLM-Mixed and
-Montgomery-Shift butterflies (one with two buffers, one loading its prime through cfg), against the model on Verilator and Icarus (3 polynomials:
-one streamed without stalls, two with stalls and back-pressure)."""
+Montgomery-Shift butterflies (one with two buffers, one loading its prime through cfg),
+against the model on Verilator and Icarus (3 polynomials: one streamed without stalls,
+two with stalls and back-pressure)."""
 
 import pytest
 
@@ -22,7 +23,8 @@ CONFIGS = [
 @pytest.mark.slow
 @pytest.mark.sim
 @pytest.mark.parametrize("simulator", SIMULATORS)
-@pytest.mark.parametrize("name,cfg", CONFIGS, ids=[f"{c[0]}-n{c[1]['n']}-{c[1]['reduction']}" + ("-2buf" if "buffers" in c[1] else "")
+@pytest.mark.parametrize("name,cfg", CONFIGS, ids=[f"{c[0]}-n{c[1]['n']}-{c[1]['reduction']}"
+                                             + ("-2buf" if "buffers" in c[1] else "")
                                              + ("-load" if "twiddles" in c[1] else "") for c in CONFIGS])
 def test_large_n(tmp_path, name, cfg, simulator):
     alg = lookup(name)

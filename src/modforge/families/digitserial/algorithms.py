@@ -128,8 +128,9 @@ class _GFpm(Algorithm):
     def _run(self, params, a: tuple, b: tuple) -> tuple:
         raise NotImplementedError
 
-    def model(self, params, a: int, b: int) -> int:
+    def model(self, params, *operands: int) -> int:
         """p(x) = a(x) b(x) mod f(x), packed (coefficient i in bits [w*i+w-1 : w*i])."""
+        a, b = operands
         p, m = params.p, params.m
         r = self._run(params, poly.unpack(a, p, m), poly.unpack(b, p, m))
         return poly.pack(r, p, m)

@@ -121,7 +121,7 @@ class MseDigitCore(_Core):
         else:
             T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(model.groups(D, self.R))]
             # pipeline stage 1: T_r <- sum over group r of a_{Di+j} x^j b (a tree per group)
-            for Tr, g in zip(T, model.groups(D, self.R)):
+            for Tr, g in zip(T, model.groups(D, self.R), strict=True):
                 regs.append((Tr, gf.zero(Tr.n), gf.sum(self.pps(digit, b, g))))
             # pipeline stage 2: s <- sum_r T_r + x^D (s mod f) (R+1 polynomials)
             regs.append((s, gf.zero(s.n), gf.sum(list(T) + loop)))
@@ -181,7 +181,7 @@ class LseDigitCore(_LseCore):
         else:
             T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(model.groups(D, self.R))]
             # pipeline stage 1: T_r <- sum over group r of a_{Dk+j} x^j q
-            for Tr, g in zip(T, model.groups(D, self.R)):
+            for Tr, g in zip(T, model.groups(D, self.R), strict=True):
                 regs.append((Tr, gf.zero(Tr.n), gf.sum(self.pps(digit, q, g))))
             # pipeline stage 2: s <- (s mod f) + sum_r T_r (R+1 polynomials)
             regs.append((s, gf.zero(s.n), gf.sum(loop + list(T))))

@@ -11,14 +11,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+from typing import ClassVar
 
 from ...errors import ParameterError
 from ...math.irreducible import structure
 from ...math.poly import format_poly, parse_poly
 from ...math.presets import resolve_modulus
 from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
-from . import hw
-from . import model as M
+from . import hw, model as M
 
 ENCODING = "GF(2) polynomial: bit i is the coefficient of t^i"
 PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields and "
@@ -28,8 +28,8 @@ PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields
 @dataclasses.dataclass(frozen=True)
 class Gf2nParams:
     n: int = param(163, help="degree n of F(t); operands and result have n bits")
-    poly: str = param(kind=POLYNOMIAL, default="auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 (x^n+x^floor(n/2)+1), "
-                                   "type2 (x^n+x+1), nist, auto (lowest-weight irreducible) "
+    poly: str = param(kind=POLYNOMIAL, default="auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 "
+                                   "(x^n+x^floor(n/2)+1), type2 (x^n+x+1), nist, auto (lowest-weight irreducible) "
                                    "or an expression such as x^9+x^5+1")
 
 
@@ -59,7 +59,7 @@ def _mask(w: int) -> int:
 class Gf2nAlgorithm(Algorithm):
     family = "gf2n"
     paper = PAPER
-    Params = Gf2nParams
+    Params: ClassVar[type] = Gf2nParams  # the registry's: a subclass names its own
     needs_f0 = True          # the Montgomery quotient needs F invertible mod t
 
     # --- parameters -------------------------------------------------------------------

@@ -16,15 +16,14 @@ second pass through the full multiplier with the constant F^-2 mod q).
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 import random
+from typing import ClassVar, Literal
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
 from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Computes, Operand, param, register
-from . import hw
-from . import model as M
+from . import hw, model as M
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
          "(ntt-modular-reduction-wlm-k2red.txt)")
@@ -94,7 +93,7 @@ def _hex(q: int) -> str:
 class ModmulAlgorithm(Algorithm):
     family = "modmul"
     paper = PAPER
-    Params = GenericParams
+    Params: ClassVar[type] = GenericParams  # the registry's: a subclass names its own
 
     # --- parameters -------------------------------------------------------------------
     def check_q(self, q) -> int:
@@ -273,7 +272,8 @@ class ModmulAlgorithm(Algorithm):
         bw = self.beta(params)
         mults = self.multiplications(params)
         info = {"congruence": self.congruence(params), "beta": bw, "q": hex(params.q),
-                "latency_formula": self.stages.__doc__.strip() + (" (reduce_only: two fewer)" if params.reduce_only else "")
+                "latency_formula": self.stages.__doc__.strip()
+                + (" (reduce_only: two fewer)" if params.reduce_only else "")
                 + (", then the full multiplier's stages again (plain)" if self.second_pass(params) else ""),
                 "reduce_only": params.reduce_only, "plain": params.plain,
                 "pipeline": params.pipeline or "1" * self.stage_count(params)}
@@ -322,7 +322,7 @@ class Montgomery(ModmulAlgorithm):
         return M.montgomery(params.q, params.beta, a, b)
 
     def stages(self, params):
-        """7 stages: a*b partial products, a*b, q'x partial products, t, tq partial products, (x+tq)>>beta, correction."""
+        """7 stages: a*b partial products, a*b, q'x partial products, t, tq partial products, (x+tq)>>beta, correction."""  # noqa: E501 - latency_formula in design.json
         return 7
 
     def multiplications(self, params):
@@ -407,7 +407,7 @@ class Plantard(ModmulAlgorithm):
 # --------------------------------------------------------------------------- q_h families
 
 class NttAlgorithm(ModmulAlgorithm):
-    Params = NttParams
+    Params: ClassVar[type] = NttParams
     proth = False                 # needs omega >= beta/2
 
     def validate(self, params):
@@ -518,7 +518,7 @@ class Wlm(NttAlgorithm):
         return M.wlm(params.q, params.q.bit_length(), self.omega(params), a, b)
 
     def stages(self, params):
-        """2 + 2*lambda + 1, lambda = ceil(beta/omega): a*b (2), per step q_h t' partial products and t (2), correction."""
+        """2 + 2*lambda + 1, lambda = ceil(beta/omega): a*b (2), per step q_h t' partial products and t (2), correction."""  # noqa: E501 - latency_formula in design.json
         return 2 + 2 * self.lam(params) + 1
 
     def multiplications(self, params):
@@ -606,7 +606,7 @@ class K2red(NttAlgorithm):
         return M.k2red(params.q, self.omega(params), a, b)
 
     def stages(self, params):
-        """7: a*b (2), q_h a_l partial products and t (2), q_h t_l partial products and t' (2), correction (paper: 5 + product)."""
+        """7: a*b (2), q_h a_l partial products and t (2), q_h t_l partial products and t' (2), correction (paper: 5 + product)."""  # noqa: E501 - latency_formula in design.json
         return 7
 
     def multiplications(self, params):
@@ -618,7 +618,8 @@ class K2red(NttAlgorithm):
                             reduce_only=params.reduce_only, runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x80130001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}]
+        return [{"q": "0x80130001", "logqh": "16", "qh_input": "1"},
+                {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}]
 
 
 # --------------------------------------------------------------------------- Proth-l
@@ -652,7 +653,7 @@ class ShiftAlgorithm(NttAlgorithm):
         if not params.shift_input:
             return {}
         bits = max(1, (params.logqh - 2).bit_length())
-        return {k: bits for k, v in zip(("l1", "l2", "l3"), self.shifts(params)) if v is not None}
+        return {k: bits for k, v in zip(("l1", "l2", "l3"), self.shifts(params), strict=True) if v is not None}
 
     def runtime_of(self, params, q):
         return tuple(v for v in self.shifts(params) if v is not None)
@@ -679,8 +680,8 @@ class ShiftAlgorithm(NttAlgorithm):
                 f"l2 <= l1 <= {top}{f', l3 <= {top}' if three else ''})")
 
     def tag(self, params):
-        return (f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}" + ("_rt" if params.shift_input else "")
-                + self.tag_flags(params))
+        return (f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}"
+                + ("_rt" if params.shift_input else "") + self.tag_flags(params))
 
     def extra_info(self, params):
         info = super().extra_info(params)
@@ -706,7 +707,7 @@ class K2redShift(ShiftAlgorithm):
         return M.k2red_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
 
     def stages(self, params):
-        """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""
+        """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""  # noqa: E501 - latency_formula in design.json
         return 5 if params.rho == "B" else 7
 
     def core(self, params):
@@ -735,7 +736,7 @@ class MontgomeryShift(ShiftAlgorithm):
         return M.montgomery_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
 
     def stages(self, params):
-        """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""
+        """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""  # noqa: E501 - latency_formula in design.json
         return 6 if params.rho == "B" else 8
 
     def core(self, params):

@@ -120,18 +120,18 @@ class MontgomeryCore(ModmulCore):
         x = self.product(stage, operands)
         qp = montgomery_factor(q, bw)
         parts = [(s, p) for s, p in partial_products(x[:bw], bw, qp, bw, dsp) if s < bw]
-        pp = register_products(stage, parts, "xq")                                         # stage 3: partial products of q' x_l
+        pp = register_products(stage, parts, "xq")                                # stage 3: partial products of q' x_l
         x3 = stage(x, "x")
         stage.next()
-        t = stage(accumulate(pp)[:bw], "t", bw)                                            # stage 4: t = q' x mod 2^beta
+        t = stage(accumulate(pp)[:bw], "t", bw)                                   # stage 4: t = q' x mod 2^beta
         x4 = stage(x3, "x")
         stage.next()
-        pp = register_products(stage, partial_products(t, bw, q, bw, dsp), "tq")          # stage 5: partial products of t q
+        pp = register_products(stage, partial_products(t, bw, q, bw, dsp), "tq")  # stage 5: partial products of t q
         x5 = stage(x4, "x")
         stage.next()
-        s = stage((x5 + accumulate(pp)) >> bw, "s", bw + 1)                               # stage 6: (x + tq) >> beta, < 2q
+        s = stage((x5 + accumulate(pp)) >> bw, "s", bw + 1)                       # stage 6: (x + tq) >> beta, < 2q
         stage.next()
-        return self.correct_sub(stage, s)                                                  # stage 7
+        return self.correct_sub(stage, s)                                         # stage 7
 
 
 class BarrettCore(ModmulCore):
@@ -144,19 +144,20 @@ class BarrettCore(ModmulCore):
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = barrett_factor(q, bw)
-        pp = register_products(stage, partial_products(x, 2 * bw, qp, qp.bit_length(), dsp), "xq")  # stage 3: x q' partial products
+        # stage 3: x q' partial products
+        pp = register_products(stage, partial_products(x, 2 * bw, qp, qp.bit_length(), dsp), "xq")
         x3 = stage(x[:bw + 1], "xl")
         stage.next()
-        t = stage(accumulate(pp) >> (2 * bw), "t", bw)                                    # stage 4: t = (x q') >> 2beta < q
+        t = stage(accumulate(pp) >> (2 * bw), "t", bw)          # stage 4: t = (x q') >> 2beta < q
         x4 = stage(x3, "xl")
         stage.next()
         parts = [(s, p) for s, p in partial_products(t, bw, q, bw, dsp) if s <= bw]
-        pp = register_products(stage, parts, "tq")                                         # stage 5: low partial products of t q
+        pp = register_products(stage, parts, "tq")              # stage 5: low partial products of t q
         x5 = stage(x4, "xl")
         stage.next()
-        r = stage((x5 - accumulate(pp))[:bw + 1], "r", bw + 1)                           # stage 6: r = x - tq mod 2^(beta+1), < 2q
+        r = stage((x5 - accumulate(pp))[:bw + 1], "r", bw + 1)  # stage 6: r = x - tq mod 2^(beta+1), < 2q
         stage.next()
-        return self.correct_sub(stage, r)                                                  # stage 7
+        return self.correct_sub(stage, r)                       # stage 7
 
 
 class PlantardCore(ModmulCore):
@@ -170,15 +171,16 @@ class PlantardCore(ModmulCore):
         x = self.product(stage, operands)
         qp = plantard_factor(q, bw)
         parts = [(s, p) for s, p in partial_products(x, 2 * bw, qp, 2 * bw, dsp) if s < 2 * bw]
-        pp = register_products(stage, parts, "xq")                                         # stage 3: partial products of x q' (low 2beta)
+        pp = register_products(stage, parts, "xq")       # stage 3: partial products of x q' (low 2beta)
         stage.next()
-        c1 = stage(accumulate(pp)[bw:2 * bw], "c1", bw)                                  # stage 4: c' = (x q' mod 2^2beta) >> beta
+        c1 = stage(accumulate(pp)[bw:2 * bw], "c1", bw)  # stage 4: c' = (x q' mod 2^2beta) >> beta
         stage.next()
-        pp = register_products(stage, partial_products(c1 + 1, bw + 1, q, bw, dsp), "cq")  # stage 5: partial products of (c'+1) q
+        # stage 5: partial products of (c'+1) q
+        pp = register_products(stage, partial_products(c1 + 1, bw + 1, q, bw, dsp), "cq")
         stage.next()
-        c = stage(accumulate(pp) >> bw, "c", bw + 1)                                      # stage 6: c = ((c'+1) q) >> beta, <= q
+        c = stage(accumulate(pp) >> bw, "c", bw + 1)     # stage 6: c = ((c'+1) q) >> beta, <= q
         stage.next()
-        out = stage(Mux(c == q, 0, c), "b", bw)                                            # stage 7: c = q -> 0
+        out = stage(Mux(c == q, 0, c), "b", bw)          # stage 7: c = q -> 0
         stage.next()
         return out
 
@@ -201,21 +203,23 @@ class WlmCore(ModmulCore):
         self.start_runtime(operands, om)
         qh_max = self.qh_max()
         t = self.product(stage, operands)
-        bound = (qh_max << om) ** 2                                                        # (q - 1)^2
+        bound = (qh_max << om) ** 2        # (q - 1)^2
         for i, w in enumerate(self.words):
             delta = om - w
             tl, th = t[:w], t[w:]
             tp = (-tl)[:w]
             c = tp[w - 1] | tl[w - 1]
-            pp = register_products(stage, partial_products(tp, w, self.qh, qh_max.bit_length(), dsp), f"q{i}")  # step i, stage 1: partial products of q_h t'
+            # step i, stage 1: partial products of q_h t'
+            pp = register_products(stage, partial_products(tp, w, self.qh, qh_max.bit_length(), dsp), f"q{i}")
             th_r, c_r = stage(th, f"th{i}"), stage(c, f"c{i}")
             self.carry_runtime(stage)
             stage.next()
             bound = _wlm_bound(bound, w, qh_max, delta)
-            t = stage(th_r + (accumulate(pp) << delta) + c_r, f"t{i}", bound.bit_length())  # step i, stage 2: t = t_h + (q_h t' << delta) + c
+            # step i, stage 2: t = t_h + (q_h t' << delta) + c
+            t = stage(th_r + (accumulate(pp) << delta) + c_r, f"t{i}", bound.bit_length())
             self.carry_runtime(stage)
             stage.next()
-        return self.correct_sub(stage, t)                                                  # last stage: t in [0, 2q)
+        return self.correct_sub(stage, t)  # last stage: t in [0, 2q)
 
 
 class K2redCore(ModmulCore):
@@ -231,26 +235,26 @@ class K2redCore(ModmulCore):
         """q_h v - sub, signed: two stages (products, sum) for Alg 3 or rho A, one for rho B."""
         if self.shifts is None:
             parts = partial_products(v, vw, self.qh, self.qh_max().bit_length(), self.dsp)
-            pp = register_products(stage, parts, name)                                       # q_h v partial products
+            pp = register_products(stage, parts, name)                                        # q_h v partial products
             sub = stage(sub, f"{name}_sub")
             self.carry_runtime(stage)
             stage.next()
-            return stage(unsigned_as_signed(accumulate(pp)) - sub, name, self.width_t(name))    # q_h v - sub
+            return stage(unsigned_as_signed(accumulate(pp)) - sub, name, self.width_t(name))  # q_h v - sub
         l1, l2, l3 = self.shift_amounts()
         if isinstance(l1, int):
             pos = [(self.beta - 1 - self.omega, v), (l1, v)] + ([(l3, v)] if l3 is not None else [])
             neg = [(l2, v)]
-        else:                                                                               # run-time l_i: barrel shifts
+        else:  # run-time l_i: barrel shifts
             pos = [(self.beta - 1 - self.omega, v), (0, v << l1)] + ([(0, v << l3)] if l3 is not None else [])
             neg = [(0, v << l2)]
-        if self.rho == "A":                                                                 # rho A: shifted terms registered
+        if self.rho == "A":  # rho A: shifted terms registered
             pos = [(0, stage(t << s, f"{name}_p{k}")) for k, (s, t) in enumerate(pos)]
             neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
             sub = stage(sub, f"{name}_sub")
             self.carry_runtime(stage)
             stage.next()
         total = unsigned_as_signed(accumulate(pos)) - accumulate(neg) - sub
-        return stage(total, name, self.width_t(name))                                       # shift-add sum
+        return stage(total, name, self.width_t(name))                                         # shift-add sum
 
     def width_t(self, name: str):
         return signed(2 * self.beta - self.omega + 3) if name == "t" else signed(self.beta + 3)
@@ -291,7 +295,7 @@ class MontgomeryShiftCore(ModmulCore):
 
     def shifted(self, stage: Stager, v: Value, name: str):
         pos, neg = self.terms(v)
-        if self.rho == "A":                                                                 # rho A: shifted terms registered
+        if self.rho == "A":  # rho A: shifted terms registered
             pos = [(0, stage(t << s, f"{name}_p{k}")) for k, (s, t) in enumerate(pos)]
             neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
         return pos, neg
@@ -302,24 +306,24 @@ class MontgomeryShiftCore(ModmulCore):
         x = self.product(stage, operands)
         al, ah = x[:bw], x[bw:]
         pos, neg = self.shifted(stage, al, "t")
-        if self.rho == "A":                                                                 # rho A stage: shifted terms of a_l
+        if self.rho == "A":                                                # rho A stage: shifted terms of a_l
             al, ah = stage(al, "al"), stage(ah, "ah")
             self.carry_runtime(stage)
             stage.next()
-        t = stage((accumulate(pos) - accumulate(neg) - al)[:bw], "t", bw)                 # t = (q - 2) a_l mod 2^beta
+        t = stage((accumulate(pos) - accumulate(neg) - al)[:bw], "t", bw)  # t = (q - 2) a_l mod 2^beta
         ah, c = stage(ah, "ah"), stage(al[bw - 1], "al_top")
         self.carry_runtime(stage)
         stage.next()
         pos, neg = self.shifted(stage, t, "tq")
-        if self.rho == "A":                                                                 # rho A stage: shifted terms of t
+        if self.rho == "A":                                                # rho A stage: shifted terms of t
             t, ah, c = stage(t, "t"), stage(ah, "ah"), stage(c, "al_top")
             self.carry_runtime(stage)
             stage.next()
-        tp = stage(accumulate(pos) - accumulate(neg) + t, "tp", 2 * bw)                  # t' = t q
+        tp = stage(accumulate(pos) - accumulate(neg) + t, "tp", 2 * bw)    # t' = t q
         ah, c = stage(ah, "ah"), stage(c, "al_top")
         self.carry_runtime(stage)
         stage.next()
-        b1 = stage(ah + tp[bw:] + (tp[bw - 1] | c), "b1", bw + 1)                         # b' = a_h + t'_h + c, < 2q
+        b1 = stage(ah + tp[bw:] + (tp[bw - 1] | c), "b1", bw + 1)          # b' = a_h + t'_h + c, < 2q
         self.carry_runtime(stage)
         stage.next()
-        return self.correct_sub(stage, b1)                                                 # last stage: b
+        return self.correct_sub(stage, b1)                                 # last stage: b

@@ -16,7 +16,6 @@ log q_h = beta - omega.
 
 from __future__ import annotations
 
-
 PHI = (1 + 5 ** 0.5) / 2
 
 

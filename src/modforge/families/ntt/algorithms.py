@@ -13,9 +13,10 @@ streams the same way. See model.py for the architecture and hw.py for the timing
 from __future__ import annotations
 
 import dataclasses
+import functools
+import random
 import typing
 from typing import Literal
-import random
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, Dsp
@@ -52,12 +53,12 @@ class NttParams:
     buffers: Literal[1, 2] = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "
                                  "out, then computes: II = k n/P + C) or 2 (it loads into the other buffer "
                                  "while one computes: II = C, twice the coefficient RAM)")
-    base: str = param("", kind="comma-separated primes", help="RNS mode: more primes after q, comma-separated (same bit length and "
-                               "log q_h as q, each = 1 mod 2n); a frame is then one residue polynomial "
-                               "per prime, q's first, through the one core with a run-time modulus "
+    base: str = param("", kind="comma-separated primes", help="RNS mode: more primes after q, comma-separated "
+                               "(same bit length and log q_h as q, each = 1 mod 2n); a frame is then one residue "
+                               "polynomial per prime, q's first, through the one core with a run-time modulus "
                                "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
-    twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation (ROMs); "
-                                      "load: run-time primes of q's form (bit length, log q_h, Proth-l "
+    twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation "
+                                      "(ROMs); load: run-time primes of q's form (bit length, log q_h, Proth-l "
                                       "form), one per residue slot (q's, and the base's in RNS mode): their "
                                       "modulus fields, constants and twiddles in registers and RAMs that "
                                       "reset to the generation moduli's and are rewritten through the cfg "
@@ -114,7 +115,7 @@ class NttAlgorithm(Algorithm):
         run-time form."""
         if not params.base.strip():
             return []
-        name, n = self.name, params.n
+        name = self.name
         if params.reduction not in RUNTIME_FLAG:
             raise ParameterError(name, "base", "needs a reduction with a run-time modulus: "
                                  f"{', '.join(RUNTIME_FLAG)} (reduction={params.reduction})", params.base)
@@ -194,7 +195,7 @@ class NttAlgorithm(Algorithm):
         moduli = self.moduli(params)
         kind = {2: "proth2l", 3: "proth3l"}.get(len(alg.runtime_of(mp, params.q)), "ntt")
         fam = family(kind, params.q.bit_length(), mp.logqh)
-        found = []
+        found: list[int] = []
         for qj in family_members(fam, log_n=params.n.bit_length() - 1, descending=True):
             if len(found) == len(moduli):
                 break
@@ -258,7 +259,7 @@ class NttAlgorithm(Algorithm):
             mpj = mp if j == 0 else self.residue_params(params, mp, qj)
             psi = params.psi if j == 0 else primitive_root_of_unity(qj, 2 * params.n)
             plans.append(Plan(self.transform, qj, params.n, params.pe, psi,
-                              lambda x, s, mpj=mpj: alg.model(mpj, x, s), alg.scale(mpj), alg.cycles(mpj),
+                              functools.partial(alg.model, mpj), alg.scale(mpj), alg.cycles(mpj),
                               params.buffers))
         return RnsPlan(plans)
 
@@ -275,11 +276,11 @@ class NttAlgorithm(Algorithm):
         """Rows of P coefficients as beats: lane l in bits [l w, (l+1) w) (RNS: the residue
         polynomials one after another)."""
         P, w = params.pe, self.width(params)
-        return [sum(c << (l * w) for l, c in enumerate(coeffs[k * P:(k + 1) * P]))
+        return [sum(c << (lane * w) for lane, c in enumerate(coeffs[k * P:(k + 1) * P]))
                 for k in range(len(coeffs) // P)]
 
     def in_beats(self, params, operands):
-        return list(zip(*(self.pack(params, poly) for poly in operands)))
+        return list(zip(*(self.pack(params, poly) for poly in operands), strict=True))
 
     def out_beats(self, params, result):
         return self.pack(params, result)

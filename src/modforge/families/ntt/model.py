@@ -93,11 +93,11 @@ class Pass:
 class Issue:
     """What one cycle of a pass reads (and later writes): the 'lo' row (r) and the 'hi' row
     (r + d, 2c+1, or for the pointwise pass the same row of the b banks)."""
-    lo_bank: object
-    lo_addr: object
-    hi_bank: object
-    hi_addr: object
-    tw_addr: object   # shared ROM (pair), lane ROMs (row), unused (pointwise, scale)
+    lo_bank: int | Value  # an int (the model) or an amaranth Value (the hardware), as c in `issue`
+    lo_addr: int | Value
+    hi_bank: int | Value
+    hi_addr: int | Value
+    tw_addr: int | Value  # shared ROM (pair), lane ROMs (row), unused (pointwise, scale)
 
 
 def issue(ps: Pass, c, rows: int, P: int) -> Issue:
@@ -117,8 +117,8 @@ def issue(ps: Pass, c, rows: int, P: int) -> Issue:
 
 def row_lanes(u: int, t: int, P: int) -> tuple[int, int, int]:
     """Row pass with distance t < P: unit u works in the lo (0) or hi (1) row on lanes l, l+t."""
-    l = insert_zero(u % (P // 2), log2(t))
-    return u // (P // 2), l, l + t
+    lane = insert_zero(u % (P // 2), log2(t))
+    return u // (P // 2), lane, lane + t
 
 
 class Plan:
@@ -183,8 +183,8 @@ class Plan:
             T, n, P = self.table(inverse), self.n, self.P
             for c in range(self.H):
                 for u in range(P):
-                    hi, l, _ = row_lanes(u, t, P)
-                    j = (2 * c + hi) * P + l                # coefficient index of the 'u' input
+                    hi, lane, _ = row_lanes(u, t, P)
+                    j = (2 * c + hi) * P + lane             # coefficient index of the 'u' input
                     self.lanes[u].append(self.prep[inverse](T[n // (2 * t) + j // (2 * t)]))
         return self._lane_base[key]
 
@@ -266,12 +266,14 @@ class Plan:
         """Load (rows into banks), run every pass, unload rows 0..R-1 in order."""
         P, R = self.P, self.rows
         sets = 2 if self.transform == "polymul" else 1
-        mem = [[[None] * (R // 2) for _ in range(2)] for _ in range(sets)]
+        mem: list[list[list[list[int]]]] = [[[[] for _ in range(R // 2)] for _ in range(2)] for _ in range(sets)]
         for r in range(R):
             mem[0][parity(r)][r >> 1] = list(a[r * P:(r + 1) * P])
             if sets == 2:
+                assert b is not None, "polymul: two operands"
                 row = list(b[r * P:(r + 1) * P])
                 if self.scale_at_load:                     # the load path through the multipliers
+                    assert self.b_scale is not None
                     row = [self.mul(x, self.b_scale) for x in row]
                 mem[1][parity(r)][r >> 1] = row
         for ps in self.passes:
@@ -279,9 +281,10 @@ class Plan:
                 op = issue(ps, c, R, P)
                 if ps.kind == "pointwise":
                     lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
-                    mem[0][op.lo_bank][op.lo_addr] = [self.mul(x, y) for x, y in zip(lo, hi)]
+                    mem[0][op.lo_bank][op.lo_addr] = [self.mul(x, y) for x, y in zip(lo, hi, strict=True)]
                     continue
                 if ps.kind == "scale":
+                    assert self.b_scale is not None
                     row = mem[1][op.lo_bank][op.lo_addr]
                     mem[1][op.lo_bank][op.lo_addr] = [self.mul(x, self.b_scale) for x in row]
                     continue
@@ -289,13 +292,13 @@ class Plan:
                 lo, hi = list(bank[op.lo_bank][op.lo_addr]), list(bank[op.hi_bank][op.hi_addr])
                 if ps.kind == "pair":
                     s = self.shared[op.tw_addr]
-                    for l in range(P):
-                        lo[l], hi[l] = self.butterfly(ps.inverse, lo[l], hi[l], s)
+                    for lane in range(P):
+                        lo[lane], hi[lane] = self.butterfly(ps.inverse, lo[lane], hi[lane], s)
                 else:
                     for u in range(P):
-                        which, l, l2 = row_lanes(u, ps.t, P)
+                        which, l1, l2 = row_lanes(u, ps.t, P)
                         row = hi if which else lo
-                        row[l], row[l2] = self.butterfly(ps.inverse, row[l], row[l2], self.lanes[u][op.tw_addr])
+                        row[l1], row[l2] = self.butterfly(ps.inverse, row[l1], row[l2], self.lanes[u][op.tw_addr])
                 bank[op.lo_bank][op.lo_addr], bank[op.hi_bank][op.hi_addr] = lo, hi
         out = []
         for r in range(R):
@@ -350,7 +353,7 @@ class RnsPlan:
 def pack_fields(widths: dict[str, int], values) -> int:
     """The reduction's run-time modulus fields as one word, the first in the low bits."""
     word, off = 0, 0
-    for bits, value in zip(widths.values(), values):
+    for bits, value in zip(widths.values(), values, strict=False):  # a core with no run-time fields: 0
         word |= value << off
         off += bits
     return word
@@ -365,7 +368,7 @@ class ConfigMap:
 
     CONSTANTS = 3
 
-    def __init__(self, plan: "RnsPlan", w: int, rt_bits: int):
+    def __init__(self, plan: RnsPlan, w: int, rt_bits: int):
         self.k, self.P, self.shared_len, self.lane_len = plan.k, plan.P, plan.shared_len, plan.lane_len
         self.data_bits = max(w, rt_bits)
         self.word_bits = max(self.CONSTANTS * self.k - 1, self.k * self.shared_len - 1,
@@ -381,11 +384,11 @@ class ConfigMap:
     def payload(self, sel: int, word: int, data: int) -> int:
         return data | word << self.data_bits | sel << (self.data_bits + self.word_bits)
 
-    def words(self, plans: list["Plan"], rts: list[int]) -> list[int]:
+    def words(self, plans: list[Plan], rts: list[int]) -> list[int]:
         """The payloads that load slot j with plans[j] (its ROM words and b's scale) and its
         run-time fields rts[j]."""
         out = []
-        for j, (plan, rt) in enumerate(zip(plans, rts)):
+        for j, (plan, rt) in enumerate(zip(plans, rts, strict=True)):
             c, s, ln = self.CONSTANTS * j, j * self.shared_len, j * self.lane_len
             out += [self.payload(0, c, plan.q), self.payload(0, c + 1, rt), self.payload(0, c + 2, plan.b_scale or 0)]
             out += [self.payload(1, s + a, x) for a, x in enumerate(plan.shared)]
