@@ -97,4 +97,5 @@ def test_port_contract(tmp_path):
             for f in fields:
                 assert f"//   {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: " in text
         assert design.reset and design.latency_from and design.computes["label"]
+        assert "(* src" not in "".join((design.directory / f).read_text() for f in design.files)  # no install path
         assert ("cfg__payload" in widths) == bool(design.config_width)

@@ -142,6 +142,7 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
     plan = algorithm.plan(params)
     core = algorithm.build(params)
     text = verilog.convert(core, name=plan.module, strip_internal_attrs=True)
+    text = re.sub(r'\(\* src = "[^"]*" \*\)\s*', "", text)   # memories keep them: no install path in the files
     header = _header(algorithm, plan, core)
     files = []
     for name, body in split_modules(text).items():

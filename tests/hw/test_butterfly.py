@@ -60,7 +60,8 @@ def test_constant_q_montgomery():
     ops = [(q, 0, rng.randrange(2), rng.choice(corners(q)) if k % 5 == 0 else rng.randrange(q),
             rng.randrange(q), rng.randrange(q)) for k in range(150)]
     bad = []
-    mul = lambda x, s: alg.model(p, x, s)
+    def mul(x, s):
+        return alg.model(p, x, s)
 
     def check(k, o0, o1):
         q_, _, gs, u, v, s = ops[k]
@@ -83,7 +84,7 @@ def test_per_op_q_k2red():
     bf = Butterfly(primes[0], alg.result_width(rp), core, 0, "per-op")
     rng = random.Random(5)
     ops = []
-    for k in range(150):
+    for _k in range(150):
         j = rng.randrange(2)
         qj = primes[j]
         ops.append((j, rts[j], rng.randrange(2), rng.randrange(qj), rng.randrange(qj), rng.randrange(qj)))
@@ -91,7 +92,8 @@ def test_per_op_q_k2red():
 
     def check(k, o0, o1):
         j, _, gs, u, v, s = ops[k]
-        mul = lambda x, y: alg.model(mps[j], x, y)
+        def mul(x, y):
+            return alg.model(mps[j], x, y)
         if (o0, o1) != expected(mul, primes[j], gs, u, v, s):
             bad.append((k, ops[k], o0, o1))
 

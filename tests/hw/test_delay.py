@@ -19,7 +19,7 @@ def test_fields_delayed():
     rng, driven, seen = random.Random(6), [], []
 
     async def bench(ctx):
-        for t in range(40):
+        for _t in range(40):
             values = {"a": rng.randrange(16), "b": rng.randrange(3)}
             for name, v in values.items():
                 ctx.set(line[name], v)

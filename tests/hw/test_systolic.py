@@ -17,7 +17,7 @@ def run(taps, width, small, windows=4, seed=1):
     fir = NegacyclicFir(taps, width, small, lookahead=True)
     A = [[rng.randrange(q) for _ in range(taps)] for _ in range(windows)]
     B = [[rng.randint(-small, small) if small else rng.randrange(q) for _ in range(taps)] for _ in range(windows)]
-    C = [negacyclic(a, b, q) for a, b in zip(A, B)]
+    C = [negacyclic(a, b, q) for a, b in zip(A, B, strict=False)]
     seen = []
 
     async def bench(ctx):

@@ -30,15 +30,15 @@ class Banks(Elaboratable):
         self.word_bits = max(1, (words - 1).bit_length())
         depth = words if regions == 1 else regions << self.word_bits
         names = names or (lambda x, s, b: f"bank{x}_{s}_{b}")
-        self.memories = {}
-        self.rd = [[[None] * banks for _ in range(sets)] for _ in range(buffers)]
-        self.wr = [[[None] * banks for _ in range(sets)] for _ in range(buffers)]
-        for x in range(buffers):
-            for s in range(sets):
-                for b in range(banks):
-                    mem = Memory(shape=width, depth=depth, init=[])
-                    self.memories[names(x, s, b)] = mem
-                    self.rd[x][s][b], self.wr[x][s][b] = mem.read_port(), mem.write_port()
+        self.memories = {names(x, s, b): Memory(shape=width, depth=depth, init=[])
+                         for x in range(buffers) for s in range(sets) for b in range(banks)}
+        mems = list(self.memories.values())
+
+        def grid(port):      # [buf][set][bank] of each RAM's port, in the order made above
+            return [[[port(mems[(x * sets + s) * banks + b]) for b in range(banks)] for s in range(sets)]
+                    for x in range(buffers)]
+        self.rd = grid(lambda mem: mem.read_port())
+        self.wr = grid(lambda mem: mem.write_port())
 
     def ports(self):
         """(buf, set, bank, read port, write port) of every RAM."""

@@ -79,14 +79,14 @@ class NegacyclicFir(Elaboratable):
                 for d in range(n)]
         with m.If(self.advance):
             m.d.sync += [hist[0][0].eq(self.x_sign), hist[0][1].eq(self.x_mag)]
-            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1])]
+            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=False)]
         old_sign, old_mag = hist[n - 1]
         terms, kept0 = [], None
         for j in range(n):
             regs = [Signal(w, name=f"{self.name}_t{j}_w{k}") for k in range(len(incoming))]
             with m.If(self.advance & self.load[j]):
-                m.d.sync += [r.eq(v) for r, v in zip(regs, incoming)]
-            kept = [Mux(self.load[j], v, r) for v, r in zip(incoming, regs)]
+                m.d.sync += [r.eq(v) for r, v in zip(regs, incoming, strict=False)]
+            kept = [Mux(self.load[j], v, r) for v, r in zip(incoming, regs, strict=False)]
             kept0 = kept if j == 0 else kept0
             mag = Mux(self.fresh[j], self.x_mag, old_mag)
             neg = Mux(self.fresh[j], self.x_sign if self.small else 0, ~old_sign if self.small else 1)

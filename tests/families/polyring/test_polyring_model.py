@@ -6,8 +6,7 @@ otherwise)."""
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from modforge.families.polyring import model as M
 
@@ -54,7 +53,7 @@ def test_structures():
         assert s.K == 3 ** twos * 6 ** threes < par * par or par == 1
         assert all(e in (0, 1) for terms in s.post for _, _, e in terms)
         assert {k for terms in s.post for k, _, _ in terms} == set(range(s.K))
-        assert len(s.post) == par and all(0 <= l < par for pre in s.pre for l in pre)
+        assert len(s.post) == par and all(0 <= lane < par for pre in s.pre for lane in pre)
     assert [M.structure(m).K for m in (2, 3, 4)] == [3, 6, 9]
     with pytest.raises(ValueError):
         M.factors(10)

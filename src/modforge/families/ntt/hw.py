@@ -109,9 +109,9 @@ class _Build:
         self.operands()
         self.write_back()
 
-    def lane(self, row, l):
+    def lane(self, row, lane):
         """Lane l of a row."""
-        return row[l * self.w:(l + 1) * self.w]
+        return row[lane * self.w:(lane + 1) * self.w]
 
     # --- blocks ---------------------------------------------------------------------------
     def memories(self):
@@ -357,8 +357,8 @@ class _Build:
         b_scale_of = [b or 0 for b in plan.b_scales]
         if core.config:
             cm = core.config
-            regs = [(f"{x}_{j}", width, init) for j, inits in enumerate(zip(q_of, rt_of, b_scale_of))
-                    for x, width, init in zip(("q", "rt", "b_scale"), (w, rt_bits, w), inits)]
+            regs = [(f"{x}_{j}", width, init) for j, inits in enumerate(zip(q_of, rt_of, b_scale_of, strict=False))
+                    for x, width, init in zip(("q", "rt", "b_scale"), (w, rt_bits, w), inits, strict=False)]
             loader = ConfigLoader(cm.data_bits, cm.word_bits, cm.sel_bits, regs, self.tw_writes)
             loader.build(m)
             wiring.connect(m, wiring.flipped(core.cfg), loader.cfg)
@@ -380,9 +380,9 @@ class _Build:
                 m.d.comb += [bf.u.eq(0), bf.v.eq(self.lane(lo_row, u))]
             for t in self.row_ts:
                 with m.Case(ROW0 + log2(t)):
-                    which, l, l2 = row_lanes(u, t, self.P)
+                    which, lane, l2 = row_lanes(u, t, self.P)
                     row = hi_row if which else lo_row
-                    m.d.comb += [bf.u.eq(self.lane(row, l)), bf.v.eq(self.lane(row, l2))]
+                    m.d.comb += [bf.u.eq(self.lane(row, lane)), bf.v.eq(self.lane(row, l2))]
 
     def unit_factor(self, u, bf, s_src, hi_row, b_scale):
         """Unit u's multiplier factor s: the shared or its lane's twiddle, lane u of the hi
@@ -413,8 +413,8 @@ class _Build:
                 with m.Case(ROW0 + log2(t)):
                     rows = [[None] * self.P, [None] * self.P]
                     for u, bf in enumerate(units):
-                        which, l, l2 = row_lanes(u, t, self.P)
-                        rows[which][l], rows[which][l2] = bf.o0, bf.o1
+                        which, lane, l2 = row_lanes(u, t, self.P)
+                        rows[which][lane], rows[which][l2] = bf.o0, bf.o1
                     m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
         return lo_w, hi_w
 

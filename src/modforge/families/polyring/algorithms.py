@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Literal
+from typing import ClassVar, Literal
 
 from ...errors import ParameterError
 from ...registry import POW2, Algorithm, Computes, Operand, param, register
-from . import hw
-from . import model as M
+from . import hw, model as M
 
 PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multiplication via Fast "
          "Filtering and Applications to Lattice-Based Cryptography (fast-filter-polymult-saber.txt)")
@@ -57,21 +56,21 @@ def pack_product(a, b, par: int, k: int, bb: int, small: int) -> list[tuple[int,
 
     def code(v: int) -> int:
         return ((1 << (bb - 1)) | -v if v < 0 else v) if small else v % (1 << k)
-    return [(sum(a[par * p + l] << (l * k) for l in range(par)),
-             sum(code(b[n - par * (p + 1) + l]) << (l * bb) for l in range(par))) for p in range(n // par)]
+    return [(sum(a[par * p + lane] << (lane * k) for lane in range(par)),
+             sum(code(b[n - par * (p + 1) + lane]) << (lane * bb) for lane in range(par))) for p in range(n // par)]
 
 
 def pack_result(c, par: int, k: int) -> list[int]:
     """The result beats: beat p, c_{n - par(p+1) + l} in lane l."""
     n = len(c)
-    return [sum(c[n - par * (p + 1) + l] << (l * k) for l in range(par)) for p in range(n // par)]
+    return [sum(c[n - par * (p + 1) + lane] << (lane * k) for lane in range(par)) for p in range(n // par)]
 
 
 class PolyAlgorithm(Algorithm):
     family = "polyring"
     paper = PAPER
     frames = True
-    Params: type = FirParams
+    Params: ClassVar[type] = FirParams  # the registry's: a subclass names its own
 
     # --- parameters -------------------------------------------------------------------
     def parallel(self, params) -> int:
@@ -117,7 +116,7 @@ class PolyAlgorithm(Algorithm):
                  else f"{par} lanes of {k}-bit unsigned coefficients")
         return [Operand("a", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
                         f"a_(Mp+l), M = {par} (lowest degree first)", "each coefficient < q"),
-                Operand("b", par * bb, b_enc + f": beat p, lane l is b_(n-M(p+1)+l) (highest degree first)",
+                Operand("b", par * bb, b_enc + ": beat p, lane l is b_(n-M(p+1)+l) (highest degree first)",
                         f"|b_i| <= {params.small}" if params.small else "each coefficient < q")]
 
     def result_width(self, params):
@@ -211,7 +210,7 @@ class Saber(PolyAlgorithm):
     10 bits: mod p = 2^10). n = 256, q = 2^13."""
     name = "poly-saber"
     title = "Saber profile: sum of l products a_j*s_j mod (x^256+1, 2^13), s small (A s, b^T s')"
-    Params = SaberParams
+    Params: ClassVar[type] = SaberParams
 
     def parallel(self, params) -> int:
         return params.M
@@ -259,7 +258,7 @@ class Saber(PolyAlgorithm):
 
     def in_beats(self, params, operands):
         a, s = operands
-        return [beat for aj, sj in zip(a, s)
+        return [beat for aj, sj in zip(a, s, strict=False)
                 for beat in pack_product(aj, sj, params.M, 13, self.b_bits(params), SABER[params.level][1])]
 
     def out_beats(self, params, result):
@@ -268,33 +267,33 @@ class Saber(PolyAlgorithm):
     def model(self, params, a, s):
         """sum_j a_j * s_j mod (x^256 + 1, 2^13), each product as the hardware computes it."""
         st = self.derived(params)
-        products = [M.flat(aj, sj, SABER_Q, st) for aj, sj in zip(a, s)]
-        return [sum(col) % SABER_Q for col in zip(*products)]
+        products = [M.flat(aj, sj, SABER_Q, st) for aj, sj in zip(a, s, strict=False)]
+        return [sum(col) % SABER_Q for col in zip(*products, strict=False)]
 
     def congruence(self, params):
         return (f"c = sum_(j<{self.rank(params)}) a_j*s_j mod (x^256 + 1, 2^13), |s_j coefficients| <= "
                 f"{SABER[params.level][1]}; c mod 2^10 is the inner product mod p")
 
     def random_operands(self, params, rng: random.Random):
-        l, eta = self.rank(params), SABER[params.level][1]
-        return ([[rng.randrange(SABER_Q) for _ in range(SABER_N)] for _ in range(l)],
-                [[rng.randint(-eta, eta) for _ in range(SABER_N)] for _ in range(l)])
+        lane, eta = self.rank(params), SABER[params.level][1]
+        return ([[rng.randrange(SABER_Q) for _ in range(SABER_N)] for _ in range(lane)],
+                [[rng.randint(-eta, eta) for _ in range(SABER_N)] for _ in range(lane)])
 
     def cases(self, params):
         """All q-1 against the extreme secrets (all +eta, all -eta, alternating), zeros."""
-        l, eta, n = self.rank(params), SABER[params.level][1], SABER_N
-        top = [[SABER_Q - 1] * n for _ in range(l)]
-        return [(top, [[eta] * n for _ in range(l)]), (top, [[-eta] * n for _ in range(l)]),
-                (top, [[eta if i & 1 else -eta for i in range(n)] for _ in range(l)]),
-                ([[0] * n for _ in range(l)], [[eta] * n for _ in range(l)])]
+        lane, eta, n = self.rank(params), SABER[params.level][1], SABER_N
+        top = [[SABER_Q - 1] * n for _ in range(lane)]
+        return [(top, [[eta] * n for _ in range(lane)]), (top, [[-eta] * n for _ in range(lane)]),
+                (top, [[eta if i & 1 else -eta for i in range(n)] for _ in range(lane)]),
+                ([[0] * n for _ in range(lane)], [[eta] * n for _ in range(lane)])]
 
     def build(self, params):
         return hw.PolyCore(SABER_N, 13, self.derived(params), SABER[params.level][1], params.mu, self.rank(params))
 
     def operations(self, params) -> dict[str, int]:
         """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
-        l = self.rank(params)
-        return {"keygen": l * l, "encaps": l * l + l, "decaps": l * l + 2 * l}
+        lane = self.rank(params)
+        return {"keygen": lane * lane, "encaps": lane * lane + lane, "decaps": lane * lane + 2 * lane}
 
     def cycles(self, params):
         """One frame (l products, back to back) to its result: (l + 1) n/M - 1."""
@@ -335,7 +334,7 @@ class Fir(PolyAlgorithm):
 class Fast(PolyAlgorithm):
     name = "poly-fast"
     title = "fast M-parallel filter multiplier a*b mod (x^n+1, 2^k), M = 2^a 3^b (Fast.M.PolyMult)"
-    Params = FastParams
+    Params: ClassVar[type] = FastParams
 
     def parallel(self, params) -> int:
         return params.M

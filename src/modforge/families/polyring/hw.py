@@ -43,8 +43,8 @@ class PolyCore(wiring.Component):
     def lanes(self):
         """The a and b lanes of the input beat (b: (sign, magnitude) when small)."""
         M, k, bb = self.st.M, self.k, self.b_bits
-        a = [self.i.payload[l * k:(l + 1) * k] for l in range(M)]
-        b = [self.i.payload[M * k + l * bb:M * k + (l + 1) * bb] for l in range(M)]
+        a = [self.i.payload[lane * k:(lane + 1) * k] for lane in range(M)]
+        b = [self.i.payload[M * k + lane * bb:M * k + (lane + 1) * bb] for lane in range(M)]
         return a, b
 
     def phase_sums(self, m: Module, a, b, real):
@@ -53,23 +53,23 @@ class PolyCore(wiring.Component):
         sums = []
         for j, phases in enumerate(self.st.pre):
             sa = Signal(self.k, name=f"a_sum{j}")
-            m.d.comb += sa.eq(Mux(real, sum(a[l] for l in phases), 0))
+            m.d.comb += sa.eq(Mux(real, sum(a[lane] for lane in phases), 0))
             if self.small:
                 mag_bits = (len(phases) * self.small).bit_length()
-                signed = [Mux(b[l][-1], -b[l][:-1], b[l][:-1]) for l in phases]   # |b_l| <= small assumed
+                signed = [Mux(b[lane][-1], -b[lane][:-1], b[lane][:-1]) for lane in phases]   # |b_l| <= small assumed
                 total = Signal(range(-len(phases) * self.small, len(phases) * self.small + 1), name=f"b_sum{j}")
                 m.d.comb += total.eq(sum(signed))
                 sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_mag{j}")
                 m.d.comb += [sign.eq(real & (total < 0)), mag.eq(Mux(real, Mux(total < 0, -total, total), 0))]
             else:
                 sign, mag = Signal(name=f"b_sign{j}"), Signal(self.k, name=f"b_sum{j}")
-                m.d.comb += mag.eq(Mux(real, sum(b[l] for l in phases), 0))
+                m.d.comb += mag.eq(Mux(real, sum(b[lane] for lane in phases), 0))
             sums.append((sa, sign, mag))
         return sums
 
     def elaborate(self, platform):
         m = Module()
-        n, k, st, taps = self.n, self.k, self.st, self.taps
+        _n, k, st, taps = self.n, self.k, self.st, self.taps
         # --- window control ------------------------------------------------------------
         p = Signal(range(taps), name="position")
         real = Signal(name="real")            # this window carries a frame (registered after p = 0)
@@ -110,13 +110,13 @@ class PolyCore(wiring.Component):
                 m.d.sync += held.eq(firs[j].y)
             shifted_out[j] = Mux(wrap, -held, firs[j].y_next)
         lanes = []
-        for l, terms in enumerate(st.post):
+        for phase, terms in enumerate(st.post):
             acc = 0
             for j, coef, e in terms:
                 acc = acc + coef * (shifted_out[j] if e else firs[j].y)
-            lane = Signal(k, name=f"c{l}")
-            m.d.comb += lane.eq(acc)
-            lanes.append(lane)
+            out = Signal(k, name=f"c{phase}")
+            m.d.comb += out.eq(acc)
+            lanes.append(out)
         # --- the output register: slot 0 with the frame's last beat, slots 1.. in the next window
         slot = go & Mux(last, real_now, pend)
         result, leaves = self.accumulate(m, go, start, last, real_now, slot, Cat(*lanes))
@@ -141,8 +141,8 @@ class PolyCore(wiring.Component):
         index = Mux(last, cur, prev)                           # the product this slot belongs to
         line = [Signal(M * k, name=f"acc{d}") for d in range(self.taps)]
         total = Signal(M * k, name="acc_sum")
-        m.d.comb += total.eq(Cat(*((Mux(index == 0, 0, line[-1][l * k:(l + 1) * k]) + lanes[l * k:(l + 1) * k])[:k]
-                                   for l in range(M))))
+        summed = [(Mux(index == 0, 0, line[-1][x * k:(x + 1) * k]) + lanes[x * k:(x + 1) * k])[:k] for x in range(M)]
+        m.d.comb += total.eq(Cat(*summed))
         with m.If(slot):
             m.d.sync += [line[0].eq(total)] + [line[d].eq(line[d - 1]) for d in range(1, self.taps)]
         return total, index == G - 1

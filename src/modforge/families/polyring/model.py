@@ -81,7 +81,7 @@ def fast(a: Sequence[int], b: Sequence[int], q: int, levels: Sequence[int]) -> l
         phase = [0] * (n // f)
         for j, coef, y in terms:
             term = shift(products[j], q) if y else products[j]
-            phase = [u + coef * v for u, v in zip(phase, term)]
+            phase = [u + coef * v for u, v in zip(phase, term, strict=False)]
         c[s::f] = [x % q for x in phase]
     return c
 
@@ -139,17 +139,17 @@ def flat(a: Sequence[int], b: Sequence[int], q: int, st: Structure) -> list[int]
     phase sums (a's mod q, b's exact: a small signed b stays small), then per output phase
     the sum of coef * (w Q_k or Q_k)."""
     M, n = st.M, len(a)
-    pa = [a[l::M] for l in range(M)]
-    pb = [b[l::M] for l in range(M)]
-    Q = [negacyclic([sum(pa[l][i] for l in ls) % q for i in range(n // M)],
-                    [sum(pb[l][i] for l in ls) for i in range(n // M)], q) for ls in st.pre]
+    pa = [a[lane::M] for lane in range(M)]
+    pb = [b[lane::M] for lane in range(M)]
+    Q = [negacyclic([sum(pa[lane][i] for lane in ls) % q for i in range(n // M)],
+                    [sum(pb[lane][i] for lane in ls) for i in range(n // M)], q) for ls in st.pre]
     c = [0] * n
-    for l, terms in enumerate(st.post):
+    for lane, terms in enumerate(st.post):
         phase = [0] * (n // M)
         for k, coef, e in terms:
             term = shift(Q[k], q) if e else Q[k]
-            phase = [u + coef * v for u, v in zip(phase, term)]
-        c[l::M] = [x % q for x in phase]
+            phase = [u + coef * v for u, v in zip(phase, term, strict=False)]
+        c[lane::M] = [x % q for x in phase]
     return c
 
 
