@@ -48,3 +48,17 @@ def test_cycle_claims():
     fir = lookup("poly-fir")
     p = fir.parse({"n": "256", "small": "4"})
     assert (fir.latency(p), fir.cycles(p)) == (256, 511)
+
+
+def test_schoolbook_cycle_claims():
+    """poly-schoolbook: latency 2n (a frame in, n compute steps, its first result with the
+    last step), initiation interval n, one multiplication 3n - 1; poly-fir's parameters and
+    streams (M = 1), so the two swap."""
+    sb, fir = lookup("poly-schoolbook"), lookup("poly-fir")
+    p = sb.parse({"n": "256", "small": "4"})
+    assert (sb.latency(p), sb.initiation_interval(p), sb.cycles(p)) == (512, 256, 767)
+    pf = fir.parse({"n": "256", "small": "4"})
+    assert [(o.name, o.width) for o in sb.operands(p)] == [(o.name, o.width) for o in fir.operands(pf)]
+    assert sb.result(p) == fir.result(pf) and sb.frame_beats(p) == fir.frame_beats(pf) == 256
+    assert sb.module_name(p).startswith("mf_poly_schoolbook_sb_n256_q13_s4_")
+    reject("poly-schoolbook", {"q": "12289"}, "q", "power of two")

@@ -355,3 +355,48 @@ class Fast(PolyAlgorithm):
         return [{"n": "16", "q": "8192", "small": "4", "M": "2"}, {"n": "24", "q": "65536", "M": "3"},
                 {"n": "32", "q": "8192", "small": "5", "M": "4"}, {"n": "32", "q": "4096", "small": "3", "M": "8"},
                 {"n": "36", "q": "1024", "small": "2", "M": "6"}, {"n": "256", "q": "8192", "small": "4", "M": "4"}]
+
+
+@register
+class Schoolbook(PolyAlgorithm):
+    """The baseline: n multiply-accumulate units, b broadcast a coefficient a cycle against
+    a negacyclically rotating a (Roy & Basso's high-speed Saber multiplier, Sec. 2.4; with
+    `small` each MAC is a MUX among multiples of its a coefficient plus an adder, as in their
+    centralized-multiplier variant). poly-fir's parameters and M = 1 streams, so the two swap.
+
+    Cycles (without stalls): latency (input beat p to output beat p) 2n: a frame streams in
+    (n), computes (n: one coefficient of b a cycle) while the next streams in, then streams
+    out while the next computes; its first result beat leaves with the last compute step.
+    Initiation interval n; one multiplication (first input beat to last output beat) 3n - 1;
+    L back to back (L+2) n - 1.
+    """
+    name = "poly-schoolbook"
+    title = "MAC-array schoolbook negacyclic multiplier a*b mod (x^n+1, 2^k), b broadcast (Roy & Basso)"
+
+    def build(self, params):
+        return hw.SchoolbookCore(params.n, self.k(params), params.small)
+
+    def cycles(self, params):
+        """One multiplication, first input beat to last output beat: 3n - 1."""
+        return 3 * params.n - 1
+
+    def latency(self, params):
+        return 2 * params.n
+
+    def initiation_interval(self, params):
+        return params.n
+
+    def tag(self, params):
+        return "sb_" + super().tag(params)
+
+    def extra_info(self, params):
+        n = params.n
+        return {
+            "macs": n, "mac": "MUX among multiples + adder" if params.small else "multiplier + adder",
+            "compute_cycles": n, "response_cycles": 2 * n, "one_multiplication_cycles": 3 * n - 1,
+            "l_multiplications_cycles": "(L+2) n - 1",
+        }
+
+    def grid(self):
+        return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
+                {"n": "256", "q": "8192", "small": "4"}]

@@ -16,7 +16,7 @@ latency never depends on data.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.hdl import Array, C, Cat, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -146,3 +146,129 @@ class PolyCore(wiring.Component):
         with m.If(slot):
             m.d.sync += [line[0].eq(total)] + [line[d].eq(line[d - 1]) for d in range(1, self.taps)]
         return total, index == G - 1
+
+
+class SchoolbookCore(wiring.Component):
+    """The MAC-array schoolbook multiplier (Roy & Basso's high-speed Saber multiplier, with
+    Basso & Roy's MUX + adder MACs when b is small), on PolyCore's M = 1 streams.
+
+    Windows of n positions p, all stages advancing together on `go`:
+      window W    frame f streams in: a_p into the capture register, b_{n-1-p} into a
+                  delay line of n stages (it leaves in window W+1 as it came, highest first);
+                  at p = n-1 the capture register and the incoming a_{n-1} load the
+                  rotating register with x^-1 a
+      window W+1  step p: the broadcast b_{n-1-p} and the rotating register x^{-1-p} a:
+                  acc_k -= b_{n-1-p} (x^{-1-p} a)_k  (x^{n-1-p} = -x^{-1-p} mod x^n + 1),
+                  then the register rotates by x^-1 (shift down, the bottom coefficient
+                  negated into the top); at p = n-1 the last sums give c: c_{n-1} to the
+                  output register, c_0..c_{n-2} to the output shift register, acc to 0
+      window W+2  positions 0..n-2 stream c_{n-2}, ..., c_0 (output beats 1..n-1)
+    Cycles: latency (input beat p to output beat p) 2n, initiation interval n, one
+    multiplication (first input beat to last output beat) 3n - 1. Window control as in
+    PolyCore: a window starts with a frame if one is offered, else drains if a frame is
+    computing or streaming out, else waits; output back-pressure freezes everything.
+    """
+
+    def __init__(self, n: int, k: int, small: int = 0):
+        self.n, self.k, self.small = n, k, small
+        self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k
+        self.mag_bits = small.bit_length() if small else k
+        self.latency, self.initiation_interval = 2 * n, n
+        super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(k))})
+
+    def control(self, m: Module):
+        """The window counter and the frames in flight; returns (go, last, computing,
+        streaming): computing/streaming: windows W+1 and W+2 of a frame."""
+        n = self.n
+        p = Signal(range(n), name="position")
+        real = Signal(name="real")              # this window carries a frame (registered after p = 0)
+        computing = Signal(name="computing")    # the window before carried one
+        streaming = Signal(name="streaming")    # the window before that did: its c streams out
+        room = ~self.o.valid | self.o.ready
+        start, last = p == 0, p == n - 1
+        real_now = Mux(start, self.i.valid, real)
+        go = Signal(name="advance")
+        m.d.comb += [
+            go.eq(room & Mux(start, self.i.valid | computing | streaming, ~real | self.i.valid)),
+            self.i.ready.eq(room & (start | real)),
+        ]
+        with m.If(go):
+            m.d.sync += p.eq(Mux(last, 0, p + 1))
+            with m.If(start):
+                m.d.sync += real.eq(self.i.valid)
+            with m.If(last):
+                m.d.sync += [computing.eq(real_now), streaming.eq(computing)]
+        return go, last, computing, streaming
+
+    def product(self, m: Module, a: Value, b: Value, name: str) -> Value:
+        """a * b mod 2^k, b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed by b - 1 (the
+        odd multiples as shift-adds, written out so synthesis builds no DSP multiplier; the
+        even ones shifts of them), b = 0 is gated in the adder; else a multiplier."""
+        if not self.small:
+            return (a * b)[:self.k]
+        prod = Signal(self.k, name=name)
+        k = self.k
+
+        def times(v: Value, e: int) -> Value:         # v * 2^e mod 2^k, exactly k bits wide
+            return Cat(C(0, e), v[:k - e]) if e else v
+        kept = {1: a}
+        for o in range(3, self.small + 1, 2):
+            shifts = [times(a, e) for e in range(o.bit_length()) if o >> e & 1]
+            kept[o] = sum(shifts[1:], shifts[0])[:k]
+        options = [times(kept[v >> (v & -v).bit_length() - 1], (v & -v).bit_length() - 1)
+                   for v in range(1, self.small + 1)]
+        m.d.comb += prod.eq(Array(options)[b] if len(options) > 1 else options[0])
+        return prod
+
+    def elaborate(self, platform):
+        m = Module()
+        n, k = self.n, self.k
+        go, last, computing, streaming = self.control(m)
+        a_in, b_in = self.i.payload[:k], self.i.payload[k:]
+        # --- capture: a_0..a_{n-2} (shift down, the newest on top); b through a delay line
+        cap = [Signal(k, name=f"cap{j}", reset_less=True) for j in range(n - 1)]
+        bline = [Signal(self.b_bits, name=f"bline{j}", reset_less=True) for j in range(n)]
+        with m.If(go):
+            m.d.sync += [cap[j].eq(cap[j + 1]) for j in range(n - 2)] + [cap[n - 2].eq(a_in)]
+            m.d.sync += [bline[0].eq(b_in)] + [bline[j].eq(bline[j - 1]) for j in range(1, n)]
+        b = bline[n - 1]                                        # b_{n-1-p} of the frame before
+        # the broadcast: subtract b * rot (add when a small b is negative); small: the MUX
+        # index |b| - 1 (for small = 4 a 4-input MUX per bit) and, for b = 0, no add at all
+        sub, nonzero = 1, C(1)
+        if self.small:
+            sub, nonzero = Signal(name="b_subtract"), Signal(name="b_nonzero")
+            index = (b[:-1] - C(1, self.mag_bits))[:max(1, (self.small - 1).bit_length())]
+            m.d.comb += [sub.eq(~b[-1]), nonzero.eq(b[:-1] != 0)]
+        # --- the rotating register: x^-1 a at the load, then x^-1 per step ---------------
+        rot = [Signal(k, name=f"rot{j}", reset_less=True) for j in range(n)]
+        load = cap[1:] + [a_in, C(0, k) - cap[0]]              # x^-1 a: a_{k+1}, top -a_0
+        turn = rot[1:] + [C(0, k) - rot[0]]
+        with m.If(go):
+            m.d.sync += [r.eq(Mux(last, ld, t)) for r, ld, t in zip(rot, load, turn, strict=False)]
+        # --- n MACs: acc_k -/+= |b| rot_k in one adder (the carry in: subtract), idle for b = 0
+        sums = []
+        for j in range(n):
+            acc = Signal(k, name=f"acc{j}", reset_less=True)   # cleared at every window's end
+            if self.small:
+                # named after acc: yosys takes the first name as the carry chain's DI operand,
+                # so the MUX, the sign and the sum bit fit two LUTs a bit
+                term, total = Signal(k, name=f"term{j}"), Signal(k + 2, name=f"total{j}")
+                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(k)),
+                             total.eq(Cat(sub, acc) + Cat(sub, term))]
+                s = total[1:k + 1]
+            else:
+                total = Signal(k + 1, name=f"total{j}")
+                m.d.comb += total.eq(acc - self.product(m, rot[j], b, f"prod{j}"))
+                s = total[:k]
+            with m.If(go & (nonzero | last)):
+                m.d.sync += acc.eq(Mux(last, 0, s))             # the next frame starts from 0
+            sums.append(Mux(nonzero, s, acc) if self.small else s)  # c at the last step
+        # --- read-out: c_{n-1} at once, c_{n-2}..c_0 from the shift register -------------
+        out = [Signal(k, name=f"out{j}", reset_less=True) for j in range(n - 1)]
+        with m.If(go):
+            m.d.sync += [o.eq(Mux(last, c, out[j - 1] if j else 0)) for j, (o, c) in enumerate(zip(out, sums, strict=False))]
+            m.d.sync += [self.o.valid.eq(Mux(last, computing, streaming)),
+                         self.o.payload.eq(Mux(last, sums[n - 1], out[n - 2]))]
+        with m.Elif(self.o.ready):
+            m.d.sync += self.o.valid.eq(0)
+        return m
