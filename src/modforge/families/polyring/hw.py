@@ -266,7 +266,7 @@ class SchoolbookCore(wiring.Component):
         # --- read-out: c_{n-1} at once, c_{n-2}..c_0 from the shift register -------------
         out = [Signal(k, name=f"out{j}", reset_less=True) for j in range(n - 1)]
         with m.If(go):
-            m.d.sync += [o.eq(Mux(last, c, out[j - 1] if j else 0)) for j, (o, c) in enumerate(zip(out, sums, strict=False))]
+            m.d.sync += [o.eq(Mux(last, sums[j], out[j - 1] if j else 0)) for j, o in enumerate(out)]
             m.d.sync += [self.o.valid.eq(Mux(last, computing, streaming)),
                          self.o.payload.eq(Mux(last, sums[n - 1], out[n - 2]))]
         with m.Elif(self.o.ready):
