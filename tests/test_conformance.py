@@ -41,6 +41,18 @@ def test_model_vs_simulation(tmp_path, item, simulator):
     assert result.initiation_interval == design.initiation_interval == alg.initiation_interval(params)
 
 
+EXTENDED = [(alg, cfg) for alg in all_algorithms() for cfg in alg.extended_grid()]
+
+
+@pytest.mark.slow
+@pytest.mark.sim
+@pytest.mark.parametrize("simulator", SIMULATORS)
+@pytest.mark.parametrize("item", EXTENDED, ids=[config_id(c) for c in EXTENDED])
+def test_extended_configurations(tmp_path, item, simulator):
+    """The large configurations (n = 512, 1024, ...), as the default set checks its grid."""
+    test_model_vs_simulation(tmp_path, item, simulator)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("simulator", SIMULATORS)
 @pytest.mark.parametrize("item", CONFIGS, ids=[config_id(c) for c in CONFIGS])

@@ -288,6 +288,10 @@ class Algorithm(abc.ABC):
         """A small set of configurations the conformance test runs."""
         return []
 
+    def extended_grid(self) -> list[dict[str, str]]:
+        """Larger configurations the extended suite (`pytest -m slow`) runs as well."""
+        return []
+
     def extra_info(self, params) -> dict[str, Any]:
         """Facts worth reporting (e.g. reduction operand counts)."""
         return {}

@@ -47,11 +47,12 @@ class NegacyclicFir(Elaboratable):
         return list(range(3, self.small + 1, 2))
 
     def multiples(self, m: Module, w: Value) -> list[Value]:
-        """w and its odd multiples (mod 2^width), computed from the incoming weight."""
+        """w and its odd multiples (mod 2^width), computed from the incoming weight as sums of
+        shifts (a `w * o` would become a DSP)."""
         out = [w]
         for o in self.odd:
             sig = Signal(self.width, name=f"{self.name}_w_in_x{o}")
-            m.d.comb += sig.eq(w * o)
+            m.d.comb += sig.eq(sum(w << i for i in range(o.bit_length()) if o >> i & 1))
             out.append(sig)
         return out
 
@@ -81,35 +82,50 @@ class NegacyclicFir(Elaboratable):
             m.d.sync += [hist[0][0].eq(self.x_sign), hist[0][1].eq(self.x_mag)]
             m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=False)]
         old_sign, old_mag = hist[n - 1]
-        terms, kept0 = [], None
+        # the load cycle's product: the incoming weight times this window's x, for every tap
+        arriving = self.product(m, incoming, self.x_mag, f"{self.name}_arriving_prod")
+        terms, regs0 = [], []
         for j in range(n):
             regs = [Signal(w, name=f"{self.name}_t{j}_w{k}") for k in range(len(incoming))]
+            regs0 = regs if j == 0 else regs0
             with m.If(self.advance & self.load[j]):
-                m.d.sync += [r.eq(v) for r, v in zip(regs, incoming, strict=False)]
-            kept = [Mux(self.load[j], v, r) for v, r in zip(incoming, regs, strict=False)]
-            kept0 = kept if j == 0 else kept0
+                m.d.sync += [r.eq(v) for r, v in zip(regs, incoming, strict=True)]
             mag = Mux(self.fresh[j], self.x_mag, old_mag)
             neg = Mux(self.fresh[j], self.x_sign if self.small else 0, ~old_sign if self.small else 1)
-            terms.append((neg, self.product(m, kept, mag, f"{self.name}_t{j}_prod")))
+            kept = self.product(m, regs, mag, f"{self.name}_t{j}_prod")
+            terms.append((neg, Mux(self.load[j], arriving, kept)))
         # transpose form: s_j <- s_{j+1} +- prod_j (s_n = 0); y = s_1 +- prod_0
         chain = [Signal(w, name=f"{self.name}_s{j}") for j in range(n + 1)]
         nexts = []
         for j in range(n - 1, 0, -1):
             neg, prod = terms[j]
-            below = chain[j + 1] if j + 1 < n else 0
             nxt = Signal(w, name=f"{self.name}_s{j}_next")
-            m.d.comb += nxt.eq(Mux(neg, below - prod, below + prod))
+            m.d.comb += nxt.eq(add_sub(m, chain[j + 1] if j + 1 < n else 0, prod, neg, w, f"{self.name}_t{j}"))
             nexts.append(nxt)
             with m.If(self.advance):
                 m.d.sync += chain[j].eq(nxt)
         neg0, prod0 = terms[0]
-        m.d.comb += self.y.eq(Mux(neg0, chain[1] - prod0, chain[1] + prod0))
+        m.d.comb += self.y.eq(add_sub(m, chain[1], prod0, neg0, w, f"{self.name}_t0"))
         if self.lookahead:   # next cycle: s_1's next value, and tap 0 on the frame's x, negated
             ahead_sign, ahead_mag = hist[n - 2]
-            prod = self.product(m, kept0, ahead_mag, f"{self.name}_ahead_prod")
-            neg = ~ahead_sign if self.small else 1
-            m.d.comb += self.y_next.eq(Mux(neg, nexts[-1] - prod, nexts[-1] + prod))
+            weight = [Mux(self.load[0], v, r) for v, r in zip(incoming, regs0, strict=True)]
+            prod = self.product(m, weight, ahead_mag, f"{self.name}_ahead_prod")
+            m.d.comb += self.y_next.eq(add_sub(m, nexts[-1], prod, ~ahead_sign if self.small else 1, w,
+                                               f"{self.name}_ahead"))
         return m
+
+
+def add_sub(m: Module, acc, term: Value, neg, width: int, name: str) -> Value:
+    """acc - term if neg else acc + term, mod 2^width, as one adder: the term inverted and
+    the borrow's +1 as the carry into an extra low bit. The operands are named so that Yosys
+    puts acc (it takes the first name) on the carry chain's direct input and the term's
+    logic into the chain's LUTs."""
+    neg = Value.cast(neg)
+    a, t = Signal(width + 1, name=f"{name}_acc"), Signal(width + 1, name=f"{name}_term")
+    m.d.comb += [a.eq(Cat(neg, acc)), t.eq(Cat(neg, term ^ neg.replicate(width)))]
+    total = Signal(width + 2, name=f"{name}_sum")
+    m.d.comb += total.eq(a + t)
+    return total[1:width + 1]
 
 
 def thermometer_step(fresh: Value, taps: int, last: Value) -> Value:

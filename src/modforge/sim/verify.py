@@ -14,11 +14,11 @@ from .vectors import make_vectors, write_hex, write_vectors
 
 
 def operand_sets(algorithm: Algorithm, params, vectors: int) -> int:
-    """Operand sets that make at least `vectors` vectors (beats): a multiplier's vector is
-    one set; a polynomial of F beats makes F, and at least 3 run (the calm frames and
-    the stalled ones)."""
-    frame = algorithm.frame_beats(params)
-    return vectors if frame == 1 else max(3, math.ceil(vectors / frame))
+    """Operand sets that make at least `vectors` result vectors (beats): a multiplier's
+    vector is one set; a polynomial result of F beats makes F, and at least 3 run (the calm
+    frames and the stalled ones)."""
+    frame = algorithm.result_beats(params)
+    return vectors if algorithm.frame_beats(params) == 1 else max(3, math.ceil(vectors / frame))
 
 
 def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int = 1) -> Design:

@@ -317,7 +317,10 @@ class Saber(PolyAlgorithm):
                 "formula": "(L + 1) n/M - 1 for L multiplications (the groups of l back to back)"}
 
     def grid(self):
-        return [{"level": "light", "M": "4"}, {"level": "saber", "M": "8", "mu": "4"}]
+        return [{"level": "light", "M": "4"}]
+
+    def extended_grid(self):
+        return [{"level": "saber", "M": "8", "mu": "4"}, {"level": "fire", "M": "2"}, {"level": "saber", "M": "1"}]
 
 
 @register
@@ -328,6 +331,9 @@ class Fir(PolyAlgorithm):
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
                 {"n": "256", "q": "8192", "small": "4"}]
+
+    def extended_grid(self):
+        return [{"n": "512", "q": "8192", "small": "4"}, {"n": "1024", "q": "1024", "small": "1"}]
 
 
 @register
@@ -355,6 +361,14 @@ class Fast(PolyAlgorithm):
         return [{"n": "16", "q": "8192", "small": "4", "M": "2"}, {"n": "24", "q": "65536", "M": "3"},
                 {"n": "32", "q": "8192", "small": "5", "M": "4"}, {"n": "32", "q": "4096", "small": "3", "M": "8"},
                 {"n": "36", "q": "1024", "small": "2", "M": "6"}, {"n": "256", "q": "8192", "small": "4", "M": "4"}]
+
+    def extended_grid(self):
+        """n = 256 for M = 2, 3 (240), 8; the paper's Table III n = 180 for M = 2, 3, 4; 512, 1024."""
+        return ([{"n": "256", "q": "8192", "small": "4", "M": m} for m in ("2", "8")]
+                + [{"n": "240", "q": "8192", "small": "4", "M": "3"}]
+                + [{"n": "180", "q": "8192", "small": "4", "M": m} for m in ("2", "3", "4")]
+                + [{"n": "512", "q": "8192", "small": "4", "M": "4"},
+                   {"n": "1024", "q": "4096", "small": "3", "M": "8"}])
 
 
 @register

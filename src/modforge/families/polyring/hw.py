@@ -112,8 +112,10 @@ class PolyCore(wiring.Component):
         lanes = []
         for phase, terms in enumerate(st.post):
             acc = 0
-            for j, coef, e in terms:
-                acc = acc + coef * (shifted_out[j] if e else firs[j].y)
+            for j, coef, e in terms:        # +-1, +-2: adds and shifts (a product would be a DSP)
+                value = shifted_out[j] if e else firs[j].y
+                value = value << (abs(coef).bit_length() - 1) if abs(coef) & (abs(coef) - 1) == 0 else value * abs(coef)
+                acc = acc - value if coef < 0 else acc + value
             out = Signal(k, name=f"c{phase}")
             m.d.comb += out.eq(acc)
             lanes.append(out)
