@@ -93,3 +93,20 @@ def test_verify_failure_exits_1(capsys, monkeypatch):
     code, out, _ = run(capsys, "verify", "gf2n-blakely", "n=9", "--vectors", "20", "--sim", "icarus")
     assert code == 1
     assert "MISMATCH" in out
+
+
+@pytest.mark.parametrize("args", [["generate", "--nosuch"], ["verify"], ["nosuchverb"], ["synth", "gf2n-blakely", "--target"],
+                                  ["generate", "poly-fast", "n=100", "M=3"], ["list", "--family"]])
+def test_usage_errors_are_one_line(args):
+    """Through a pipe, whatever typer/click version: one line on stderr, exit 2, no traceback."""
+    proc = subprocess.run([sys.executable, "-m", "modforge.cli", *args], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_piped_output_is_plain():
+    """Not a terminal: no wrapping, no markup eaten (Z_q[x] stays)."""
+    proc = subprocess.run([sys.executable, "-m", "modforge.cli", "list", "--family", "polyring"],
+                          capture_output=True, text=True)
+    assert "Z_q[x]/(x^n+1)" in proc.stdout and max(len(line) for line in proc.stdout.splitlines()) > 100

@@ -24,8 +24,11 @@ app.add_typer(poly_app, name="poly")
 primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, families, counts, RNS bases, roots of "
                                                     "unity.")
 app.add_typer(primes_app, name="primes")
-console = Console()
-err_console = Console(stderr=True)
+# no markup (data such as Z_2[x] prints as it is); piped or redirected output: no wrapping,
+# no cut columns (a number is never shortened), no colour
+PLAIN = {"soft_wrap": True, "width": 100_000, "no_color": True}
+console = Console(markup=False, **({} if sys.stdout.isatty() else PLAIN))
+err_console = Console(stderr=True, markup=False, **({} if sys.stderr.isatty() else PLAIN))
 
 PARAMS_HELP = "Parameters as key=value (see `modforge list`)."
 
@@ -69,7 +72,7 @@ def list_algorithms(family: str | None = typer.Option(None, help="Only this fami
 
     def human():
         for a in data:
-            console.print(f"[bold]{a['name']}[/bold]  ({a['family']})  {a['title']}")
+            console.print(f"{a['name']}  ({a['family']})  {a['title']}", style="bold")
             console.print(f"    paper: {a['paper']}")
             for p in a["params"]:
                 default = "required" if p["default"] is None else f"default {p['default']}"
@@ -662,12 +665,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except typer.Exit as exc:
         return exc.exit_code
-    except Exception as exc:  # click's usage errors
-        import click
-        if isinstance(exc, click.ClickException):
-            exc.show()
+    except Exception as exc:
+        kinds = {cls.__name__ for cls in type(exc).__mro__}
+        if "ClickException" in kinds:   # click's usage errors, from click or the copy newer typer bundles
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path if ctx is not None else "modforge"
+            hint = f" (see `{where} --help`)" if "UsageError" in kinds else ""
+            print(f"error: {where}: {exc.format_message()}{hint}", file=sys.stderr)
             return 2
-        if isinstance(exc, click.exceptions.Abort):
+        if "Abort" in kinds:
             return 1
         raise
     return code if isinstance(code, int) else 0
