@@ -95,8 +95,9 @@ def test_verify_failure_exits_1(capsys, monkeypatch):
     assert "MISMATCH" in out
 
 
-@pytest.mark.parametrize("args", [["generate", "--nosuch"], ["verify"], ["nosuchverb"], ["synth", "gf2n-blakely", "--target"],
-                                  ["generate", "poly-fast", "n=100", "M=3"], ["list", "--family"]])
+@pytest.mark.parametrize("args", [["generate", "--nosuch"], ["verify"], ["nosuchverb"],
+                                  ["synth", "gf2n-blakely", "--target"], ["generate", "poly-fast", "n=100", "M=3"],
+                                  ["list", "--family"]])
 def test_usage_errors_are_one_line(args):
     """Through a pipe, whatever typer/click version: one line on stderr, exit 2, no traceback."""
     proc = subprocess.run([sys.executable, "-m", "modforge.cli", *args], capture_output=True, text=True)

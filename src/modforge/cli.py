@@ -26,9 +26,13 @@ primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, fami
 app.add_typer(primes_app, name="primes")
 # no markup (data such as Z_2[x] prints as it is); piped or redirected output: no wrapping,
 # no cut columns (a number is never shortened), no colour
-PLAIN = {"soft_wrap": True, "width": 100_000, "no_color": True}
-console = Console(markup=False, **({} if sys.stdout.isatty() else PLAIN))
-err_console = Console(stderr=True, markup=False, **({} if sys.stderr.isatty() else PLAIN))
+def _console(stderr: bool) -> Console:
+    if (sys.stderr if stderr else sys.stdout).isatty():
+        return Console(stderr=stderr, markup=False)
+    return Console(stderr=stderr, markup=False, soft_wrap=True, width=100_000, no_color=True)
+
+
+console, err_console = _console(False), _console(True)
 
 PARAMS_HELP = "Parameters as key=value (see `modforge list`)."
 

@@ -31,17 +31,17 @@ def ring_mul(a, b, mod):
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_matrix_vector_and_inner_product(level):
-    l, mu = LEVELS[level]
+    rank, mu = LEVELS[level]
     rng = random.Random(level)
     alg = lookup("poly-saber")
     params = alg.parse({"level": level, "M": "4"})
-    A = [[[rng.randrange(Q) for _ in range(N)] for _ in range(l)] for _ in range(l)]
-    s = [[cbd(rng, mu) for _ in range(N)] for _ in range(l)]
-    for i in range(l):          # row i of A s: one frame of l products
-        want = [sum(col) % Q for col in zip(*(ring_mul(A[i][j], s[j], Q) for j in range(l)), strict=True)]
+    A = [[[rng.randrange(Q) for _ in range(N)] for _ in range(rank)] for _ in range(rank)]
+    s = [[cbd(rng, mu) for _ in range(N)] for _ in range(rank)]
+    for i in range(rank):          # row i of A s: one frame of l products
+        want = [sum(col) % Q for col in zip(*(ring_mul(A[i][j], s[j], Q) for j in range(rank)), strict=True)]
         assert alg.model(params, A[i], s) == want
-    b = [[rng.randrange(P) for _ in range(N)] for _ in range(l)]     # b^T s' mod p: the low 10 bits
-    inner = [sum(col) % P for col in zip(*(ring_mul(b[j], s[j], P) for j in range(l)), strict=True)]
+    b = [[rng.randrange(P) for _ in range(N)] for _ in range(rank)]     # b^T s' mod p: the low 10 bits
+    inner = [sum(col) % P for col in zip(*(ring_mul(b[j], s[j], P) for j in range(rank)), strict=True)]
     assert [x % P for x in alg.model(params, b, s)] == inner
 
 
@@ -50,14 +50,14 @@ def test_operation_cycles():
     cycles: groups of l products back to back at the simulated initiation interval, the last
     group's result with its last n/M beats after the simulated latency."""
     alg = lookup("poly-saber")
-    for level, (l, _) in LEVELS.items():
+    for level, (rank, _) in LEVELS.items():
         for m in ("1", "4", "8"):
             p = alg.parse({"level": level, "M": m})
             info, nb = alg.extra_info(p), N // int(m)
-            assert info["multiplications"] == {"keygen": l * l, "encaps": l * l + l, "decaps": l * l + 2 * l}
+            assert info["multiplications"] == {"keygen": rank * rank, "encaps": rank * rank + rank, "decaps": rank * rank + 2 * rank}
             for op, L in info["multiplications"].items():
-                groups = L // l
-                simulated = (groups - 1) * alg.initiation_interval(p) + (l - 1) * nb + alg.latency(p) + nb - 1
+                groups = L // rank
+                simulated = (groups - 1) * alg.initiation_interval(p) + (rank - 1) * nb + alg.latency(p) + nb - 1
                 assert info["operation_cycles"][op] == simulated == (L + 1) * nb - 1
 
 
