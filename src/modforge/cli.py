@@ -675,7 +675,7 @@ def main(argv: list[str] | None = None) -> int:
             ctx = getattr(exc, "ctx", None)
             where = ctx.command_path if ctx is not None else "modforge"
             hint = f" (see `{where} --help`)" if "UsageError" in kinds else ""
-            print(f"error: {where}: {exc.format_message()}{hint}", file=sys.stderr)
+            print(f"error: {where}: {getattr(exc, 'format_message', exc.__str__)()}{hint}", file=sys.stderr)
             return 2
         if "Abort" in kinds:
             return 1

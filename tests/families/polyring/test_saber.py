@@ -54,7 +54,8 @@ def test_operation_cycles():
         for m in ("1", "4", "8"):
             p = alg.parse({"level": level, "M": m})
             info, nb = alg.extra_info(p), N // int(m)
-            assert info["multiplications"] == {"keygen": rank * rank, "encaps": rank * rank + rank, "decaps": rank * rank + 2 * rank}
+            assert info["multiplications"] == {"keygen": rank * rank, "encaps": rank * rank + rank,
+                                               "decaps": rank * rank + 2 * rank}
             for op, L in info["multiplications"].items():
                 groups = L // rank
                 simulated = (groups - 1) * alg.initiation_interval(p) + (rank - 1) * nb + alg.latency(p) + nb - 1
