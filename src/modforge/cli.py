@@ -12,6 +12,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__
 from .errors import ModforgeError, ParameterError
@@ -150,7 +151,7 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
             table.add_row(r.simulator, str(r.vectors), str(r.passed), str(r.failed), str(r.latency),
                           str(r.initiation_interval), "cached" if r.build_cached else f"{r.build_seconds:.2f}",
                           f"{r.run_seconds:.2f}",
-                          "[green]PASS[/green]" if r.ok else "[red]FAIL[/red]")
+                          Text("PASS", style="green") if r.ok else Text("FAIL", style="red"))
         console.print(table)
         for r in results:
             if not r.ok:

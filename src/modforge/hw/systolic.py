@@ -82,8 +82,16 @@ class NegacyclicFir(Elaboratable):
             m.d.sync += [hist[0][0].eq(self.x_sign), hist[0][1].eq(self.x_mag)]
             m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=False)]
         old_sign, old_mag = hist[n - 1]
-        # the load cycle's product: the incoming weight times this window's x, for every tap
+        # A tap's product in its load cycle (the incoming weight times this window's x) always
+        # belongs to slot 0 of the window's frame (p + j = n - 1): one accumulator per array sums
+        # them over the window, and the taps add nothing in that cycle (no per-tap weight bypass).
         arriving = self.product(m, incoming, self.x_mag, f"{self.name}_arriving_prod")
+        loads = Signal(w, name=f"{self.name}_loads")
+        loads_now = Signal(w, name=f"{self.name}_loads_now")
+        m.d.comb += loads_now.eq(add_sub(m, Mux(self.load[n - 1], 0, loads), arriving,
+                                         self.x_sign if self.small else 0, w, f"{self.name}_l"))
+        with m.If(self.advance):
+            m.d.sync += loads.eq(loads_now)
         terms, regs0 = [], []
         for j in range(n):
             regs = [Signal(w, name=f"{self.name}_t{j}_w{k}") for k in range(len(incoming))]
@@ -93,7 +101,7 @@ class NegacyclicFir(Elaboratable):
             mag = Mux(self.fresh[j], self.x_mag, old_mag)
             neg = Mux(self.fresh[j], self.x_sign if self.small else 0, ~old_sign if self.small else 1)
             kept = self.product(m, regs, mag, f"{self.name}_t{j}_prod")
-            terms.append((neg, Mux(self.load[j], arriving, kept)))
+            terms.append((neg, Mux(self.load[j], 0, kept)))
         # transpose form: s_j <- s_{j+1} +- prod_j (s_n = 0); y = s_1 +- prod_0
         chain = [Signal(w, name=f"{self.name}_s{j}") for j in range(n + 1)]
         nexts = []
@@ -105,7 +113,7 @@ class NegacyclicFir(Elaboratable):
             with m.If(self.advance):
                 m.d.sync += chain[j].eq(nxt)
         neg0, prod0 = terms[0]
-        m.d.comb += self.y.eq(add_sub(m, chain[1], prod0, neg0, w, f"{self.name}_t0"))
+        m.d.comb += self.y.eq(add_sub(m, chain[1], prod0, neg0, w, f"{self.name}_t0") + Mux(self.load[0], loads_now, 0))
         if self.lookahead:   # next cycle: s_1's next value, and tap 0 on the frame's x, negated
             ahead_sign, ahead_mag = hist[n - 2]
             weight = [Mux(self.load[0], v, r) for v, r in zip(incoming, regs0, strict=True)]
