@@ -111,3 +111,15 @@ def test_piped_output_is_plain():
     proc = subprocess.run([sys.executable, "-m", "modforge.cli", "list", "--family", "polyring"],
                           capture_output=True, text=True)
     assert "Z_q[x]/(x^n+1)" in proc.stdout and max(len(line) for line in proc.stdout.splitlines()) > 100
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("out", ["outdir", "with space/ünïcode"])
+def test_verify_into_a_relative_folder_on_a_cold_cache(tmp_path, out):
+    """From another folder, a relative -o (with a space and unicode, which GNU make cannot
+    build in) on an empty cache: both simulators pass."""
+    env = dict(os.environ, MODFORGE_CACHE=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-m", "modforge.cli", "verify", "gf2n-blakely", "n=13", "--vectors", "20",
+                           "-o", out, "--json"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(s["ok"] for s in json.loads(proc.stdout)["simulations"])

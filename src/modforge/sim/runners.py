@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def _run(cmd: list[str], cwd: Path, log: list[str], timeout: float) -> float:
 def simulate(design: Design, simulator: str, timeout: float = 1800) -> SimResult:
     """Simulate design.directory/tb.v (written by verify) with vectors/ beside it."""
     tool_path(simulator)
-    root = design.directory
+    root = Path(design.directory).resolve()      # the binary runs from inside it: no relative paths
     sources = ["tb.v", *design.files]
     log: list[str] = []
     if simulator == "icarus":
@@ -118,8 +119,17 @@ def _verilator_build(root: Path, sources: list[str], log: list[str], timeout: fl
         log.append(f"$ verilator (cached build {cached})\n")
         return cached, 0.0, True
     objdir = "obj_verilator"
-    build = _run(["verilator", *VERILATOR_FLAGS, "--Mdir", objdir, "-o", "Vtb", *sources], root, log, timeout)
+    where = root
+    if any(c in str(root) for c in " #$:;"):      # GNU make cannot build in such a folder: build elsewhere
+        where = Path(tempfile.mkdtemp(prefix="modforge-verilator-"))
+        for name in sources:
+            shutil.copy2(root / name, where / name)
+    build = _run(["verilator", *VERILATOR_FLAGS, "--Mdir", objdir, "-o", "Vtb", *sources], where, log, timeout)
     binary = root / objdir / "Vtb"
+    if where != root:
+        binary.parent.mkdir(exist_ok=True)
+        shutil.copy2(where / objdir / "Vtb", binary)
+        shutil.rmtree(where, ignore_errors=True)
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_name(f"Vtb.{os.getpid()}.partial")
