@@ -16,7 +16,7 @@ from rich.text import Text
 
 from . import __version__
 from .errors import ModforgeError, ParameterError
-from .registry import Algorithm, all_algorithms, lookup
+from .registry import Algorithm, all_algorithms, lookup, param_specs
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="modforge: generate, verify and measure modular-multiplier hardware.")
@@ -42,12 +42,17 @@ class UserError(Exception):
     pass
 
 
-def key_values(command: str, items: list[str] | None) -> dict[str, str]:
+def key_values(command: str, items: list[str] | None, keys: tuple[str, ...] = ()) -> dict[str, str]:
+    """key=value items; a bare value is named after the key it was probably meant for (the one
+    of `keys` not given, or all of them)."""
     out: dict[str, str] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise ParameterError(command, item, "must be written key=value", item)
+            given = {i.partition("=")[0] for i in items or [] if "=" in i}
+            missing = [k for k in keys if k not in given]
+            name = "|".join(missing or keys) or "key"
+            raise ParameterError(command, name, f"must be written {name}=VALUE (a bare value)", item)
         if key in out:
             raise ParameterError(command, key, "is given twice", value)
         out[key] = value
@@ -55,8 +60,16 @@ def key_values(command: str, items: list[str] | None) -> dict[str, str]:
 
 
 def configure(algorithm_name: str, items: list[str] | None) -> tuple[Algorithm, object]:
+    """The algorithm and its validated parameters; a reducible modulus (a ring where a field
+    may be expected) is said on stderr."""
     algorithm = lookup(algorithm_name)
-    return algorithm, algorithm.parse(key_values(algorithm.name, items))
+    params = algorithm.parse(key_values(algorithm.name, items, tuple(param_specs(algorithm.Params))))
+    computes = algorithm.computes(params)
+    if computes.structure == "GF(p^m)" and not computes.is_field:
+        note = algorithm.extra_info(params).get("structure") or f"{computes.polynomial} is reducible"
+        err_console.print(f"warning: {algorithm.name}: {note}; this design computes in "
+                          f"GF({computes.p})[x]/({computes.polynomial}), not GF({computes.p}^{computes.degree})")
+    return algorithm, params
 
 
 def emit(as_json: bool, data, human) -> None:
@@ -252,7 +265,7 @@ def poly_check(params: list[str] | None = typer.Argument(None, help="p=PRIME pol
                as_json: bool = typer.Option(False, "--json")):
     """Is f irreducible over GF(p)? Field or ring, and the degrees of its factors."""
     from .math import irreducible, poly
-    kv = key_values("poly check", params)
+    kv = key_values("poly check", params, ("poly",))
     p = _prime(kv, "poly check")
     if "poly" not in kv:
         raise ParameterError("poly check", "poly", "is required", "<missing>")
@@ -272,7 +285,7 @@ def poly_irreducible(params: list[str] | None = typer.Argument(None, help="p=PRI
                      as_json: bool = typer.Option(False, "--json")):
     """Search irreducible trinomials / pentanomials of a degree, the conventional ones first."""
     from .math import irreducible, poly
-    kv = key_values("poly irreducible", params)
+    kv = key_values("poly irreducible", params, ("degree",))
     p = _prime(kv, "poly irreducible")
     try:
         degree = int(kv.get("degree", ""))
