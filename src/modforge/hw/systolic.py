@@ -42,85 +42,126 @@ class NegacyclicFir(Elaboratable):
         self.y_next = Signal(width, name=f"{name}_y_next")
 
     @property
-    def odd(self) -> list[int]:
-        """The odd multiples of w a tap keeps besides w itself."""
-        return list(range(3, self.small + 1, 2))
+    def table(self) -> bool:
+        """|x| <= 4: the product is a choice among 0, w, 2w, 3w, 4w (3w kept with w): one
+        adder a tap; larger bounds add one radix-4 digit's 0, w or 2w per adder (`recode`)."""
+        return 0 < self.small <= 4
 
-    def multiples(self, m: Module, w: Value) -> list[Value]:
-        """w and its odd multiples (mod 2^width), computed from the incoming weight as sums of
-        shifts (a `w * o` would become a DSP)."""
-        out = [w]
-        for o in self.odd:
-            sig = Signal(self.width, name=f"{self.name}_w_in_x{o}")
-            m.d.comb += sig.eq(sum(w << i for i in range(o.bit_length()) if o >> i & 1))
-            out.append(sig)
+    def stored(self, m: Module, w: Value, name: str) -> list[Value]:
+        """What a tap keeps of its weight: w, and 3w for the table."""
+        if not self.table:
+            return [w]
+        w3 = Signal(self.width, name=f"{name}_x3")
+        m.d.comb += w3.eq((w << 1) + w)
+        return [w, w3]
+
+    def digits(self) -> int:
+        """Radix-4 signed digits of a magnitude up to `small` (see `recode`)."""
+        return max(len(recode(v)) for v in range(self.small + 1))
+
+    def controls(self, m: Module, mag: Value, name: str) -> list[tuple[Value, Value, Value]]:
+        """Per digit of |x| (recode): (nonzero, two, negative), as a table on the magnitude."""
+        out = []
+        for k in range(self.digits()):
+            nz, two, neg = (Signal(name=f"{name}_d{k}_{x}") for x in ("nz", "two", "neg"))
+            with m.Switch(mag):
+                for v in range(self.small + 1):
+                    d = (recode(v) + [0] * self.digits())[k]
+                    with m.Case(v):
+                        m.d.comb += [nz.eq(d != 0), two.eq(abs(d) == 2), neg.eq(d < 0)]
+            out.append((nz, two, neg))
         return out
 
-    def product(self, m: Module, kept: list[Value], mag: Value, name: str) -> Value:
-        """w * |x| mod 2^width from the kept multiples (small) or a multiplier."""
-        prod = Signal(self.width, name=name)
+    def terms(self, m: Module, w: Value, ctl, flip: Value, off: Value, name: str) -> list[tuple[Value, Value]]:
+        """(negative, term) pairs whose signed sum is +-w*|x| (small: one per digit, the digit's
+        0, w or 2w shifted; `flip` negates, `off` zeroes) or (negative, w*x). A digit's three
+        controls are signals of their own, so each bit of its term and its adder is one LUT."""
         if not self.small:
-            m.d.comb += prod.eq(kept[0] * mag)
-            return prod
-        table = {1: 0}
-        table.update({o: k + 1 for k, o in enumerate(self.odd)})
-        options = []
-        for v in range(1 << self.mag_bits):
-            e = (v & -v).bit_length() - 1 if v else 0
-            options.append(kept[table[v >> e]] << e if 0 < v <= self.small else 0)
-        m.d.comb += prod.eq(Array(options)[mag])
-        return prod
+            return [(flip, Mux(off, 0, w[0] * ctl))]
+        if self.table:
+            w1, w3 = w
+            return [(flip, Mux(off, 0, Array([0, w1, w1 << 1, w3, w1 << 2, 0, 0, 0])[ctl]))]
+        out = []
+        for k, (nz, two, neg) in enumerate(ctl):
+            on, dbl, sub = (Signal(name=f"{name}_d{k}_{x}") for x in ("on", "two", "sub"))
+            m.d.comb += [on.eq(nz & ~off), dbl.eq(two), sub.eq(neg ^ flip)]
+            out.append((sub, Mux(on, Mux(dbl, w[0] << 1, w[0]) << (2 * k), 0)))
+        return out
+
+    def accumulate(self, m: Module, acc, terms, name: str) -> Value:
+        """acc plus the signed terms, one adder each (mod 2^width)."""
+        for k, (neg, term) in enumerate(terms):
+            acc = add_sub(m, acc, term, neg, self.width, f"{name}_{k}")
+        return acc
 
     def elaborate(self, platform):
         m = Module()
         n, w = self.taps, self.width
-        incoming = self.multiples(m, self.w_in)
         # the x shift register: hist[d] = x of d + 1 advances ago (sign, magnitude)
         hist = [(Signal(name=f"{self.name}_xs{d + 1}"), Signal(self.mag_bits, name=f"{self.name}_xm{d + 1}"))
                 for d in range(n)]
         with m.If(self.advance):
             m.d.sync += [hist[0][0].eq(self.x_sign), hist[0][1].eq(self.x_mag)]
-            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=False)]
+            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=True)]
         old_sign, old_mag = hist[n - 1]
+        sign_of = (lambda s: s) if self.small else (lambda s: 0)
+        digits = self.small and not self.table
+        fresh_ctl = self.controls(m, self.x_mag, f"{self.name}_fresh") if digits else self.x_mag
+        old_ctl = self.controls(m, old_mag, f"{self.name}_old") if digits else old_mag
+        incoming = self.stored(m, self.w_in, f"{self.name}_w_in")
         # A tap's product in its load cycle (the incoming weight times this window's x) always
         # belongs to slot 0 of the window's frame (p + j = n - 1): one accumulator per array sums
         # them over the window, and the taps add nothing in that cycle (no per-tap weight bypass).
-        arriving = self.product(m, incoming, self.x_mag, f"{self.name}_arriving_prod")
         loads = Signal(w, name=f"{self.name}_loads")
         loads_now = Signal(w, name=f"{self.name}_loads_now")
-        m.d.comb += loads_now.eq(add_sub(m, Mux(self.load[n - 1], 0, loads), arriving,
-                                         self.x_sign if self.small else 0, w, f"{self.name}_l"))
+        m.d.comb += loads_now.eq(self.accumulate(m, Mux(self.load[n - 1], 0, loads),
+                                                 self.terms(m, incoming, fresh_ctl, sign_of(self.x_sign), 0,
+                                                            f"{self.name}_l"),
+                                                 f"{self.name}_l"))
         with m.If(self.advance):
             m.d.sync += loads.eq(loads_now)
-        terms, regs0 = [], []
-        for j in range(n):
-            regs = [Signal(w, name=f"{self.name}_t{j}_w{k}") for k in range(len(incoming))]
-            regs0 = regs if j == 0 else regs0
+        weights = [[Signal(w, name=f"{self.name}_t{j}_w{k}") for k in range(len(incoming))] for j in range(n)]
+        taps = []
+        for j, regs in enumerate(weights):
             with m.If(self.advance & self.load[j]):
                 m.d.sync += [r.eq(v) for r, v in zip(regs, incoming, strict=True)]
-            mag = Mux(self.fresh[j], self.x_mag, old_mag)
-            neg = Mux(self.fresh[j], self.x_sign if self.small else 0, ~old_sign if self.small else 1)
-            kept = self.product(m, regs, mag, f"{self.name}_t{j}_prod")
-            terms.append((neg, Mux(self.load[j], 0, kept)))
-        # transpose form: s_j <- s_{j+1} +- prod_j (s_n = 0); y = s_1 +- prod_0
+            fresh = self.fresh[j]
+            ctl = ([tuple(Mux(fresh, f, o) for f, o in zip(fc, oc, strict=True))
+                    for fc, oc in zip(fresh_ctl, old_ctl, strict=True)] if digits
+                   else Mux(fresh, fresh_ctl, old_ctl))
+            flip = Mux(fresh, sign_of(self.x_sign), ~old_sign if self.small else 1)
+            taps.append(self.terms(m, regs, ctl, flip, self.load[j], f"{self.name}_t{j}"))
+        # transpose form: s_j <- s_{j+1} + tap j's terms (s_n = 0); y = s_1 + tap 0's terms
         chain = [Signal(w, name=f"{self.name}_s{j}") for j in range(n + 1)]
         nexts = []
         for j in range(n - 1, 0, -1):
-            neg, prod = terms[j]
             nxt = Signal(w, name=f"{self.name}_s{j}_next")
-            m.d.comb += nxt.eq(add_sub(m, chain[j + 1] if j + 1 < n else 0, prod, neg, w, f"{self.name}_t{j}"))
+            m.d.comb += nxt.eq(self.accumulate(m, chain[j + 1] if j + 1 < n else 0, taps[j], f"{self.name}_t{j}"))
             nexts.append(nxt)
             with m.If(self.advance):
                 m.d.sync += chain[j].eq(nxt)
-        neg0, prod0 = terms[0]
-        m.d.comb += self.y.eq(add_sub(m, chain[1], prod0, neg0, w, f"{self.name}_t0") + Mux(self.load[0], loads_now, 0))
+        slot0 = Mux(self.load[0], loads_now, 0)          # the load-cycle products, at slot 0
+        m.d.comb += self.y.eq(self.accumulate(m, chain[1], taps[0], f"{self.name}_t0") + slot0)
         if self.lookahead:   # next cycle: s_1's next value, and tap 0 on the frame's x, negated
             ahead_sign, ahead_mag = hist[n - 2]
-            weight = [Mux(self.load[0], v, r) for v, r in zip(incoming, regs0, strict=True)]
-            prod = self.product(m, weight, ahead_mag, f"{self.name}_ahead_prod")
-            m.d.comb += self.y_next.eq(add_sub(m, nexts[-1], prod, ~ahead_sign if self.small else 1, w,
-                                               f"{self.name}_ahead"))
+            ahead_ctl = self.controls(m, ahead_mag, f"{self.name}_ahead") if digits else ahead_mag
+            weight = [Mux(self.load[0], v, r) for v, r in zip(incoming, weights[0], strict=True)]
+            m.d.comb += self.y_next.eq(self.accumulate(m, nexts[-1], self.terms(
+                m, weight, ahead_ctl, ~ahead_sign if self.small else 1, 0, f"{self.name}_ahead"), f"{self.name}_ahead"))
         return m
+
+
+def recode(v: int) -> list[int]:
+    """v >= 0 as radix-4 digits in {-1, 0, 1, 2}, least significant first: v = sum d_k 4^k
+    (each digit selects 0, w or 2w, negated or not: the product is a few adds, no table of
+    multiples)."""
+    out = []
+    while v:
+        d = v % 4
+        d = d - 4 if d == 3 else d
+        out.append(d)
+        v = (v - d) // 4
+    return out
 
 
 def add_sub(m: Module, acc, term: Value, neg, width: int, name: str) -> Value:
@@ -132,7 +173,7 @@ def add_sub(m: Module, acc, term: Value, neg, width: int, name: str) -> Value:
     a, t = Signal(width + 1, name=f"{name}_acc"), Signal(width + 1, name=f"{name}_term")
     m.d.comb += [a.eq(Cat(neg, acc)), t.eq(Cat(neg, term ^ neg.replicate(width)))]
     total = Signal(width + 2, name=f"{name}_sum")
-    m.d.comb += total.eq(a + t)
+    m.d.comb += total.eq(t + a)
     return total[1:width + 1]
 
 
