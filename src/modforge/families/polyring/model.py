@@ -76,14 +76,7 @@ def fast(a: Sequence[int], b: Sequence[int], q: int, levels: Sequence[int]) -> l
     products = [fast([sum(pa[s][i] for s in phases) % q for i in range(n // f)],
                      [sum(pb[s][i] for s in phases) for i in range(n // f)], q, levels[1:])
                 for phases in pre]
-    c = [0] * n
-    for s, terms in enumerate(post):
-        phase = [0] * (n // f)
-        for j, coef, y in terms:
-            term = shift(products[j], q) if y else products[j]
-            phase = [u + coef * v for u, v in zip(phase, term, strict=False)]
-        c[s::f] = [x % q for x in phase]
-    return c
+    return interleave(products, post, q)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,16 +136,18 @@ def flat(a: Sequence[int], b: Sequence[int], q: int, st: Structure) -> list[int]
     pb = [b[lane::M] for lane in range(M)]
     Q = [negacyclic([sum(pa[lane][i] for lane in ls) % q for i in range(n // M)],
                     [sum(pb[lane][i] for lane in ls) for i in range(n // M)], q) for ls in st.pre]
-    c = [0] * n
-    for lane, terms in enumerate(st.post):
-        phase = [0] * (n // M)
-        for k, coef, e in terms:
-            term = shift(Q[k], q) if e else Q[k]
-            phase = [u + coef * v for u, v in zip(phase, term, strict=False)]
-        c[lane::M] = [x % q for x in phase]
+    return interleave(Q, st.post, q)
+
+
+def interleave(products: list[list[int]], post, q: int) -> list[int]:
+    """c from its phases: phase s = sum of coef * (y P_j if shifted else P_j) over post[s]."""
+    parts, m = len(post), len(products[0])
+    c = [0] * (parts * m)
+    for s, terms in enumerate(post):
+        phase = [0] * m
+        for j, coef, shifted in terms:
+            term = shift(products[j], q) if shifted else products[j]
+            phase = [u + coef * v for u, v in zip(phase, term, strict=True)]
+        c[s::parts] = [x % q for x in phase]
     return c
 
-
-def secret_bound(st: Structure, k: int, small: int) -> int:
-    """The largest |B_k| when every |b_i| <= small: the phases summed times small."""
-    return len(st.pre[k]) * small
