@@ -124,3 +124,17 @@ def test_verify_into_a_relative_folder_on_a_cold_cache(tmp_path, out):
                            "-o", out, "--json"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(s["ok"] for s in json.loads(proc.stdout)["simulations"])
+
+
+@pytest.mark.parametrize("verb", ["generate", "verify", "synth"])
+@pytest.mark.parametrize("below", [False, True])
+def test_out_on_an_existing_file_is_refused(tmp_path, capsys, verb, below):
+    """-o on a file (or a path below one): one line, exit 2, nothing written, the file kept."""
+    taken = tmp_path / "taken"
+    taken.write_text("keep me\n")
+    out = taken / "sub" if below else taken
+    code, _, err = run(capsys, verb, "gf2n-blakely", "n=9", "-o", str(out))
+    assert code == 2
+    what = f"{taken} is an existing file" if below else "it is an existing file"
+    assert err == f"error: {verb}: argument '-o' must be a folder ({what}), got -o={out}\n", err
+    assert taken.read_text() == "keep me\n" and [p.name for p in tmp_path.iterdir()] == ["taken"]

@@ -9,6 +9,7 @@ from modforge.design import generate, split_modules
 from modforge.registry import all_algorithms
 
 from .sim.toy import Toy
+from .test_ip import inst_ports, vhdl_ports
 
 
 def test_byte_identical_and_header(tmp_path):
@@ -99,3 +100,6 @@ def test_port_contract(tmp_path):
         assert design.reset and design.latency_from and design.computes["label"]
         assert "(* src" not in "".join((design.directory / f).read_text() for f in design.files)  # no install path
         assert ("cfg__payload" in widths) == bool(design.config_width)
+        component = (design.directory / f"{design.top}_component.vhd").read_text()
+        assert vhdl_ports(component) == declared, alg.name   # the VHDL component is the Verilog top
+        assert inst_ports((design.directory / f"{design.top}_inst.v").read_text()) == list(stated), alg.name

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
-from .errors import ModforgeError, ParameterError
+from .errors import ModforgeError, ParameterError, check_folder
 from .registry import Algorithm, all_algorithms, lookup, param_specs
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -118,9 +118,11 @@ def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `mod
     alg, p = configure(algorithm, params)
     if vectors < 1:
         raise ParameterError("generate", "--vectors", "must be at least 1", vectors)
+    check_folder("generate", "-o", out or Path(alg.module_name(p)))
     design = prepare(alg, p, out or Path(alg.module_name(p)), vectors, seed)
     emit(as_json, design_summary(design), lambda: console.print(
-        f"wrote {', '.join(design.files)}, tb.v, vectors/ ({vectors}) and design.json to {design.directory}\n"
+        f"wrote {', '.join(design.files)}, tb.v, vectors/ ({vectors}), design.json and {', '.join(design.ip_files)} "
+        f"to {design.directory}\n"
         f"{design.congruence}; {design.cycles} cycles, latency {design.latency}, II {design.initiation_interval}"))
 
 
@@ -142,6 +144,8 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
         raise ParameterError("verify", "--sim", "must be verilator, icarus or both", sim)
     if vectors < 1:
         raise ParameterError("verify", "--vectors", "must be at least 1", vectors)
+    if out is not None:
+        check_folder("verify", "-o", out)
     for s in sims:
         tool_path(s)
     with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
@@ -221,6 +225,8 @@ def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfor
     if not timeout > 0:
         raise ParameterError("synth", "--timeout", "must be a number of seconds > 0", timeout)
     alg, p = configure(algorithm, params)
+    if out is not None:
+        check_folder("synth", "-o", out)
     with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
         design = write_design(alg, p, out or Path(tmp))
         metrics = synthesize(design, target, freq, timeout=timeout)
@@ -555,10 +561,12 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
     Points already stored are skipped, so a killed sweep resumes where it stopped."""
     from .explore import Store, load, run_sweep
     from .explore.runners import make_runner
+    from .explore.store import check_db
     from .sim.runners import tool_path
     from .synth import check as check_synth
     if workers is not None and workers < 0:
         raise ParameterError("explore", "--workers", "must be >= 0 (0: in this process)", workers)
+    check_db(db, "explore")
     sweep = load(sweep_file, only)
     jobs = sweep.jobs()
     if dry_run:
@@ -582,7 +590,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
-    with Store(db) as store:
+    with Store(db, command="explore") as store:
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
                                        "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
@@ -643,7 +651,7 @@ def best(filters: list[str] | None = typer.Argument(None, help="key=value filter
     from .explore.pareto import best as query, parse_filters
     if not db.is_file():
         raise ParameterError("best", "--db", "must be an existing results database", str(db))
-    with Store(db) as store:
+    with Store(db, command="best") as store:
         data = query(store, parse_filters(filters), target, minimize, max_luts, top)
 
     def human():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from amaranth.back import verilog
 
-from . import __version__
+from . import __version__, ip
 from .registry import Algorithm, Plan, canonical, param_hash
 
 HANDSHAKE = (
@@ -84,6 +84,8 @@ class Design:
     reset: str = RESET
     latency_from: str = LATENCY_FROM
     result_beats: int = 0   # beats of a result; 0 (older design.json): frame_beats
+    family: str = ""        # the algorithm's family (the FuseSoC core's library)
+    ip_files: list[str] = dataclasses.field(default_factory=list)   # ip.names(): not Verilog sources
 
     def record(self) -> dict:
         rec = dataclasses.asdict(self)
@@ -136,7 +138,7 @@ def split_modules(text: str) -> dict[str, str]:
 
 
 def generate(algorithm: Algorithm, params, directory: Path) -> Design:
-    """Write the Verilog files and design.json of a validated configuration."""
+    """Write the Verilog files, design.json and the IP files made from it (ip.py)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     plan = algorithm.plan(params)
@@ -152,6 +154,7 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
     design = Design(
         directory=directory,
         algorithm=algorithm.name,
+        family=algorithm.family,
         params=canonical(params),
         param_hash=param_hash(algorithm, params),
         top=plan.module,
@@ -171,6 +174,8 @@ def generate(algorithm: Algorithm, params, directory: Path) -> Design:
         computes=plan.computes.record(),
         ports=ports(plan),
         payload=payload(plan),
+        ip_files=ip.names(plan.module),
     )
     (directory / "design.json").write_text(json.dumps(design.record(), indent=2, sort_keys=True) + "\n")
+    ip.write(directory)
     return design

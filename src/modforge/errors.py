@@ -15,3 +15,16 @@ class ParameterError(ModforgeError, ValueError):
 
 class ToolMissing(ModforgeError):
     """An external tool (simulator, synthesizer) is not installed."""
+
+
+def check_folder(command: str, argument: str, path) -> None:
+    """An output folder must be a folder or not exist yet (nor have a file among its parents):
+    found out before anything is written, instead of a traceback half-way."""
+    from pathlib import Path
+    p = Path(path)
+    for where in (p, *p.parents):
+        if where.exists():
+            if not where.is_dir():
+                what = "it is an existing file" if where == p else f"{where} is an existing file"
+                raise ParameterError(command, argument, f"must be a folder ({what})", str(path))
+            return

@@ -199,3 +199,60 @@ def test_report_cli(db, tmp_path, capsys):
     assert (tmp_path / "r" / "report.html").is_file()
     assert main(["report", "--db", str(db), "--format", "pdf", "-o", str(tmp_path / "r")]) == 2
     assert main(["report", "--db", str(tmp_path / "none.sqlite")]) == 2
+
+
+@pytest.mark.parametrize("content", [b"", b"name,lut\nrffiko,512\n"])
+def test_a_db_that_is_no_database_is_refused_and_kept(tmp_path, capsys, content):
+    """--db on an existing file that is not SQLite (empty, text): exit 2 naming --db, file untouched."""
+    path = tmp_path / "notes.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(ParameterError, match=r"argument '--db' must be a SQLite database"):
+        Store(path)
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('[[sweep]]\nalgorithm = "gf2n-blakely"\n[sweep.params]\nn = 9\n')
+    for argv in (["best", "field=GF(2^163)", "--target", "ecp5"], ["report", "-o", str(tmp_path / "r")],
+                 ["explore", str(sweep), "--workers", "0"]):
+        assert main([*argv, "--db", str(path)]) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{argv[0]}: argument '--db' must be a SQLite database" in err and len(err.splitlines()) == 1, err
+        assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite", "sweep.toml"]
+
+
+def test_best_names_an_unknown_filter(db, capsys):
+    with Store(db) as store, pytest.raises(ParameterError, match=r"argument 'colour' is not a filter"):
+        best(store, {"field": "GF(2^163)", "colour": "red"}, "ecp5")
+    with Store(db) as store:   # a parameter of a stored design is a filter, even one no done row has
+        assert best(store, {"D": "8"}, "ecp5")["best"][0]["params"]["D"] == 8
+    assert main(["best", "field=GF(2^163)", "Dee=8", "--db", str(db), "--target", "ecp5"]) == 2
+    assert "argument 'Dee' is not a filter: must be field, algorithm, family, modulus, sweep or a parameter" \
+        in capsys.readouterr().err
+
+
+def test_a_failed_report_leaves_nothing(db, tmp_path, monkeypatch):
+    def broken(rows, folder):
+        folder.mkdir(parents=True)
+        (folder / "half.png").write_bytes(b"")
+        raise RuntimeError("matplotlib broke")
+    monkeypatch.setattr("modforge.explore.report.all_plots", broken)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for out in (tmp_path / "r", tmp_path / "new" / "deeper"):
+        with pytest.raises(RuntimeError, match="matplotlib broke"):
+            write_report(db, "md", out)
+        assert sorted(p.name for p in tmp_path.iterdir()) == before   # no report, no temporary, no empty folder
+
+
+def test_a_report_into_an_existing_folder_keeps_its_other_files(db, tmp_path, capsys):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    (out / "report.md").write_text("an old report\n")
+    path = write_report(db, "md", out)
+    assert path == out / "report.md" and path.read_text().startswith("# modforge results")
+    assert (out / "notes.txt").read_text() == "mine\n" and (out / "plots").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r", "results.sqlite"]   # no temporary left
+    taken = tmp_path / "taken"
+    taken.write_text("a file\n")
+    assert main(["report", "--db", str(db), "-o", str(taken)]) == 2
+    assert "report: argument '-o' must be a folder (it is an existing file)" in capsys.readouterr().err
+    assert taken.read_text() == "a file\n"

@@ -65,9 +65,23 @@ def parse_filters(items: list[str] | None) -> dict[str, str]:
     return out
 
 
+COLUMNS = ("field", "algorithm", "family", "modulus", "sweep")   # filters on a stored column, not a parameter
+
+
+def check_filters(filters: dict[str, str], rows: list[dict]) -> None:
+    """A key that is neither a column nor a parameter of a stored design would match nothing
+    (or, ignored, everything): name it instead of answering a question nobody asked."""
+    params = sorted({k for r in rows for k in (r.get("params") or {})})
+    for key, value in filters.items():
+        if key not in COLUMNS and key not in params:
+            known = ", ".join(params) or "none stored"
+            raise ParameterError("best", key, f"is not a filter: must be {', '.join(COLUMNS)} or a parameter of a "
+                                 f"stored design ({known})", value)
+
+
 def _matches(row: dict, filters: dict[str, str]) -> bool:
     for key, want in filters.items():
-        if key in ("field", "algorithm", "family", "modulus", "sweep"):
+        if key in COLUMNS:
             have = row.get(key)
         else:
             have = (row.get("params") or {}).get(key)
@@ -90,10 +104,9 @@ def best(store: Store, filters: dict[str, str], target: str | None, minimize: st
         raise ParameterError("best", "--max-luts", "must be >= 0", max_luts)
     if top < 1:
         raise ParameterError("best", "--top", "must be >= 1", top)
-    for key in filters:
-        if key not in ("field", "algorithm", "family", "modulus", "sweep") and not key.isidentifier():
-            raise ParameterError("best", key, "must be field, algorithm, family, modulus or a parameter name", key)
-    rows = [r for r in store.rows("status = 'done'") if _matches(r, filters)]
+    stored = store.rows()
+    check_filters(filters, stored)
+    rows = [r for r in stored if r["status"] == "done" and _matches(r, filters)]
     if target is None:
         targets = sorted({r["target"] for r in rows})
         if len(targets) > 1:

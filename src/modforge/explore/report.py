@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import base64
 import html
+import os
+import shutil
 import time
+import uuid
 from pathlib import Path
 
-from ..errors import ParameterError
+from ..errors import ParameterError, check_folder
 from ..registry import describe
 from ..synth.metrics import FPGA_TARGETS
 from .pareto import area, atp, latency, pareto_front
@@ -91,36 +94,77 @@ def _failures(rows: list[dict]) -> list[list[str]]:
 
 
 def write_report(db: str | Path, fmt: str = "md", out: str | Path = "report") -> Path:
+    """Write the report into a temporary folder beside `out` and move it into place only when
+    it is complete: a failed report leaves nothing behind, and a good one replaces only the
+    report's own files in an existing folder."""
     if fmt not in FORMATS:
         raise ParameterError("report", "--format", f"must be one of {', '.join(FORMATS)}", fmt)
     if not Path(db).is_file():
         raise ParameterError("report", "--db", "must be an existing results database", str(db))
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with Store(db) as store:
+    check_folder("report", "-o", out)
+    with Store(db, command="report") as store:
         done = store.rows("status = 'done'")
         failed = store.rows("status = 'failed'")
+    anchor = next(p for p in (out.parent, *out.parent.parents) if p.exists())   # same file system as out
+    tmp = anchor / f".{out.name}.{uuid.uuid4().hex[:12]}.tmp"   # mkdir, not mkdtemp: the umask's mode, not 0700
+    tmp.mkdir()
+    try:
+        name = _write(tmp, fmt, Path(db).name, done, failed)
+        _publish(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out / name
+
+
+def _publish(tmp: Path, out: Path) -> None:
+    """Move the finished report to `out`: the whole folder when `out` is new, else its files one
+    by one (whatever else `out` holds stays)."""
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(tmp, out)
+        return
+    for src in sorted(tmp.rglob("*")):
+        if src.is_file():
+            dst = out / src.relative_to(tmp)
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(src, dst)
+    shutil.rmtree(tmp)
+
+
+def _write(out: Path, fmt: str, db_name: str, done: list[dict], failed: list[dict]) -> str:
+    """Write report.md or report.html and plots/ into `out`; the report's file name."""
     plots = all_plots(done, out / "plots")
-    secs = tables(done)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    intro = (f"{len(done)} verified and synthesized results, {len(failed)} failed points, from {Path(db).name} "
+    intro = (f"{len(done)} verified and synthesized results, {len(failed)} failed points, from {db_name} "
              f"({stamp}). Latency is in ns where the target gives a clock (ecp5 Fmax, asic critical path), else "
              f"in cycles; area is LUT-eq = LUT + FF/2 + 100 DSP + 300 BRAM (FPGA), um2 (asic) or gates + FF "
              f"(generic); * marks the Pareto front of area vs latency.")
-    fail_head = ["algorithm", "params", "target", "stage", "reason"]
-    if fmt == "md":
-        parts = ["# modforge results", "", intro, ""]
-        for t in secs:
-            parts += [f"## {t['title']}", "", _md_table(t["head"], t["rows"]), ""]
-        if plots:
-            parts += ["## Plots", ""]
-            for p in plots:
-                parts += [f"### {p.title}", "", f"![{p.title}](plots/{p.png.name}) ([SVG](plots/{p.svg.name}))", ""]
-        if failed:
-            parts += ["## Failed points", "", _md_table(fail_head, _failures(failed)), ""]
-        path = out / "report.md"
-        path.write_text("\n".join(parts))
-        return path
+    write = _markdown if fmt == "md" else _html
+    name = f"report.{fmt}"
+    (out / name).write_text(write(intro, tables(done), plots, failed))
+    return name
+
+
+FAIL_HEAD = ["algorithm", "params", "target", "stage", "reason"]
+
+
+def _markdown(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
+    parts = ["# modforge results", "", intro, ""]
+    for t in secs:
+        parts += [f"## {t['title']}", "", _md_table(t["head"], t["rows"]), ""]
+    if plots:
+        parts += ["## Plots", ""]
+        for p in plots:
+            parts += [f"### {p.title}", "", f"![{p.title}](plots/{p.png.name}) ([SVG](plots/{p.svg.name}))", ""]
+    if failed:
+        parts += ["## Failed points", "", _md_table(FAIL_HEAD, _failures(failed)), ""]
+    return "\n".join(parts)
+
+
+def _html(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
+    """One self-contained page: the PNGs embedded as base64."""
     style = ("body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em}"
              "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #bbb;padding:2px 6px;"
              "font-size:13px;text-align:right}td:first-child,td:nth-child(2){text-align:left}img{max-width:100%}")
@@ -135,8 +179,6 @@ def write_report(db: str | Path, fmt: str = "md", out: str | Path = "report") ->
             parts.append(f"<h3>{html.escape(p.title)}</h3><img alt='{html.escape(p.title)}' "
                          f"src='data:image/png;base64,{data}'>")
     if failed:
-        parts.append("<h2>Failed points</h2>" + _html_table(fail_head, _failures(failed)))
+        parts.append("<h2>Failed points</h2>" + _html_table(FAIL_HEAD, _failures(failed)))
     parts.append("</body></html>")
-    path = out / "report.html"
-    path.write_text("\n".join(parts))
-    return path
+    return "\n".join(parts)

@@ -47,10 +47,12 @@ from importlib import metadata
 from pathlib import Path
 
 from .. import __version__
+from ..errors import ParameterError
 from ..registry import describe
 from ..synth.metrics import ECP5_TARGETS
 
 DEFAULT_DB = "modforge.sqlite"
+SQLITE_MAGIC = b"SQLite format 3\x00"   # the first 16 bytes of every SQLite database file
 METRIC_COLUMNS = ("lut", "ff", "dsp", "gates", "depth", "area", "area_unit", "fmax_mhz", "latency_cycles",
                   "latency_ns", "initiation_interval", "throughput_mops", "atp", "area_time")
 INT_COLUMNS = ("lut", "ff", "dsp", "gates", "depth", "latency_cycles", "initiation_interval")
@@ -197,8 +199,49 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
 
 
+def check_db(path: str | Path, command: str = "store") -> None:
+    """Refuse a --db that exists but is no SQLite database: sqlite3 would take a 0-byte file
+    as an empty database and write its schema over it, or fail on a text file mid-way."""
+    p = Path(path)
+    if p.is_dir():
+        raise ParameterError(command, "--db", "must be a SQLite database file, not a folder", str(path))
+    if p.exists():
+        with p.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+        if head != SQLITE_MAGIC:
+            kind = "an empty file" if not head else "a file that is not one"
+            raise ParameterError(command, "--db", f"must be a SQLite database ({kind}; it is left as it is)",
+                                 str(path))
+
+
+def _create(path: Path) -> None:
+    """Make a new database complete under a temporary name, then link it into place: no other
+    process sees it half-made (an empty file is refused as no database), and of two sweeps
+    that start together on a new file, the second opens the first one's."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            con.execute("PRAGMA journal_mode = WAL")   # kept in the file's header
+            con.executescript(SCHEMA)
+        finally:
+            con.close()
+        try:
+            os.link(tmp, path)   # fails on an existing path: never replaces a file
+        except FileExistsError:
+            pass
+        except OSError:          # a file system without hard links
+            if not path.exists():
+                os.rename(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 class Store:
-    def __init__(self, path: str | Path = DEFAULT_DB, timeout: float = 120.0):
+    def __init__(self, path: str | Path = DEFAULT_DB, timeout: float = 120.0, command: str = "store"):
+        if not Path(path).exists() and str(path) != ":memory:":
+            _create(Path(path))
+        check_db(path, command)
         self.path = str(path)
         self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         self.db.row_factory = sqlite3.Row

@@ -6,6 +6,7 @@ import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .. import ip
 from ..design import Design, generate
 from ..registry import Algorithm
 from .runners import SimResult, simulate
@@ -31,6 +32,7 @@ def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int
     if config:
         write_hex(design.directory / "vectors" / "cfg.hex", config, design.config_width)
     (design.directory / "tb.v").write_text(testbench(design, sets, len(config)))
+    ip.write(design.directory)   # the FuseSoC core gains its sim target
     return design
 
 
