@@ -31,6 +31,17 @@ def run(capsys, *argv):
     (["verify", "gf2n-blakely", "n=9", "--sim", "modelsim"], "argument '--sim'"),
     (["poly", "check", "p=6", "poly=x^3+x+1"], "argument 'p' must be a prime"),
     (["poly", "irreducible", "p=2", "degree=1"], "argument 'degree'"),
+    (["rsa", "params", "l=0"], "argument 'l' must be a positive integer"),
+    (["rsa", "params", "l=-5"], "argument 'l' must be a positive integer"),
+    (["rsa", "params", "l=2k"], "argument 'l' must be a positive integer"),
+    (["rsa", "params", "2048"], "argument 'l' must be written l=VALUE"),
+    (["rsa", "params", "l=2048", "P=48"], "argument 'P' must be a power of two"),
+    (["rsa", "params", "l=64", "P=128"], "argument 'P' must be at most l=64"),
+    (["rsa", "params", "l=2048", "P=64", "u=32", "c=1", "algorithm=2"], "eq. (13)"),
+    (["rsa", "params", "l=3072", "P=128", "u=24", "c=1/2", "algorithm=3"], "eq. (19)"),
+    (["rsa", "params", "l=2048", "P=64", "u=32", "c=x", "algorithm=2"], "argument 'c'"),
+    (["rsa", "params", "l=2048", "u=32"], "argument 'P' is required"),
+    (["rsa", "params", "l=2048", "N=7"], "'N' is not a parameter"),
 ])
 def test_bad_input_exits_2_and_writes_nothing(tmp_path, capsys, monkeypatch, argv, needle):
     monkeypatch.chdir(tmp_path)
@@ -138,3 +149,24 @@ def test_out_on_an_existing_file_is_refused(tmp_path, capsys, verb, below):
     what = f"{taken} is an existing file" if below else "it is an existing file"
     assert err == f"error: {verb}: argument '-o' must be a folder ({what}), got -o={out}\n", err
     assert taken.read_text() == "keep me\n" and [p.name for p in tmp_path.iterdir()] == ["taken"]
+
+
+def test_rsa_params_json(capsys):
+    code, out, _ = run(capsys, "rsa", "params", "l=2048", "--json")
+    assert code == 0
+    sets = json.loads(out)["sets"]
+    assert len(sets) == 2 * 11                                    # P = 2..2048, both algorithms
+    row = next(r for r in sets if r["P"] == 128 and r["algorithm"] == 3)
+    assert (row["u"], row["c"], row["M"], row["omega"], row["A"], row["selected"]) == (
+        16, "1/2", "2^64+1", "2", "2^48 - 2^16", True)
+    assert row["rule"].startswith("eq. (19)")
+    assert [r["P"] for r in sets if r["selected"]] == [2, 4, 8, 16, 32, 64, 128]
+
+
+def test_rsa_params_one_set_and_human(capsys):
+    code, out, _ = run(capsys, "rsa", "params", "l=1024", "P=32", "u=32", "c=3", "algorithm=2", "--json")
+    assert code == 0
+    (row,) = json.loads(out)["sets"]
+    assert (row["M"], row["rule"][:8], row["selected"]) == ("2^96+1", "eq. (13)", True)
+    code, out, _ = run(capsys, "rsa", "params", "l=1024", "P=64")
+    assert code == 0 and "2^64+1" in out and "eq. (19)" in out

@@ -25,6 +25,8 @@ app.add_typer(poly_app, name="poly")
 primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, families, counts, RNS bases, roots of "
                                                     "unity.")
 app.add_typer(primes_app, name="primes")
+rsa_app = typer.Typer(no_args_is_help=True, help="RSA (FMLM3, FFT-based Montgomery multiplication): parameter sets.")
+app.add_typer(rsa_app, name="rsa")
 # no markup (data such as Z_2[x] prints as it is); piped or redirected output: no wrapping,
 # no cut columns (a number is never shortened), no colour
 def _console(stderr: bool) -> Console:
@@ -538,6 +540,54 @@ def primes_roots(params: list[str] | None = typer.Argument(None, help="q=PRIME n
         f"psi = {tw.psi} (psi^n = -1 mod q: {data['check_psi_n_is_minus_1']}), psi^-1 = {tw.psi_inv}, "
         f"n^-1 = {tw.n_inv}\nforward (psi^bitrev(i)) [:8] = {tw.forward[:8]}\n"
         f"inverse (psi^-bitrev(i)) [:8] = {tw.inverse[:8]}"))
+
+
+# ---------------------------------------------------------------- rsa (FMLM3)
+
+RSA_PARAMS_HELP = "l=BITS [P=POW2] [u=BITS c=1/2|INT algorithm=2|3: check one set]"
+
+
+def _fraction_arg(command: str, kv: dict, key: str):
+    from fractions import Fraction
+    try:
+        return Fraction(kv[key].strip())
+    except (ValueError, ZeroDivisionError):
+        raise ParameterError(command, key, "must be 1/2 or a positive integer", kv[key]) from None
+
+
+@rsa_app.command("params")
+def rsa_params(params: list[str] | None = typer.Argument(None, help=RSA_PARAMS_HELP),
+               as_json: bool = typer.Option(False, "--json")):
+    """Every feasible FMLM3 parameter set for operand size l (corrected Algorithm 4), each
+    with the inequality that admits it; with u, c and algorithm: check that one set."""
+    from .math import fmlm3
+    command = "rsa params"
+    kv = key_values(command, params, ("l",))
+    _no_extra(command, kv, ("l", "P", "u", "c", "algorithm"))
+    l_bits = _int_arg(command, kv, "l", "must be a positive integer", lo=1)
+    P = _pow2_arg(command, kv, "P") if "P" in kv else None
+    one = {"u", "c", "algorithm"} & kv.keys()
+    if one:
+        missing = [k for k in ("P", "u", "c", "algorithm") if k not in kv]
+        if missing:
+            raise ParameterError(command, missing[0], "is required to check one set (P, u, c, algorithm)",
+                                 "<missing>")
+        u = _int_arg(command, kv, "u", "must be a positive integer", lo=1)
+        alg = _int_arg(command, kv, "algorithm", "must be 2 or 3", lo=2, hi=3)
+        sets = [fmlm3.check_set(l_bits, P or 0, u, _fraction_arg(command, kv, "c"), alg)]
+    else:
+        sets = fmlm3.parameter_sets(l_bits, P)
+    data = {"l": l_bits, "sets": [s.record() for s in sets]}
+
+    def human():
+        table = Table(title=f"FMLM3 parameter sets for l = {l_bits} (*: corrected Algorithm 4 selects it)")
+        for col in ("alg", "P", "u", "l_max", "c", "M", "omega", "A", "admitted by", ""):
+            table.add_column(col, no_wrap=col != "admitted by", overflow="fold")
+        for r in data["sets"]:
+            table.add_row(str(r["algorithm"]), str(r["P"]), str(r["u"]), str(r["l_max"]), r["c"], r["M"],
+                          r["omega"], r["A"], r["rule"], "*" if r["selected"] else "")
+        console.print(table)
+    emit(as_json, data, human)
 
 
 # ---------------------------------------------------------------- explore: sweeps, reports, best
