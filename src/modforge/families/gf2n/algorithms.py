@@ -129,12 +129,7 @@ class Gf2nAlgorithm(Algorithm):
         out += [(a, b) for a in vals for b in vals]
         bits = sorted({0, 1 % n, r - 1, r, n - 2, n - 1} & set(range(n)))
         out += [(1 << i, 1 << j) for i in bits for j in bits]
-        seen, uniq = set(), []
-        for c in out:
-            if c not in seen:
-                seen.add(c)
-                uniq.append(c)
-        return uniq
+        return list(dict.fromkeys(out))   # in order, each once
 
     # --- hardware ---------------------------------------------------------------------
     def tag(self, params):

@@ -223,12 +223,7 @@ class ModmulAlgorithm(Algorithm):
         vals += [(1 << om) - 1, 1 << om, (1 << om) + 1, q - (1 << om)]
         vals = [v for v in dict.fromkeys(vals) if 0 <= v < q]
         out = [(a, b) for a in vals for b in vals]
-        seen, uniq = set(), []
-        for c in out:
-            if c not in seen:
-                seen.add(c)
-                uniq.append(c)
-        return uniq
+        return list(dict.fromkeys(out))   # in order, each once
 
     # --- hardware ---------------------------------------------------------------------
     def stages(self, params) -> int:
