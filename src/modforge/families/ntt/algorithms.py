@@ -20,7 +20,7 @@ from typing import Literal
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, Dsp
-from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity
+from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity, v2
 from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
 from . import hw
 from .model import ConfigMap, Plan, RnsPlan, pack_fields
@@ -102,7 +102,10 @@ class NttAlgorithm(Algorithm):
         self.reduction_params(params)                    # the reduction's own rules on q
         q = params.q
         if not is_ntt_friendly(q, n):
-            raise ParameterError(name, "q", f"must be NTT-friendly for n={n}: q = 1 mod 2n = {2 * n}", hex(q))
+            top = v2(q - 1) - 1               # q = 1 mod 2n for n up to 2^(v2(q-1) - 1)
+            largest = f"the largest negacyclic NTT q has is n = {1 << top}" if top >= 1 else "q has none"
+            raise ParameterError(name, "q", f"must be NTT-friendly for n={n}: q = 1 mod 2n = {2 * n} "
+                                 f"(q - 1 = {(q - 1) >> (top + 1)} * 2^{top + 1}: {largest})", hex(q))
         psi = params.psi
         if psi == 0:
             psi = primitive_root_of_unity(q, 2 * n)
