@@ -22,6 +22,7 @@ import time
 import traceback
 from pathlib import Path
 
+from ..proc import die_with_parent
 from ..registry import lookup
 from ..sim.verify import verify
 from ..synth import synthesize
@@ -150,7 +151,8 @@ class LocalRunner(InlineRunner):
         self._new_pool()
 
     def _new_pool(self):
-        self.pool = cf.ProcessPoolExecutor(self.slots, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = cf.ProcessPoolExecutor(self.slots, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=die_with_parent)
 
     def submit(self, task):
         try:

@@ -21,6 +21,7 @@ from pathlib import Path
 from ..cache import cache_dir
 from ..design import Design
 from ..errors import ToolMissing
+from ..proc import die_with_parent
 
 SIMULATORS = ("verilator", "icarus")
 INSTALL = {
@@ -62,7 +63,7 @@ def tool_path(simulator: str) -> str:
 
 def _run(cmd: list[str], cwd: Path, log: list[str], timeout: float) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, preexec_fn=die_with_parent)
     log.append("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[0]} failed (exit {proc.returncode}):\n" + "".join(log)[-4000:])

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..design import Design
 from ..errors import ParameterError, ToolMissing
+from ..proc import die_with_parent
 from . import liberty
 from .metrics import ECP5_TARGETS, FPGA_TARGETS, Metrics
 
@@ -182,7 +183,8 @@ def _tail(path: Path, fallback: str) -> str:
 def _run(cmd: list[str], cwd: Path, log: Path, timeout: float) -> tuple[str, str | None]:
     """Run a tool; (status, log tail when it did not succeed)."""
     try:
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                              preexec_fn=die_with_parent)
     except subprocess.TimeoutExpired as exc:
         raw = (exc.stdout or b"") + (exc.stderr or b"")
         out = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
