@@ -49,7 +49,8 @@ def test_workers_die_with_the_sweep(tmp_path):
         deadline = time.time() + 20
         while time.time() < deadline and any(alive(p) for p in workers):
             time.sleep(0.5)
-        assert not [p for p in workers if alive(p)], "workers outlived the sweep"
+        left = [Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ")[:200] for p in workers if alive(p)]
+        assert not left, f"outlived the sweep: {left}"
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import dataclasses
 import multiprocessing
+import os
 import shutil
 import socket
 import tempfile
@@ -152,7 +153,7 @@ class LocalRunner(InlineRunner):
 
     def _new_pool(self):
         self.pool = cf.ProcessPoolExecutor(self.slots, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=die_with_parent)
+                                           initializer=die_with_parent, initargs=(os.getpid(),))
 
     def submit(self, task):
         try:
