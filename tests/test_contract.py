@@ -35,6 +35,7 @@ class TinyRing(Algorithm):
     """A made-up family: only its own description tells the store what it computes."""
     name = "tiny-ring"
     family = "tiny"
+    parallelism = "n"
     title = "tiny polynomial-ring multiplier (test family)"
     paper = "none"
     Params = RingParams
@@ -79,7 +80,7 @@ def record(alg, params, lut, latency_ns):
             "param_hash": registry.param_hash(alg, p), "target": "xc7", "freq_mhz": 0.0,
             "tool_versions": "test", "status": "done", "verification": {"ok": True},
             "metrics": {"lut": lut, "area": float(lut), "area_unit": "LUT", "latency_ns": latency_ns,
-                        "latency_cycles": 5, "atp": lut * latency_ns / 1000}}
+                        "latency_cycles": 5, "initiation_interval": 5, "atp": lut * latency_ns / 1000}}
 
 
 def test_a_new_family_is_stored_reported_and_plotted(tiny, tmp_path):
@@ -96,6 +97,7 @@ def test_a_new_family_is_stored_reported_and_plotted(tiny, tmp_path):
     assert "q=8192" not in text and "n=8 " not in text          # the ring's own parameters title the table
     plots = all_plots(rows, tmp_path / "plots")
     assert any("Z_q" in p.title for p in plots)
+    assert any(p.title.startswith("throughput per area vs parallelism") for p in plots)  # its declared knob
 
 
 def test_parameters_parse_by_type(tiny):

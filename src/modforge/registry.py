@@ -138,7 +138,8 @@ class Algorithm(abc.ABC):
     `frames` (an operand set streams as several beats: frame_beats, in_beats, out_beats) and
     `config_stream` (a cfg stream: config_width, verification_config, config_fields); `uses`,
     the families whose algorithms it composes through `lookup` (a stored result follows their
-    code too)."""
+    code too); `parallelism`, the parameter that sets how many coefficients a cycle handles (the
+    digit size D, the parallelism M: the x axis of the report's throughput plots)."""
 
     name: ClassVar[str]  # CLI name, e.g. "gf2n-blakely"
     family: ClassVar[str]  # e.g. "gf2n"
@@ -148,6 +149,7 @@ class Algorithm(abc.ABC):
     frames: ClassVar[bool] = False
     config_stream: ClassVar[bool] = False
     uses: ClassVar[tuple[str, ...]] = ()
+    parallelism: ClassVar[str | None] = None   # the parameter that sets the coefficients a cycle (D, M)
 
     # --- required core ----------------------------------------------------------------
     @abc.abstractmethod

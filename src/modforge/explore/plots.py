@@ -2,7 +2,8 @@
 
   latency_<family>_<target>    best latency per algorithm and field, grouped bars: the
                                reduction-free paper's Figures 6 (FPGA) and 7 (ASIC)
-  throughput_<target>          throughput per area vs digit size D, one panel per field,
+  throughput_<target>          throughput per area vs the parallelism parameter each algorithm
+                               declares (digit size D, M), one panel per field,
                                one line per algorithm: the survey's Table 3 as a plot
   pareto_<field>_<target>      area vs latency of every design of a field, the Pareto
                                front drawn as a staircase
@@ -14,6 +15,8 @@ import dataclasses
 import re
 from pathlib import Path
 
+from ..errors import ParameterError
+from ..registry import describe, lookup
 from .pareto import area, latency, pareto_front
 
 
@@ -77,9 +80,22 @@ def latency_bars(rows: list[dict], family: str, target: str, out: Path) -> Plot 
     return _save(fig, out, f"latency_{_slug(family)}_{target}", title)
 
 
+def parallel_of(row: dict) -> tuple[int, int] | None:
+    """(the algorithm's parallelism parameter's value, coefficients of an operand) of a stored
+    design, as its algorithm declares them (registry: `parallelism`, `computes`)."""
+    try:
+        alg = lookup(row["algorithm"])
+    except ParameterError:
+        return None
+    computes = describe(row["algorithm"], row["params"] or {})
+    value = (row["params"] or {}).get(alg.parallelism) if alg.parallelism else None
+    return (value, computes.degree) if value is not None and computes else None
+
+
 def throughput_vs_d(rows: list[dict], target: str, out: Path) -> Plot | None:
-    rows = [r for r in rows if r["target"] == target and "D" in (r["params"] or {}) and r.get("area")
+    rows = [r | {"_par": parallel_of(r)} for r in rows if r["target"] == target and r.get("area")
             and r.get("initiation_interval")]
+    rows = [r for r in rows if r["_par"]]
     if not rows:
         return None
     plt = _plt()
@@ -93,18 +109,17 @@ def throughput_vs_d(rows: list[dict], target: str, out: Path) -> Plot | None:
             for r in sub:
                 if r["algorithm"] != alg:
                     continue
-                bits = r["params"].get("m") or r["params"].get("n") or 1
+                d, bits = r["_par"]
                 per = (bits * r["throughput_mops"] if timed else bits / r["initiation_interval"]) / r["area"]
-                d = r["params"]["D"]
                 pts[d] = max(pts.get(d, 0), per)
             ds = sorted(pts)
             ax.plot(ds, [pts[d] for d in ds], marker="o", label=alg)
         ax.set_title(field, fontsize=9)
-        ax.set_xlabel("D")
+        ax.set_xlabel("digit size D / parallelism M")
     unit = rows[0].get("area_unit") or "area"
-    axes[0][0].set_ylabel(f"{'Mbit/s' if timed else 'bits/cycle'} per {unit}")
+    axes[0][0].set_ylabel(f"{'M coefficients/s' if timed else 'coefficients/cycle'} per {unit}")
     axes[0][-1].legend(fontsize=7)
-    title = f"throughput per area vs D on {target}"
+    title = f"throughput per area vs parallelism on {target}"
     fig.suptitle(title, fontsize=10)
     return _save(fig, out, f"throughput_{target}", title)
 

@@ -71,6 +71,7 @@ def _structure(p: int, f: tuple) -> dict:
 class _GFpm(Algorithm):
     family = "digitserial"
     paper = _PAPER
+    parallelism = "D"
     has_D = True
     has_R = False
     min_R = 1

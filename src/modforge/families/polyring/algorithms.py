@@ -341,6 +341,7 @@ class Fast(PolyAlgorithm):
     name = "poly-fast"
     title = "fast M-parallel filter multiplier a*b mod (x^n+1, 2^k), M = 2^a 3^b (Fast.M.PolyMult)"
     Params: ClassVar[type] = FastParams
+    parallelism = "M"
 
     def parallel(self, params) -> int:
         return params.M
