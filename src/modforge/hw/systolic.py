@@ -69,6 +69,8 @@ class NegacyclicFir(Elaboratable):
                     d = (recode(v) + [0] * self.digits())[k]
                     with m.Case(v):
                         m.d.comb += [nz.eq(d != 0), two.eq(abs(d) == 2), neg.eq(d < 0)]
+                with m.Default():                 # beyond `small`: no such input (and a complete case)
+                    m.d.comb += [nz.eq(0), two.eq(0), neg.eq(0)]
             out.append((nz, two, neg))
         return out
 
