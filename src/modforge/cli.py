@@ -68,7 +68,8 @@ def configure(algorithm_name: str, items: list[str] | None) -> tuple[Algorithm, 
     params = algorithm.parse(key_values(algorithm.name, items, tuple(param_specs(algorithm.Params))))
     computes = algorithm.computes(params)
     if computes.structure == "GF(p^m)" and not computes.is_field:
-        note = algorithm.extra_info(params).get("structure") or f"{computes.polynomial} is reducible"
+        from .math import irreducible, poly
+        note = irreducible.structure(poly.parse_poly(computes.polynomial, computes.p), computes.p)["message"]
         err_console.print(f"warning: {algorithm.name}: {note}; this design computes in "
                           f"GF({computes.p})[x]/({computes.polynomial}), not GF({computes.p}^{computes.degree})")
     return algorithm, params

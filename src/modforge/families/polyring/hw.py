@@ -24,6 +24,35 @@ from ...hw.systolic import NegacyclicFir, one_hot_load, thermometer_step
 from .model import Structure
 
 
+class Windows:
+    """The window control both cores share: n positions p a window, the array advancing
+    (`go`) when the output register has room and either this window carries a frame whose
+    beat is offered or it drains; a window starts at p = 0 with a frame if one is offered,
+    else drains if one of the `depth` windows before carried a frame whose results are still
+    due, else waits. `before[d]`: window d + 1 back carried a frame."""
+
+    def __init__(self, m: Module, i, o, n: int, depth: int):
+        self.p = Signal(range(n), name="position")
+        real = Signal(name="real")              # this window carries a frame (registered after p = 0)
+        self.before = [Signal(name=f"frame_before_{d + 1}") for d in range(depth)]
+        room = ~o.valid | o.ready
+        self.start, self.last = self.p == 0, self.p == n - 1
+        self.real_now = Mux(self.start, i.valid, real)
+        self.go = Signal(name="advance")
+        pending = self.before[0] if depth == 1 else Cat(*self.before).any()
+        m.d.comb += [
+            self.go.eq(room & Mux(self.start, i.valid | pending, ~real | i.valid)),
+            i.ready.eq(room & (self.start | real)),
+        ]
+        with m.If(self.go):
+            m.d.sync += self.p.eq(Mux(self.last, 0, self.p + 1))
+            with m.If(self.start):
+                m.d.sync += real.eq(i.valid)
+            with m.If(self.last):
+                m.d.sync += [self.before[0].eq(self.real_now)]
+                m.d.sync += [self.before[d].eq(self.before[d - 1]) for d in range(1, depth)]
+
+
 class PolyCore(wiring.Component):
     """group > 1: a frame is `group` products whose sum is the result (Saber's A s and b^T s'):
     the result slots of each product but the group's last add into a delay line of n/M beats
@@ -69,27 +98,13 @@ class PolyCore(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        _n, k, st, taps = self.n, self.k, self.st, self.taps
-        # --- window control ------------------------------------------------------------
-        p = Signal(range(taps), name="position")
-        real = Signal(name="real")            # this window carries a frame (registered after p = 0)
-        pend = Signal(name="pending")         # the window before carried one: its results are due now
+        k, st, taps = self.k, self.st, self.taps
+        # --- window control: the frame before's results are due in this window (pend) ---
+        win = Windows(m, self.i, self.o, taps, 1)
+        p, start, last, real_now, go, pend = win.p, win.start, win.last, win.real_now, win.go, win.before[0]
         fresh = Signal(taps, init=1 << (taps - 1), name="fresh")
-        room = ~self.o.valid | self.o.ready
-        start = p == 0
-        real_now = Mux(start, self.i.valid, real)
-        go = Signal(name="advance")
-        m.d.comb += [
-            go.eq(room & Mux(start, self.i.valid | pend, ~real | self.i.valid)),
-            self.i.ready.eq(room & (start | real)),
-        ]
-        last = p == taps - 1
         with m.If(go):
-            m.d.sync += [p.eq(Mux(last, 0, p + 1)), fresh.eq(thermometer_step(fresh, taps, last))]
-            with m.If(start):
-                m.d.sync += real.eq(self.i.valid)
-            with m.If(last):
-                m.d.sync += pend.eq(real_now)
+            m.d.sync += fresh.eq(thermometer_step(fresh, taps, last))
         # --- the K systolic multipliers ----------------------------------------------------
         a, b = self.lanes()
         shifted = st.shifted()
@@ -112,9 +127,8 @@ class PolyCore(wiring.Component):
         lanes = []
         for phase, terms in enumerate(st.post):
             acc = 0
-            for j, coef, e in terms:        # +-1, +-2: adds and shifts (a product would be a DSP)
-                value = shifted_out[j] if e else firs[j].y
-                value = value << (abs(coef).bit_length() - 1) if abs(coef) & (abs(coef) - 1) == 0 else value * abs(coef)
+            for j, coef, e in terms:        # +-1, +-2, +-4: adds and shifts (a product would be a DSP)
+                value = (shifted_out[j] if e else firs[j].y) << (abs(coef).bit_length() - 1)
                 acc = acc - value if coef < 0 else acc + value
             out = Signal(k, name=f"c{phase}")
             m.d.comb += out.eq(acc)
@@ -179,28 +193,10 @@ class SchoolbookCore(wiring.Component):
         super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(k))})
 
     def control(self, m: Module):
-        """The window counter and the frames in flight; returns (go, last, computing,
-        streaming): computing/streaming: windows W+1 and W+2 of a frame."""
-        n = self.n
-        p = Signal(range(n), name="position")
-        real = Signal(name="real")              # this window carries a frame (registered after p = 0)
-        computing = Signal(name="computing")    # the window before carried one
-        streaming = Signal(name="streaming")    # the window before that did: its c streams out
-        room = ~self.o.valid | self.o.ready
-        start, last = p == 0, p == n - 1
-        real_now = Mux(start, self.i.valid, real)
-        go = Signal(name="advance")
-        m.d.comb += [
-            go.eq(room & Mux(start, self.i.valid | computing | streaming, ~real | self.i.valid)),
-            self.i.ready.eq(room & (start | real)),
-        ]
-        with m.If(go):
-            m.d.sync += p.eq(Mux(last, 0, p + 1))
-            with m.If(start):
-                m.d.sync += real.eq(self.i.valid)
-            with m.If(last):
-                m.d.sync += [computing.eq(real_now), streaming.eq(computing)]
-        return go, last, computing, streaming
+        """The shared window control (Windows, two windows back); returns (go, last, computing,
+        streaming): computing/streaming, windows W+1 and W+2 of a frame."""
+        win = Windows(m, self.i, self.o, self.n, 2)
+        return win.go, win.last, win.before[0], win.before[1]
 
     def product(self, m: Module, a: Value, b: Value, name: str) -> Value:
         """a * b mod 2^k, b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed by b - 1 (the
