@@ -4,13 +4,25 @@ that reports. A user error prints one line naming the rule and exits 2."""
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -38,6 +50,49 @@ def _console(stderr: bool) -> Console:
 console, err_console = _console(False), _console(True)
 
 PARAMS_HELP = "Parameters as key=value (see `modforge list`)."
+TIMEOUT_HELP = "Stop the search after this many seconds (exit 2, one line); 0: no limit."
+
+
+def progress_bar(*fields: TextColumn, transient: bool = True) -> Progress:
+    """Bars with ETA on stderr, only when stderr is a terminal: piped or redirected output
+    stays plain (and a --json reader sees stdout only)."""
+    return Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(),
+                    MofNCompleteColumn(), *fields, TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                    console=err_console, transient=transient, disable=not sys.stderr.isatty())
+
+
+class TimeLimit(ModforgeError):
+    """A search ran past its --timeout."""
+
+
+@contextmanager
+def search(command: str, description: str, timeout: float) -> Iterator[Callable[..., None]]:
+    """A long search: a progress bar (candidates tested of all) and a time limit of `timeout`
+    seconds (0: none) that ends it with one line naming the limit and how far it got."""
+    if timeout < 0:
+        raise ParameterError(command, "--timeout", "must be a number of seconds >= 0 (0: no limit)", timeout)
+    state = {"done": 0, "total": 0}
+
+    def expire(signum, frame):
+        where = f" after {state['done']} of {state['total']} candidates" if state["total"] else ""
+        raise TimeLimit(f"{command}: stopped by the time limit of {timeout:g} s{where} "
+                        f"(give a larger --timeout, or --timeout 0 for none)")
+
+    with progress_bar() as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int, what: str | None = None) -> None:
+            state["done"], state["total"] = done, total
+            bar.update(task, completed=done, total=total, description=what or description)
+
+        previous = signal.signal(signal.SIGALRM, expire) if timeout else None
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            yield update
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
 
 
 class UserError(Exception):
@@ -151,8 +206,14 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
         check_folder("verify", "-o", out)
     for s in sims:
         tool_path(s)
-    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
-        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed)
+    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp, progress_bar() as bar:
+        # one bar per simulator: generate (model vectors), build, then the results checked
+        tasks = {s: bar.add_task(f"{s}: generate", total=None) for s in sims}
+
+        def on_sim(simulator: str, step: str, done: int, total: int) -> None:
+            bar.update(tasks[simulator], description=f"{simulator}: {step}", completed=done, total=total or None)
+
+        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed, progress=on_sim)
         summary = design_summary(design, results)
         if out is None:
             summary["directory"] = None
@@ -230,9 +291,14 @@ def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfor
     alg, p = configure(algorithm, params)
     if out is not None:
         check_folder("synth", "-o", out)
-    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp, progress_bar() as bar:
+        task = bar.add_task(f"{target}: generate", total=None)   # steps: the tools (yosys, nextpnr)
         design = write_design(alg, p, out or Path(tmp))
-        metrics = synthesize(design, target, freq, timeout=timeout)
+
+        def on_step(tool: str, index: int, steps: int) -> None:
+            bar.update(task, description=f"{target}: {tool}", completed=index, total=steps)
+
+        metrics = synthesize(design, target, freq, timeout=timeout, on_step=on_step)
         if out is None:
             metrics.directory = None
     data = metrics.as_dict()
@@ -288,37 +354,44 @@ def poly_check(params: list[str] | None = typer.Argument(None, help="p=PRIME pol
 
 
 @poly_app.command("irreducible")
-def poly_irreducible(params: list[str] | None = typer.Argument(None, help="p=PRIME degree=N "
-                                                                          "kind=trinomial|pentanomial|auto"),
-                     count: int = typer.Option(1, help="How many to list, lowest weight first."),
-                     as_json: bool = typer.Option(False, "--json")):
+def poly_irreducible(params: list[str] | None = typer.Argument(None, metavar="p=PRIME degree=N [kind=auto]",
+                                                              help="p=PRIME (default 2) degree=N "
+                                                                   "kind=trinomial|pentanomial|auto (default auto)."),
+                     count: int = typer.Option(1, min=1, help="How many to list, lowest weight first."),
+                     timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+                     as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Search irreducible trinomials / pentanomials of a degree, the conventional ones first."""
     from .math import irreducible, poly
-    kv = key_values("poly irreducible", params, ("degree",))
-    p = _prime(kv, "poly irreducible")
+    command = "poly irreducible"
+    kv = key_values(command, params, ("degree",))
+    _no_extra(command, kv, ("p", "degree", "kind"))
+    p = _prime(kv, command)
     try:
         degree = int(kv.get("degree", ""))
     except ValueError:
-        raise ParameterError("poly irreducible", "degree", "must be an integer >= 2",
+        raise ParameterError(command, "degree", "must be an integer >= 2",
                              kv.get("degree", "<missing>")) from None
     if degree < 2:
-        raise ParameterError("poly irreducible", "degree", "must be at least 2", degree)
+        raise ParameterError(command, "degree", "must be at least 2", degree)
     kind = kv.get("kind", "auto")
     if kind not in ("auto", "trinomial", "pentanomial"):
-        raise ParameterError("poly irreducible", "kind", "must be auto, trinomial or pentanomial", kind)
+        raise ParameterError(command, "kind", "must be auto, trinomial or pentanomial", kind)
     if kind == "pentanomial" and p != 2:
-        raise ParameterError("poly irreducible", "kind", "pentanomial searches are over GF(2) (p=2)", kind)
-    found = []
-    gens = {"trinomial": [irreducible.trinomials(p, degree)],
-            "pentanomial": [irreducible.pentanomials(degree)],
-            "auto": [irreducible.trinomials(p, degree)] + ([irreducible.pentanomials(degree)] if p == 2 else [])}[kind]
-    for gen in gens:
-        for f in gen:
-            found.append(poly.format_poly(f, p))
-            if len(found) >= count:
+        raise ParameterError(command, "kind", "pentanomial searches are over GF(2) (p=2)", kind)
+    found: list[str] = []
+    kinds = {"trinomial": ["trinomial"], "pentanomial": ["pentanomial"],
+             "auto": ["trinomial"] + (["pentanomial"] if p == 2 else [])}[kind]
+    with search(command, f"degree-{degree} {kinds[0]}s over GF({p})", timeout) as progress:
+        for each in kinds:
+            step = partial(progress, what=f"degree-{degree} {each}s over GF({p})")
+            gen = (irreducible.trinomials(p, degree, step) if each == "trinomial"
+                   else irreducible.pentanomials(degree, step))
+            for f in gen:
+                found.append(poly.format_poly(f, p))
+                if len(found) >= count:
+                    break
+            if found and kind == "auto" or len(found) >= count:
                 break
-        if found and kind == "auto" or len(found) >= count:
-            break
     data = {"p": p, "degree": degree, "kind": kind, "polynomials": found}
     emit(as_json, data, lambda: console.print("\n".join(found) if found else
                                               f"no irreducible {kind} of degree {degree} over GF({p})"))
@@ -433,7 +506,8 @@ def primes_check(params: list[str] | None = typer.Argument(None, help="q=INTEGER
 @primes_app.command("list")
 def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [count=10] [logn=L] "
                                                                                           "[order=asc|desc]"),
-                as_json: bool = typer.Option(False, "--json")):
+                timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+                as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """The first primes of a family (ascending, or order=desc), optionally only those with 2^(logn+1) | q-1."""
     from .math import primes as P
     command = "primes list"
@@ -447,10 +521,11 @@ def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMI
     if order not in ("asc", "desc"):
         raise ParameterError(command, "order", "must be asc or desc", order)
     found = []
-    for q in P.family_members(fam, log_n=log_n, descending=order == "desc"):
-        found.append(q)
-        if len(found) >= count:
-            break
+    with search(command, f"{fam.label}: candidates", timeout) as progress:
+        for q in P.family_members(fam, log_n=log_n, descending=order == "desc", progress=progress):
+            found.append(q)
+            if len(found) >= count:
+                break
     data = {"family": fam.kind, "beta": fam.beta, "logqh": fam.log_qh, "omega": fam.omega, "logn": log_n,
             "primes": [{"q": q, "hex": hex(q), "q_h": (q - 1) >> fam.omega, "max_log_n": P.ntt_max_log_n(q)}
                        for q in found]}
@@ -462,7 +537,8 @@ def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMI
 @primes_app.command("count")
 def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMILY_HELP + " "
                                                                                            "[method=auto|native|python]"),
-                 as_json: bool = typer.Option(False, "--json")):
+                 timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+                 as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Count a family's primes (native C kernel on all cores for big families), by v2(q-1), and its max log n."""
     from .math import primes as P
     command = "primes count"
@@ -473,7 +549,8 @@ def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAM
     if method not in ("auto", "native", "python"):
         raise ParameterError(command, "method", "must be auto, native or python", method)
     try:
-        res = P.count_family(fam, method=method)
+        with search(command, f"{fam.label}: candidates", timeout) as progress:
+            res = P.count_family(fam, method=method, progress=progress)
     except ValueError as exc:
         raise ParameterError(command, "logqh", str(exc), fam.log_qh) from exc
     data = res.record()
@@ -491,7 +568,8 @@ def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAM
 @primes_app.command("rns")
 def primes_rns(params: list[str] | None = typer.Argument(None, help="n=N logq=BITS [family=ntt] [beta=64] [logqh=BITS] "
                                                                     "[order=desc|asc]"),
-               as_json: bool = typer.Option(False, "--json")):
+               timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+               as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Pick ceil(logq/beta) distinct primes of a family with 2n | q-1 (Table 1's RNS base), or say it cannot."""
     from .math import primes as P
     command = "primes rns"
@@ -504,7 +582,8 @@ def primes_rns(params: list[str] | None = typer.Argument(None, help="n=N logq=BI
         raise ParameterError(command, "order", "must be asc or desc", order)
     fam = _primes_family(command, kv, default_kind="ntt")
     try:
-        base = P.rns_base(n, log_q, fam, descending=order == "desc")
+        with search(command, f"{fam.label}: primes with 2n | q-1", timeout):
+            base = P.rns_base(n, log_q, fam, descending=order == "desc")
     except ValueError as exc:
         raise ParameterError(command, "family", str(exc), fam.label) from exc
     import math as _math
@@ -633,20 +712,10 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
     for sim in {s for p in sweep.points for s in p.simulators}:
         tool_path(sim)
     runner = make_runner(workers, scheduler)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
     with Store(db, command="explore") as store:
-        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
-                                       "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
-                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                            console=err_console, disable=as_json)
+        progress = progress_bar(TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
+                                           "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
+                                transient=False)
         state = {}
 
         def on_progress(s):
@@ -733,6 +802,9 @@ def _root(version: bool = typer.Option(False, "--version", help="Print the versi
         raise typer.Exit()
 
 
+INTERRUPTED = 130  # the shell's status of a command ended by SIGINT
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         # without standalone mode click returns a command's typer.Exit code instead of exiting
@@ -741,7 +813,9 @@ def main(argv: list[str] | None = None) -> int:
         err_console.print(f"error: {exc}", markup=False, highlight=False)
         return 2
     except typer.Exit as exc:
-        return exc.exit_code
+        code = exc.exit_code
+    except KeyboardInterrupt:
+        code = INTERRUPTED
     except Exception as exc:
         kinds = {cls.__name__ for cls in type(exc).__mro__}
         if "ClickException" in kinds:   # click's usage errors, from click or the copy newer typer bundles
@@ -750,9 +824,11 @@ def main(argv: list[str] | None = None) -> int:
             hint = f" (see `{where} --help`)" if "UsageError" in kinds else ""
             print(f"error: {where}: {getattr(exc, 'format_message', exc.__str__)()}{hint}", file=sys.stderr)
             return 2
-        if "Abort" in kinds:
-            return 1
-        raise
+        if "Abort" not in kinds:     # click's answer to Ctrl-C (typer's is Exit(130))
+            raise
+        code = INTERRUPTED
+    if code == INTERRUPTED:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
     return code if isinstance(code, int) else 0
 
 
