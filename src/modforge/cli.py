@@ -4,28 +4,45 @@ that reports. A user error prints one line naming the rule and exits 2."""
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from . import __version__
 from .errors import ModforgeError, ParameterError, check_folder
+from .families import FAMILIES
 from .registry import Algorithm, all_algorithms, lookup, param_specs
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# plain help (rich_markup_mode=None): each option with its real type, choices and default, and
+# flags without a type placeholder; it reads the same on a terminal, in a pipe and in a file
+app = typer.Typer(add_completion=False, rich_markup_mode=None, no_args_is_help=True,
                   help="modforge: generate, verify and measure modular-multiplier hardware.")
-poly_app = typer.Typer(no_args_is_help=True, help="Polynomials over GF(p): check, factor degrees, search.")
+poly_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True,
+                       help="Polynomials over GF(p): check, factor degrees, search.")
 app.add_typer(poly_app, name="poly")
-primes_app = typer.Typer(no_args_is_help=True, help="NTT primes: primality, families, counts, RNS bases, roots of "
-                                                    "unity.")
+primes_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True,
+                         help="NTT primes: primality, families, counts, RNS bases, roots of unity.")
 app.add_typer(primes_app, name="primes")
-rsa_app = typer.Typer(no_args_is_help=True, help="RSA (FMLM3, FFT-based Montgomery multiplication): parameter sets.")
+rsa_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True,
+                      help="RSA (FMLM3, FFT-based Montgomery multiplication): parameter sets.")
 app.add_typer(rsa_app, name="rsa")
 # no markup (data such as Z_2[x] prints as it is); piped or redirected output: no wrapping,
 # no cut columns (a number is never shortened), no colour
@@ -38,6 +55,60 @@ def _console(stderr: bool) -> Console:
 console, err_console = _console(False), _console(True)
 
 PARAMS_HELP = "Parameters as key=value (see `modforge list`)."
+ALGORITHM_HELP = "Algorithm name (see `modforge list`)."
+# the choices of the options checked by slow-to-import modules (tests/test_cli.py holds them equal)
+SIM_CHOICES = ("verilator", "icarus", "both")
+TARGET_CHOICES = ("generic", "asic", "xc7", "xcup", "ecp5", "ecp5-static")
+FORMAT_CHOICES = ("md", "html")
+MINIMIZE_CHOICES = ("latency", "area", "atp")
+
+
+def choices(names: tuple[str, ...]) -> str:
+    """An option's metavar that lists its values, as typer shows a choice: <a|b|c>."""
+    return "<" + "|".join(names) + ">"
+TIMEOUT_HELP = "Stop the search after this many seconds (exit 2, one line); 0: no limit."
+
+
+def progress_bar(*fields: TextColumn, transient: bool = True) -> Progress:
+    """Bars with ETA on stderr, only when stderr is a terminal: piped or redirected output
+    stays plain (and a --json reader sees stdout only)."""
+    return Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(),
+                    MofNCompleteColumn(), *fields, TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                    console=err_console, transient=transient, disable=not sys.stderr.isatty())
+
+
+class TimeLimit(ModforgeError):
+    """A search ran past its --timeout."""
+
+
+@contextmanager
+def search(command: str, description: str, timeout: float) -> Iterator[Callable[..., None]]:
+    """A long search: a progress bar (candidates tested of all) and a time limit of `timeout`
+    seconds (0: none) that ends it with one line naming the limit and how far it got."""
+    if timeout < 0:
+        raise ParameterError(command, "--timeout", "must be a number of seconds >= 0 (0: no limit)", timeout)
+    state = {"done": 0, "total": 0}
+
+    def expire(signum, frame):
+        where = f" after {state['done']} of {state['total']} candidates" if state["total"] else ""
+        raise TimeLimit(f"{command}: stopped by the time limit of {timeout:g} s{where} "
+                        f"(give a larger --timeout, or --timeout 0 for none)")
+
+    with progress_bar() as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int, what: str | None = None) -> None:
+            state["done"], state["total"] = done, total
+            bar.update(task, completed=done, total=total, description=what or description)
+
+        previous = signal.signal(signal.SIGALRM, expire) if timeout else None
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            yield update
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
 
 
 class UserError(Exception):
@@ -83,7 +154,7 @@ def emit(as_json: bool, data, human) -> None:
 
 
 @app.command("list")
-def list_algorithms(family: str | None = typer.Option(None, help="Only this family."),
+def list_algorithms(family: str | None = typer.Option(None, metavar=choices(FAMILIES), help="Only this family."),
                     as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Every algorithm, its paper, its parameters and their meaning."""
     algorithms = [a for a in all_algorithms() if family in (None, a.family)]
@@ -109,13 +180,13 @@ def design_summary(design, results=()) -> dict:
 
 
 @app.command()
-def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-             params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
+def generate(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORITHM_HELP),
+             params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=PARAMS_HELP),
              out: Path | None = typer.Option(None, "-o", "--out", help="Output folder (default: ./<module>)."),
              vectors: int = typer.Option(1000, help="Model vectors written for the testbench (beats: an NTT "
                                                   "polynomial is n/P of them; at least 3 polynomials)."),
              seed: int = typer.Option(1, help="Seed of the random vectors."),
-             as_json: bool = typer.Option(False, "--json")):
+             as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Write Verilog, the self-checking testbench, model vectors and design.json."""
     from .sim.verify import prepare
     alg, p = configure(algorithm, params)
@@ -130,14 +201,15 @@ def generate(algorithm: str = typer.Argument(..., help="Algorithm name (see `mod
 
 
 @app.command()
-def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-           params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
+def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORITHM_HELP),
+           params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=PARAMS_HELP),
            vectors: int = typer.Option(1000, help="Model vectors, corner cases first, then random (beats: an "
                                                 "NTT polynomial is n/P of them; at least 3 polynomials)."),
-           sim: str = typer.Option("both", help="verilator, icarus or both."),
+           sim: str = typer.Option("both", metavar=choices(SIM_CHOICES), help="Simulators: verilator, icarus or "
+                                                                              "both."),
            seed: int = typer.Option(1, help="Seed of the random vectors."),
            out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
-           as_json: bool = typer.Option(False, "--json")):
+           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Generate, simulate against the bit-exact model, and give the verdict (exit 0 iff all pass)."""
     from .sim.runners import SIMULATORS, tool_path
     from .sim.verify import verify as run_verify
@@ -151,8 +223,14 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
         check_folder("verify", "-o", out)
     for s in sims:
         tool_path(s)
-    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
-        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed)
+    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp, progress_bar() as bar:
+        # one bar per simulator: generate (model vectors), build, then the results checked
+        tasks = {s: bar.add_task(f"{s}: generate", total=None) for s in sims}
+
+        def on_sim(simulator: str, step: str, done: int, total: int) -> None:
+            bar.update(tasks[simulator], description=f"{simulator}: {step}", completed=done, total=total or None)
+
+        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed, progress=on_sim)
         summary = design_summary(design, results)
         if out is None:
             summary["directory"] = None
@@ -182,12 +260,14 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 
 
 @app.command()
-def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-           params: list[str] | None = typer.Argument(None, help=PARAMS_HELP + " The core's, twiddles=load."),
-           prime: str = typer.Option(..., "--prime", help="The primes to load, one per residue slot (q's, then "
-                                                           "the base's), comma-separated (decimal or 0x...)."),
+def config(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORITHM_HELP),
+           params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
+                                                     help=PARAMS_HELP + " The core's, twiddles=load."),
+           prime: str = typer.Option(..., "--prime", metavar="Q[,Q...]",
+                                     help="The primes to load, one per residue slot (q's, then the base's), "
+                                          "comma-separated (decimal or 0x...)."),
            out: Path | None = typer.Option(None, "-o", "--out", help="Write the words as a $readmemh file."),
-           as_json: bool = typer.Option(False, "--json")):
+           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """The cfg stream's words that load primes into a core generated with twiddles=load."""
     from .sim.vectors import write_hex
     alg, p = configure(algorithm, params)
@@ -211,16 +291,17 @@ def config(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
 
 
 @app.command()
-def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
-          params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
-          target: str = typer.Option("generic", help="generic (two-input gates, depth), asic (OSU 0.18 um cells), "
+def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORITHM_HELP),
+          params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=PARAMS_HELP),
+          target: str = typer.Option("generic", metavar=choices(TARGET_CHOICES),
+                                     help="generic (two-input gates, depth), asic (OSU 0.18 um cells), "
                                      "xc7, xcup (synth_xilinx resources) or ecp5 (place and route, Fmax; ecp5-static: "
                                      "with nextpnr's static placer, for large cores)."),
           freq: float | None = typer.Option(None, "--freq",
                                             help="Clock in MHz for ecp5 place and route (default 100)."),
           timeout: float = typer.Option(3600, help="Seconds before a tool run is stopped (recorded as timeout)."),
           out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
-          as_json: bool = typer.Option(False, "--json")):
+          as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Synthesize (ecp5: place and route) and report resources, Fmax, latency and ATP."""
     from .design import generate as write_design
     from .synth import check as check_synth, synthesize
@@ -230,9 +311,14 @@ def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfor
     alg, p = configure(algorithm, params)
     if out is not None:
         check_folder("synth", "-o", out)
-    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp, progress_bar() as bar:
+        task = bar.add_task(f"{target}: generate", total=None)   # steps: the tools (yosys, nextpnr)
         design = write_design(alg, p, out or Path(tmp))
-        metrics = synthesize(design, target, freq, timeout=timeout)
+
+        def on_step(tool: str, index: int, steps: int) -> None:
+            bar.update(task, description=f"{target}: {tool}", completed=index, total=steps)
+
+        metrics = synthesize(design, target, freq, timeout=timeout, on_step=on_step)
         if out is None:
             metrics.directory = None
     data = metrics.as_dict()
@@ -270,8 +356,8 @@ def synth(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfor
 
 
 @poly_app.command("check")
-def poly_check(params: list[str] | None = typer.Argument(None, help="p=PRIME poly=EXPRESSION"),
-               as_json: bool = typer.Option(False, "--json")):
+def poly_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help="p=PRIME poly=EXPRESSION"),
+               as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Is f irreducible over GF(p)? Field or ring, and the degrees of its factors."""
     from .math import irreducible, poly
     kv = key_values("poly check", params, ("poly",))
@@ -288,37 +374,44 @@ def poly_check(params: list[str] | None = typer.Argument(None, help="p=PRIME pol
 
 
 @poly_app.command("irreducible")
-def poly_irreducible(params: list[str] | None = typer.Argument(None, help="p=PRIME degree=N "
-                                                                          "kind=trinomial|pentanomial|auto"),
-                     count: int = typer.Option(1, help="How many to list, lowest weight first."),
-                     as_json: bool = typer.Option(False, "--json")):
+def poly_irreducible(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
+                                                              help="p=PRIME (default 2) degree=N "
+                                                                   "kind=trinomial|pentanomial|auto (default auto)."),
+                     count: int = typer.Option(1, min=1, help="How many to list, lowest weight first."),
+                     timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+                     as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Search irreducible trinomials / pentanomials of a degree, the conventional ones first."""
     from .math import irreducible, poly
-    kv = key_values("poly irreducible", params, ("degree",))
-    p = _prime(kv, "poly irreducible")
+    command = "poly irreducible"
+    kv = key_values(command, params, ("degree",))
+    _no_extra(command, kv, ("p", "degree", "kind"))
+    p = _prime(kv, command)
     try:
         degree = int(kv.get("degree", ""))
     except ValueError:
-        raise ParameterError("poly irreducible", "degree", "must be an integer >= 2",
+        raise ParameterError(command, "degree", "must be an integer >= 2",
                              kv.get("degree", "<missing>")) from None
     if degree < 2:
-        raise ParameterError("poly irreducible", "degree", "must be at least 2", degree)
+        raise ParameterError(command, "degree", "must be at least 2", degree)
     kind = kv.get("kind", "auto")
     if kind not in ("auto", "trinomial", "pentanomial"):
-        raise ParameterError("poly irreducible", "kind", "must be auto, trinomial or pentanomial", kind)
+        raise ParameterError(command, "kind", "must be auto, trinomial or pentanomial", kind)
     if kind == "pentanomial" and p != 2:
-        raise ParameterError("poly irreducible", "kind", "pentanomial searches are over GF(2) (p=2)", kind)
-    found = []
-    gens = {"trinomial": [irreducible.trinomials(p, degree)],
-            "pentanomial": [irreducible.pentanomials(degree)],
-            "auto": [irreducible.trinomials(p, degree)] + ([irreducible.pentanomials(degree)] if p == 2 else [])}[kind]
-    for gen in gens:
-        for f in gen:
-            found.append(poly.format_poly(f, p))
-            if len(found) >= count:
+        raise ParameterError(command, "kind", "pentanomial searches are over GF(2) (p=2)", kind)
+    found: list[str] = []
+    kinds = {"trinomial": ["trinomial"], "pentanomial": ["pentanomial"],
+             "auto": ["trinomial"] + (["pentanomial"] if p == 2 else [])}[kind]
+    with search(command, f"degree-{degree} {kinds[0]}s over GF({p})", timeout) as progress:
+        for each in kinds:
+            step = partial(progress, what=f"degree-{degree} {each}s over GF({p})")
+            gen = (irreducible.trinomials(p, degree, step) if each == "trinomial"
+                   else irreducible.pentanomials(degree, step))
+            for f in gen:
+                found.append(poly.format_poly(f, p))
+                if len(found) >= count:
+                    break
+            if found and kind == "auto" or len(found) >= count:
                 break
-        if found and kind == "auto" or len(found) >= count:
-            break
     data = {"p": p, "degree": degree, "kind": kind, "polynomials": found}
     emit(as_json, data, lambda: console.print("\n".join(found) if found else
                                               f"no irreducible {kind} of degree {degree} over GF({p})"))
@@ -388,8 +481,9 @@ def _primes_family(command: str, kv: dict, default_kind: str | None = None):
 
 
 @primes_app.command("check")
-def primes_check(params: list[str] | None = typer.Argument(None, help="q=INTEGER (decimal or 0x...)"),
-                 as_json: bool = typer.Option(False, "--json")):
+def primes_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
+                                                          help="q=INTEGER (decimal or 0x...)"),
+                 as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Is q prime (deterministic below 3.3e24)? Its NTT limit and the paper's families it is in."""
     from .math import primes as P
     kv = key_values("primes check", params)
@@ -431,9 +525,10 @@ def primes_check(params: list[str] | None = typer.Argument(None, help="q=INTEGER
 
 
 @primes_app.command("list")
-def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMILY_HELP + " [count=10] [logn=L] "
-                                                                                          "[order=asc|desc]"),
-                as_json: bool = typer.Option(False, "--json")):
+def primes_list(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=PRIMES_FAMILY_HELP +
+                                                         " [count=10] [logn=L] [order=asc|desc]"),
+                timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+                as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """The first primes of a family (ascending, or order=desc), optionally only those with 2^(logn+1) | q-1."""
     from .math import primes as P
     command = "primes list"
@@ -447,10 +542,11 @@ def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMI
     if order not in ("asc", "desc"):
         raise ParameterError(command, "order", "must be asc or desc", order)
     found = []
-    for q in P.family_members(fam, log_n=log_n, descending=order == "desc"):
-        found.append(q)
-        if len(found) >= count:
-            break
+    with search(command, f"{fam.label}: candidates", timeout) as progress:
+        for q in P.family_members(fam, log_n=log_n, descending=order == "desc", progress=progress):
+            found.append(q)
+            if len(found) >= count:
+                break
     data = {"family": fam.kind, "beta": fam.beta, "logqh": fam.log_qh, "omega": fam.omega, "logn": log_n,
             "primes": [{"q": q, "hex": hex(q), "q_h": (q - 1) >> fam.omega, "max_log_n": P.ntt_max_log_n(q)}
                        for q in found]}
@@ -460,9 +556,10 @@ def primes_list(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMI
 
 
 @primes_app.command("count")
-def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAMILY_HELP + " "
+def primes_count(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=PRIMES_FAMILY_HELP + " "
                                                                                            "[method=auto|native|python]"),
-                 as_json: bool = typer.Option(False, "--json")):
+                 timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+                 as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Count a family's primes (native C kernel on all cores for big families), by v2(q-1), and its max log n."""
     from .math import primes as P
     command = "primes count"
@@ -473,7 +570,8 @@ def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAM
     if method not in ("auto", "native", "python"):
         raise ParameterError(command, "method", "must be auto, native or python", method)
     try:
-        res = P.count_family(fam, method=method)
+        with search(command, f"{fam.label}: candidates", timeout) as progress:
+            res = P.count_family(fam, method=method, progress=progress)
     except ValueError as exc:
         raise ParameterError(command, "logqh", str(exc), fam.log_qh) from exc
     data = res.record()
@@ -489,9 +587,11 @@ def primes_count(params: list[str] | None = typer.Argument(None, help=PRIMES_FAM
 
 
 @primes_app.command("rns")
-def primes_rns(params: list[str] | None = typer.Argument(None, help="n=N logq=BITS [family=ntt] [beta=64] [logqh=BITS] "
-                                                                    "[order=desc|asc]"),
-               as_json: bool = typer.Option(False, "--json")):
+def primes_rns(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
+                                                        help="n=N logq=BITS [family=ntt] [beta=64] [logqh=BITS] "
+                                                             "[order=desc|asc]"),
+               timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
+               as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Pick ceil(logq/beta) distinct primes of a family with 2n | q-1 (Table 1's RNS base), or say it cannot."""
     from .math import primes as P
     command = "primes rns"
@@ -504,7 +604,8 @@ def primes_rns(params: list[str] | None = typer.Argument(None, help="n=N logq=BI
         raise ParameterError(command, "order", "must be asc or desc", order)
     fam = _primes_family(command, kv, default_kind="ntt")
     try:
-        base = P.rns_base(n, log_q, fam, descending=order == "desc")
+        with search(command, f"{fam.label}: primes with 2n | q-1", timeout):
+            base = P.rns_base(n, log_q, fam, descending=order == "desc")
     except ValueError as exc:
         raise ParameterError(command, "family", str(exc), fam.label) from exc
     import math as _math
@@ -520,7 +621,7 @@ def primes_rns(params: list[str] | None = typer.Argument(None, help="n=N logq=BI
 
 
 @primes_app.command("roots")
-def primes_roots(params: list[str] | None = typer.Argument(None, help="q=PRIME n=N"),
+def primes_roots(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help="q=PRIME n=N"),
                  as_json: bool = typer.Option(False, "--json", help="Includes the full twiddle tables.")):
     """The smallest primitive 2n-th root psi (psi^n = -1) and the bit-reversed twiddle tables."""
     from .math import primes as P
@@ -557,8 +658,8 @@ def _fraction_arg(command: str, kv: dict, key: str):
 
 
 @rsa_app.command("params")
-def rsa_params(params: list[str] | None = typer.Argument(None, help=RSA_PARAMS_HELP),
-               as_json: bool = typer.Option(False, "--json")):
+def rsa_params(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=RSA_PARAMS_HELP),
+               as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Every feasible FMLM3 parameter set for operand size l (corrected Algorithm 4), each
     with the inequality that admits it; with u, c and algorithm: check that one set."""
     from .math import fmlm3
@@ -599,15 +700,16 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
             workers: int | None = typer.Option(None, "--workers", help="Local worker processes (default: CPU count; 0: "
                                                                        "in this process)."),
-            scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler, e.g. tcp://host:8786 "
-                                                                           "(instead of local processes)."),
+            scheduler: str | None = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                                 help="Dask scheduler, e.g. tcp://host:8786 (instead of local "
+                                                      "processes)."),
             retry_failed: bool = typer.Option(False, "--retry-failed", help="Run again the points stored as failed."),
             keep: Path | None = typer.Option(None, "--keep", help="Keep every point's design and tool runs under this "
                                                                   "folder."),
-            only: list[str] | None = typer.Option(None, "--only", help="Run only the [[sweep]] blocks with this name "
-                                                                       "(repeatable)."),
+            only: list[str] | None = typer.Option(None, "--only", metavar="NAME",
+                                                  help="Run only the [[sweep]] blocks with this name (repeatable)."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
-            as_json: bool = typer.Option(False, "--json")):
+            as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Generate, verify and synthesize every point of a sweep; results go to the database.
     Points already stored are skipped, so a killed sweep resumes where it stopped."""
     from .explore import Store, load, run_sweep
@@ -633,20 +735,10 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
     for sim in {s for p in sweep.points for s in p.simulators}:
         tool_path(sim)
     runner = make_runner(workers, scheduler)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
     with Store(db, command="explore") as store:
-        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
-                                       "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
-                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                            console=err_console, disable=as_json)
+        progress = progress_bar(TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
+                                           "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
+                                transient=False)
         state = {}
 
         def on_progress(s):
@@ -674,10 +766,10 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
 
 @app.command()
 def report(db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
-           fmt: str = typer.Option("md", "--format", help="md (report.md + plots/) or html (one self-contained "
-                                                          "report.html)."),
+           fmt: str = typer.Option("md", "--format", metavar=choices(FORMAT_CHOICES),
+                                   help="md (report.md + plots/) or html (one self-contained report.html)."),
            out: Path = typer.Option(Path("report"), "-o", "--out", help="Output folder."),
-           as_json: bool = typer.Option(False, "--json")):
+           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Tables per field and target, Pareto fronts of area vs latency, and plots (PNG, SVG)."""
     from .explore.report import write_report
     path = write_report(db, fmt, out)
@@ -687,16 +779,18 @@ def report(db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Result
 
 
 @app.command()
-def best(filters: list[str] | None = typer.Argument(None, help="key=value filters: field=GF(2^163), algorithm=..., "
-                                                               "family=..., or a parameter (D=16)."),
+def best(filters: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
+                                                    help="key=value filters: field=GF(2^163), algorithm=..., "
+                                                         "family=..., or a parameter (D=16)."),
          db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Results database (SQLite)."),
-         target: str | None = typer.Option(None, "--target", help="generic, asic, xc7, xcup or ecp5 (needed when the "
-                                                                  "results span several)."),
-         minimize: str = typer.Option("latency", "--minimize", help="latency, area or atp (area x latency)."),
+         target: str | None = typer.Option(None, "--target", metavar=choices(TARGET_CHOICES),
+                                           help="The target (needed when the results span several)."),
+         minimize: str = typer.Option("latency", "--minimize", metavar=choices(MINIMIZE_CHOICES),
+                                     help="latency, area or atp (area x latency)."),
          max_luts: int | None = typer.Option(None, "--max-luts", help="Only designs with at most this many LUTs (FPGA "
                                                                       "targets)."),
          top: int = typer.Option(5, "--top", help="How many to list."),
-         as_json: bool = typer.Option(False, "--json")):
+         as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """The best stored design for a field on a target, answered from the database."""
     from .explore import Store
     from .explore.pareto import best as query, parse_filters
@@ -733,6 +827,9 @@ def _root(version: bool = typer.Option(False, "--version", help="Print the versi
         raise typer.Exit()
 
 
+INTERRUPTED = 130  # the shell's status of a command ended by SIGINT
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         # without standalone mode click returns a command's typer.Exit code instead of exiting
@@ -741,7 +838,9 @@ def main(argv: list[str] | None = None) -> int:
         err_console.print(f"error: {exc}", markup=False, highlight=False)
         return 2
     except typer.Exit as exc:
-        return exc.exit_code
+        code = exc.exit_code
+    except KeyboardInterrupt:
+        code = INTERRUPTED
     except Exception as exc:
         kinds = {cls.__name__ for cls in type(exc).__mro__}
         if "ClickException" in kinds:   # click's usage errors, from click or the copy newer typer bundles
@@ -750,9 +849,11 @@ def main(argv: list[str] | None = None) -> int:
             hint = f" (see `{where} --help`)" if "UsageError" in kinds else ""
             print(f"error: {where}: {getattr(exc, 'format_message', exc.__str__)()}{hint}", file=sys.stderr)
             return 2
-        if "Abort" in kinds:
-            return 1
-        raise
+        if "Abort" not in kinds:     # click's answer to Ctrl-C (typer's is Exit(130))
+            raise
+        code = INTERRUPTED
+    if code == INTERRUPTED:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
     return code if isinstance(code, int) else 0
 
 

@@ -68,7 +68,8 @@ def tables(rows: list[dict]) -> list[dict]:
         freq = sorted({r["freq_mhz"] for r in group if r["freq_mhz"]})
         asked = f" ({', '.join(f'{f:g}' for f in freq)} MHz asked)" if freq else ""
         title = f"{field}" + (f" mod {modulus}" if modulus and modulus not in field else "") + f" on {target}{asked}"
-        out.append({"title": title, "modulus": modulus, "head": head, "rows": body})
+        out.append({"title": title, "field": field, "target": target, "modulus": modulus, "head": head,
+                    "rows": body})
     return out
 
 
@@ -150,34 +151,76 @@ def _write(out: Path, fmt: str, db_name: str, done: list[dict], failed: list[dic
 FAIL_HEAD = ["algorithm", "params", "target", "stage", "reason"]
 
 
-def _markdown(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
-    parts = ["# modforge results", "", intro, ""]
+def _beside(secs: list[dict], plots) -> tuple[list, list]:
+    """For each table its Pareto plot (beside the first table of its field and target), and the
+    plots that are not any one table's (latency per family, throughput: one per target)."""
+    pareto = {(p.field, p.target): p for p in plots if p.field is not None}
+    placed = []
     for t in secs:
+        placed.append(pareto.pop((t["field"], t["target"]), None))
+    return placed, [p for p in plots if p.field is None] + list(pareto.values())
+
+
+def _markdown(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
+    """Each table with its Pareto plot right under it; the per-target plots after the tables."""
+    parts = ["# modforge results", "", intro, ""]
+    placed, rest = _beside(secs, plots)
+    for t, p in zip(secs, placed, strict=True):
         parts += [f"## {t['title']}", "", _md_table(t["head"], t["rows"]), ""]
-    if plots:
+        if p:
+            parts += [f"![{p.title}](plots/{p.png.name}) ([SVG](plots/{p.svg.name}))", ""]
+    if rest:
         parts += ["## Plots", ""]
-        for p in plots:
+        for p in rest:
             parts += [f"### {p.title}", "", f"![{p.title}](plots/{p.png.name}) ([SVG](plots/{p.svg.name}))", ""]
     if failed:
         parts += ["## Failed points", "", _md_table(FAIL_HEAD, _failures(failed)), ""]
     return "\n".join(parts)
 
 
+# a table and its plot side by side (the plot shrinks to fit, or wraps under a wide table); the
+# per-target plots first in their target's section, in a row
+STYLE = """
+body{font-family:sans-serif;max-width:1800px;margin:auto;padding:1em}
+table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #bbb;padding:2px 6px;font-size:13px;text-align:right;white-space:nowrap}
+td:first-child,td:nth-child(2){text-align:left}
+.result{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start;margin:0 0 2em}
+.result .table{flex:0 1 auto;min-width:0;overflow-x:auto}
+.result figure{flex:1 1 420px;min-width:360px;max-width:660px}
+.overview{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start;margin:0 0 2em}
+figure{margin:0}
+figure img{max-width:100%;height:auto}
+"""
+
+
+def _figure_html(p) -> str:
+    data = base64.b64encode(p.png.read_bytes()).decode()
+    width, height = p.size()    # the page is laid out before the images are decoded: no jumps
+    return (f"<figure class='plot'><img alt='{html.escape(p.title)}' width='{width}' height='{height}' "
+            f"src='data:image/png;base64,{data}'></figure>")
+
+
 def _html(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
-    """One self-contained page: the PNGs embedded as base64."""
-    style = ("body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em}"
-             "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #bbb;padding:2px 6px;"
-             "font-size:13px;text-align:right}td:first-child,td:nth-child(2){text-align:left}img{max-width:100%}")
+    """One self-contained page (the PNGs embedded as base64), a section per target: its
+    overview plots, then the tables of each field (one per modulus) with its Pareto plot beside them."""
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>modforge results</title>"
-             f"<style>{style}</style></head><body><h1>modforge results</h1><p>{html.escape(intro)}</p>"]
-    for t in secs:
-        parts.append(f"<h2>{html.escape(t['title'])}</h2>" + _html_table(t["head"], t["rows"]))
-    if plots:
-        parts.append("<h2>Plots</h2>")
-        for p in plots:
-            data = base64.b64encode(p.png.read_bytes()).decode()
-            parts.append(f"<h3>{html.escape(p.title)}</h3><img alt='{html.escape(p.title)}' "
-                         f"src='data:image/png;base64,{data}'>")
+             f"<style>{STYLE}</style></head><body><h1>modforge results</h1><p>{html.escape(intro)}</p>"]
+    placed, rest = _beside(secs, plots)
+    for target in sorted({t["target"] for t in secs}):
+        parts.append(f"<h2>Results on {html.escape(target)}</h2>")
+        overview = [p for p in rest if p.target == target]
+        if overview:
+            parts.append("<div class='overview'>" + "".join(_figure_html(p) for p in overview) + "</div>")
+        fields: dict[str, tuple[list[str], list]] = {}    # tables sorted by field: its moduli are adjacent
+        for t, p in zip(secs, placed, strict=True):
+            if t["target"] == target:
+                tables_of, plots_of = fields.setdefault(t["field"], ([], []))
+                tables_of.append(f"<h3>{html.escape(t['title'])}</h3>" + _html_table(t["head"], t["rows"]))
+                plots_of += [p] if p else []
+        for tables_of, plots_of in fields.values():
+            parts.append("<section class='result'><div class='table'>" + "".join(tables_of) + "</div>"
+                         + "".join(_figure_html(p) for p in plots_of) + "</section>")
     if failed:
         parts.append("<h2>Failed points</h2>" + _html_table(FAIL_HEAD, _failures(failed)))
     parts.append("</body></html>")

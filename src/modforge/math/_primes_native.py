@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -238,17 +239,23 @@ def native_status() -> str:
     return _status
 
 
+#: candidates per chunk at most: a chunk runs in well under a second, so a stop (Ctrl-C, a time
+#: limit) waits for little more than that
+CHUNK_MAX = 1 << 22
+
+
 def count_parallel(lo: int, hi: int, omega: int, mode: int, workers: int | None = None,
-                   chunks: int | None = None) -> tuple[int, dict[int, int]]:
+                   chunks: int | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> tuple[int, dict[int, int]]:
     """Count primes q_h*2^omega+1, q_h in [lo, hi), on `workers` threads.
-    Returns (count, {v2(q-1): primes})."""
+    Returns (count, {v2(q-1): primes}); progress(candidates done, candidates) after each chunk."""
     lib = load()
     if lib is None:
         raise RuntimeError(_status)
     if hi - 1 >= 1 << (64 - omega) or ((lo << omega) + 1) <= SIEVE_LIMIT:
         raise ValueError("native count needs SIEVE_LIMIT < q < 2^64")
     workers = workers or os.cpu_count() or 1
-    chunks = chunks or max(1, min(hi - lo, 16 * workers))
+    chunks = chunks or max(1, min(hi - lo, 16 * workers), -(-(hi - lo) // CHUNK_MAX))
     step = -(-(hi - lo) // chunks)
     bounds = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
 
@@ -257,11 +264,18 @@ def count_parallel(lo: int, hi: int, omega: int, mode: int, workers: int | None 
         n = lib.mf_count(b[0], b[1], omega, mode, SIEVE_LIMIT, hist)
         if n < 0:
             raise MemoryError("native prime count: out of memory")
-        return n, list(hist)
+        return n, list(hist), b[1] - b[0]
 
-    total, hist = 0, [0] * 65
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for n, h in pool.map(run, bounds):
+    total, hist, done = 0, [0] * 65, 0
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        for n, h, size in pool.map(run, bounds):
             total += n
             hist = [x + y for x, y in zip(hist, h, strict=True)]
+            done += size
+            if progress is not None:
+                progress(done, hi - lo)
+    finally:
+        # stopped (an exception, Ctrl-C): drop the chunks not started, wait only for the running ones
+        pool.shutdown(wait=True, cancel_futures=True)
     return total, {v: c for v, c in enumerate(hist) if c}

@@ -10,7 +10,8 @@ Rabin's test: f of degree n is irreducible over GF(p) iff
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from itertools import product
 
 from . import gf2, poly as P
@@ -327,16 +328,23 @@ def structure(f, p: int) -> dict:
     }
 
 
-def trinomials(p: int, n: int) -> Iterator[tuple]:
+#: progress(candidates tested, candidates in all), told before each test
+Progress = Callable[[int, int], None]
+
+
+def trinomials(p: int, n: int, progress: Progress | None = None) -> Iterator[tuple]:
     """Irreducible trinomials of degree n over GF(p), as tuples.
 
     p = 2: x^n + x^k + 1 for k = 1, 2, ..., n-1.
     p odd: x^n + a*x^k + b for k = 1.., then a = 1..p-1, then b = 1..p-1.
     """
     _check_p(p)
+    total = (n - 1) * (p - 1) ** 2
     for k in range(1, n):
         for a in range(1, p):
             for b in range(1, p):
+                if progress is not None:
+                    progress(((k - 1) * (p - 1) + a - 1) * (p - 1) + b - 1, total)
                 c = [0] * (n + 1)
                 c[n], c[k], c[0] = 1, a, b
                 f = tuple(c)
@@ -344,12 +352,15 @@ def trinomials(p: int, n: int) -> Iterator[tuple]:
                     yield f
 
 
-def pentanomials(n: int) -> Iterator[tuple]:
+def pentanomials(n: int, progress: Progress | None = None) -> Iterator[tuple]:
     """Irreducible x^n + x^k3 + x^k2 + x^k1 + 1 over GF(2), n > k3 > k2 > k1 > 0,
     in lexicographic order of (k3, k2, k1) (the NIST / IEEE 1363 choice)."""
+    total = math.comb(n - 1, 3)
     for k3 in range(3, n):
         for k2 in range(2, k3):
             for k1 in range(1, k2):
+                if progress is not None:   # (k3, k2, k1) is the comb(k3-1,3) + comb(k2-1,2) + (k1-1)-th
+                    progress(math.comb(k3 - 1, 3) + math.comb(k2 - 1, 2) + k1 - 1, total)
                 fi = (1 << n) | (1 << k3) | (1 << k2) | (1 << k1) | 1
                 if _is_irreducible_gf2(fi):
                     yield gf2.to_tuple(fi)

@@ -30,7 +30,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -263,13 +263,21 @@ def proth_l_terms(q: int, kind: str, beta: int, log_qh: int) -> list[tuple[int, 
     return list(_PL_CACHE[key].get(q, []))
 
 
-def family_members(fam: Family, *, log_n: int | None = None, descending: bool = False) -> Iterator[int]:
+#: progress(candidates done, candidates in all)
+Progress = Callable[[int, int], None]
+PROGRESS_EVERY = 4096  # candidates between two progress calls (a call costs more than a sieve test)
+
+
+def family_members(fam: Family, *, log_n: int | None = None, descending: bool = False,
+                   progress: Progress | None = None) -> Iterator[int]:
     """The primes of `fam`, ascending (or descending); with log_n only those with
     2n | q - 1 (n = 2^log_n). A generator: take what you need."""
     need = 0 if log_n is None else log_n + 1  # v2(q-1) >= log n + 1
     if fam.kind in ("proth2l", "proth3l"):
         vals = _proth_l_values(fam.kind, fam.beta, fam.log_qh)
-        for q in (reversed(vals) if descending else vals):
+        for i, q in enumerate(reversed(vals) if descending else vals):
+            if progress is not None and i % PROGRESS_EVERY == 0:
+                progress(i, len(vals))
             if v2(q - 1) >= need and is_prime(q):
                 yield q
         return
@@ -280,7 +288,9 @@ def family_members(fam: Family, *, log_n: int | None = None, descending: bool = 
         return
     last = (hi - 1) // step * step
     qhs = range(last, first - 1, -step) if descending else range(first, hi, step)
-    for qh in qhs:
+    for i, qh in enumerate(qhs):
+        if progress is not None and i % PROGRESS_EVERY == 0:
+            progress(i, len(qhs))
         q = (qh << fam.omega) + 1
         if _quick_composite(q):
             continue
@@ -337,7 +347,8 @@ def native_status() -> str:
     return _primes_native.native_status()
 
 
-def count_family(fam: Family, *, method: str = "auto", workers: int | None = None) -> CountResult:
+def count_family(fam: Family, *, method: str = "auto", workers: int | None = None,
+                 progress: Progress | None = None) -> CountResult:
     """Count the primes of `fam` with the histogram of v2(q - 1).
 
     method: 'auto' (native C kernel on all cores for big ntt/proth families when a C
@@ -371,12 +382,12 @@ def count_family(fam: Family, *, method: str = "auto", workers: int | None = Non
         lo, hi = fam.qh_range()
         proth = fam.log_qh <= fam.omega
         workers = workers or os.cpu_count() or 1
-        count, hist = N.count_parallel(lo, hi, fam.omega, 0 if proth else 1, workers=workers)
+        count, hist = N.count_parallel(lo, hi, fam.omega, 0 if proth else 1, workers=workers, progress=progress)
         how = (f"native C: sieve to 2^16 + {'Proth test' if proth else 'Miller-Rabin (13 bases)'}, "
                f"{workers} thread(s)")
     else:
         count = 0
-        for q in family_members(fam):
+        for q in family_members(fam, progress=progress):
             count += 1
             v = v2(q - 1)
             hist[v] = hist.get(v, 0) + 1

@@ -15,7 +15,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..cache import cache_dir
@@ -61,27 +63,64 @@ def tool_path(simulator: str) -> str:
     return path
 
 
-def _run(cmd: list[str], cwd: Path, log: list[str], timeout: float) -> float:
+def _run(cmd: list[str], cwd: Path, log: list[str], timeout: float,
+         on_line: Callable[[str], None] | None = None) -> float:
+    """Run a tool, its output (stdout and stderr) into `log` and, line by line as it comes, to `on_line`."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, preexec_fn=die_with_parent)
-    log.append("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          errors="replace", preexec_fn=die_with_parent) as proc:
+        expired = threading.Event()
+
+        def stop() -> None:
+            expired.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, stop)
+        timer.start()
+        try:
+            lines = []
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                if on_line is not None:
+                    on_line(line)
+            proc.wait()
+        finally:
+            timer.cancel()
+    log.append("$ " + " ".join(cmd) + "\n" + "".join(lines))
+    if expired.is_set():
+        raise subprocess.TimeoutExpired(cmd, timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[0]} failed (exit {proc.returncode}):\n" + "".join(log)[-4000:])
     return time.perf_counter() - start
 
 
-def simulate(design: Design, simulator: str, timeout: float = 1800) -> SimResult:
-    """Simulate design.directory/tb.v (written by verify) with vectors/ beside it."""
+#: progress(simulator, step, done, total): step "build" (done = total = 0 while unknown) or
+#: "run" (results checked of total)
+Progress = Callable[[str, str, int, int], None]
+
+
+def simulate(design: Design, simulator: str, timeout: float = 1800, progress: Progress | None = None) -> SimResult:
+    """Simulate design.directory/tb.v (written by verify) with vectors/ beside it; `progress`
+    hears of the build and of the results checked (the testbench's MODFORGE-PROGRESS lines)."""
     tool_path(simulator)
     root = Path(design.directory).resolve()      # the binary runs from inside it: no relative paths
     sources = ["tb.v", *design.files]
     log: list[str] = []
+
+    def on_line(line: str) -> None:
+        if progress is not None and line.startswith("MODFORGE-PROGRESS "):
+            done, total = line.split()[1:3]
+            progress(simulator, "run", int(done), int(total))
+
+    if progress is not None:
+        progress(simulator, "build", 0, 0)
     if simulator == "icarus":
         build = _run(["iverilog", "-g2005", "-s", "tb", "-o", "tb.vvp", *sources], root, log, timeout)
-        run = _run(["vvp", "-n", "tb.vvp"], root, log, timeout)
+        run = _run(["vvp", "-n", "tb.vvp"], root, log, timeout, on_line)
     else:
         binary, build, cached = _verilator_build(root, sources, log, timeout)
-        run = _run([str(binary)], root, log, timeout)
+        run = _run([str(binary)], root, log, timeout, on_line)
     text = "".join(log)
     match = VERDICT.search(text)
     if not match:

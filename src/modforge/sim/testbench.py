@@ -11,7 +11,10 @@ in flight) the latency must stay constant under stalls too. An operand set of FR
 without stalls beats of a frame are accepted on consecutive cycles and the first beats of
 successive frames one initiation interval apart. A design with a cfg stream first takes
 vectors/cfg.hex's words (with random stalls); no operand is offered before the last. The
-last line printed is
+testbench prints
+    MODFORGE-PROGRESS <results checked> <of NO>
+about every hundredth result (flushed: a runner reads it while the simulation runs), and
+last
     MODFORGE-VERDICT vectors=.. pass=.. fail=.. latency_fail=.. ii_fail=.. latency=.. ii=.. timeout=..
 which the runners parse.
 """
@@ -34,6 +37,7 @@ module tb;
   localparam integer OFRAME = {out_frame};    // beats per result: those of the last OFRAME input beats
   localparam integer STRICT = {strict};      // latency constant under stalls too
   localparam integer MAXCYCLES = {max_cycles};
+  localparam integer PROGRESS = NO / 100 > 0 ? NO / 100 : 1;  // results between progress lines
 
   reg clk = 1'b0;
   reg rst = 1'b1;
@@ -105,6 +109,10 @@ module tb;
           if (fails <= 10) $display("MISMATCH vector %0d got %h expected %h", recv, o_payload, vout[recv]);
         end
         recv = recv + 1;
+        if (recv % PROGRESS == 0) begin
+          $display("MODFORGE-PROGRESS %0d %0d", recv, NO);
+          $fflush;
+        end
         src = (recv / OFRAME) * FRAME + FRAME - OFRAME + recv % OFRAME;
         waiting = 1'b1;
       end

