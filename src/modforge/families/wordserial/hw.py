@@ -63,12 +63,13 @@ def product(m: Module, a: Value, b: Value, w: int, dsp, name: str, low: bool = F
     return total[:w] if low else total
 
 
-def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = True) -> Value:
+def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = True, clear=None) -> Value:
     """value `cycles` cycles ago (a plain register chain, no reset for data: a shift register
-    LUT; with a reset for control flags)."""
+    LUT; with a reset for control flags); clear: the first register takes 0 instead (the
+    flip-flop's synchronous reset: no LUT)."""
     for k in range(cycles):
         reg = Signal(len(value), name=f"{name}_d{k + 1}", reset_less=reset_less)
-        m.d.sync += reg.eq(value)
+        m.d.sync += reg.eq(Mux(clear, 0, value) if k == 0 and clear is not None else value)
         value = reg
     return value
 
@@ -147,14 +148,15 @@ class MontgomeryCore(wiring.Component):
         flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
         high = delayed(m, j >= s, 1, "feed_high")                 # y_j = N_j = 0 beyond the top word
         round0 = delayed(m, r == 0, 1, "feed_round0")             # t = 0 in round 0
-        word = {"t": Mux(round0, 0, fb_rd.data), "y": Mux(high, 0, y_rd.data), "n": Mux(high, 0, n_rd.data),
-                **flags}
+        word = {"t": Mux(round0 | flags["last"], 0, fb_rd.data), "y": y_rd.data, "n": n_rd.data, **flags}
 
-        # --- the chain of PEs; x_i from the x RAM ---------------------------------------------
+        # --- the chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
+        # once on the bus (a cycle later, as each PE's t_0 N') ------------------------------
         m.d.comb += x_rd.addr.eq(xi)
+        x_y0np = product(m, x_rd.data, y0np, w, self.dsp, "x_y0np", low=True)
         latched = []
         for k in range(pe):
-            word, took = self.processing_element(m, k, word, x_rd.data, np_reg, y0np)
+            word, took = self.processing_element(m, k, word, x_rd.data, x_y0np, np_reg, high if k == 0 else None)
             latched.append(took)
         with m.If(Cat(*latched).any()):
             m.d.sync += xi.eq(xi + 1)
@@ -188,33 +190,39 @@ class MontgomeryCore(wiring.Component):
                 m.d.sync += unloading.eq(0)
         return m
 
-    def processing_element(self, m: Module, k: int, word: dict, x_bus: Value, np_reg: Value, y0np: Value):
+    def processing_element(self, m: Module, k: int, word: dict, x_bus: Value, x_y0np: Value, np_reg: Value,
+                           high=None):
         """PE k: the stream `word` (t, y, n and the flags) in, the stream of t' out D cycles
-        later; also whether it latches its x word this cycle (the x RAM's address advances)."""
+        later; also whether it latches its x word this cycle (the x RAM's address advances).
+        The incoming t is 0 at the last word (the PE before clears it); high (PE 0, from the
+        feed): y and N are 0 there (j >= s), cleared as they enter."""
         w, dsp = self.w, self.dsp
         name = f"pe{k}"
         first = word["first"]
-        t_in = Mux(word["last"], 0, word["t"])              # t_(s+1) = 0 (the PE before gives no word)
-        first1 = delayed(m, first, 1, f"{name}_first", reset_less=False)
+        t_in = word["t"]
+        first1 = delayed(m, first, 1, f"{name}_first")
         # a, a+1: m = (t_0 N' + x_i (y_0 N')) mod 2^w; x_i held for the round
-        m_low = product(m, t_in, np_reg, w, dsp, f"{name}_tnp", low=True) + \
-            product(m, x_bus, y0np, w, dsp, f"{name}_xy0np", low=True)
+        m_low = product(m, t_in, np_reg, w, dsp, f"{name}_tnp", low=True) + x_y0np
         quotient, x = Signal(w, name=f"{name}_m", reset_less=True), Signal(w, name=f"{name}_x", reset_less=True)
         with m.If(first1):
             m.d.sync += [quotient.eq(m_low[:w]), x.eq(x_bus)]
         # a+2+j: the products; a+3+j: their sum with t_j; a+4+j: the carry add
-        y2, n2 = delayed(m, word["y"], 2, f"{name}_y"), delayed(m, word["n"], 2, f"{name}_n")
+        y2, n2 = delayed(m, word["y"], 2, f"{name}_y", clear=high), delayed(m, word["n"], 2, f"{name}_n", clear=high)
         t3 = delayed(m, t_in, 3, f"{name}_t")
         total_p = Signal(2 * w + 2, name=f"{name}_p", reset_less=True)
         m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn")
                                + t3)
-        first4 = delayed(m, first, 4, f"{name}_first4", reset_less=False)
+        first4 = delayed(m, first, 4, f"{name}_first4")
         carry = Signal(w + 2, name=f"{name}_carry", reset_less=True)
         out_t = Signal(w, name=f"{name}_t_out", reset_less=True)
         total = total_p + Mux(first4, 0, carry)
-        m.d.sync += [carry.eq(total[w:]), out_t.eq(total[:w])]
+        # out: S of word j+1 as word j of t'; word s+1 (no word s+2 follows) is 0, for the next PE
+        after_last = delayed(m, word["last"], 5, f"{name}_last5")
+        m.d.sync += [carry.eq(total[w:]), out_t.eq(Mux(after_last, 0, total[:w]))]
         out = {"t": out_t,
-               "y": delayed(m, y2, PE_DELAY - 2, f"{name}_y_out"), "n": delayed(m, n2, PE_DELAY - 2, f"{name}_n_out")}
+               "y": delayed(m, word["y"], PE_DELAY, f"{name}_y_out", clear=high),
+               "n": delayed(m, word["n"], PE_DELAY, f"{name}_n_out", clear=high)}
         for flag in FLAGS:
-            out[flag] = delayed(m, word[flag], PE_DELAY, f"{name}_{flag}", reset_less=False)
+            # only `active` (it enables the RAM writes) is reset: after a reset nothing in flight writes
+            out[flag] = delayed(m, word[flag], PE_DELAY, f"{name}_{flag}", reset_less=flag != "active")
         return out, first1
