@@ -19,7 +19,7 @@ class StaleConfig(RsaMontgomery):
 
     def verification_config(self, params):
         loaded, _ = super().verification_config(params)
-        return loaded, self.config_words(params, params.modulus)
+        return loaded, self.config_words(params, [params.modulus])
 
 
 class WrongLatency(RsaMontgomery):

@@ -56,7 +56,16 @@ def test_config_words_load_another_modulus():
     assert sum((v & 0xFFFFFFFF) << (32 * j) for j, v in enumerate(words[1:])) == loaded.modulus
     assert ALG.plan(p).config_width == 32 + wb + 1
     with pytest.raises(ParameterError):
-        ALG.config_words(p, 1 << 255)                   # even
+        ALG.config_words(p, [1 << 255])                 # even
+    with pytest.raises(ParameterError):
+        ALG.config_words(p, [loaded.modulus, loaded.modulus])
+
+
+def test_cli_config_words(capsys):
+    modulus = M.default_modulus(256, salt=7)
+    assert main(["config", "rsa-montgomery", "l=256", "w=32", "--prime", hex(modulus)]) == 0
+    words = [int(x, 16) for x in capsys.readouterr().out.split()]
+    assert words == ALG.config_words(ALG.parse({"l": "256", "w": "32"}), [modulus])
 
 
 def test_cycle_claims():

@@ -120,8 +120,12 @@ class RsaMontgomery(Algorithm):
                 Operand("word", self.word_bits(params), "unsigned binary", "the word's index j"),
                 Operand("sel", 1, "unsigned binary", "0: N' = -N^-1 mod 2^w (word 0); 1: N's word j")]
 
-    def config_words(self, params, modulus: int) -> list[int]:
-        """The cfg payloads that load `modulus` (N' first, then N's words)."""
+    def config_words(self, params, moduli: list[int]) -> list[int]:
+        """The cfg payloads that load the one modulus of `moduli` (N' first, then N's words;
+        `modforge config rsa-montgomery ... --prime N` prints them)."""
+        if len(moduli) != 1:
+            raise ParameterError(self.name, "modulus", "must be one modulus to load", ",".join(map(hex, moduli)))
+        modulus = moduli[0]
         self.check_modulus(modulus, params.l, "modulus")
         w, wb = params.w, self.word_bits(params)
         return ([M.n_prime(modulus, w)]
@@ -133,7 +137,7 @@ class RsaMontgomery(Algorithm):
         if other == params.modulus:
             other = (1 << params.l) - 1
         loaded = dataclasses.replace(params, modulus=other)
-        return loaded, self.config_words(params, other)
+        return loaded, self.config_words(params, [other])
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, x, y):
@@ -174,7 +178,10 @@ class RsaMontgomery(Algorithm):
     def extra_info(self, params):
         sch, dsp = self.derived(params), DSP_PROFILES[params.dsp]
         per_product = dsp_tiles(params.w, params.w, *dsp) if dsp else 1
-        return {"algorithm": "FIOS", "words": sch.s, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
+        return {"algorithm": "FIOS", "words": sch.s,
+                "config": {"payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
+                                      "N' = -N^-1 mod 2^w, sel 1 word j N_j",
+                           "rule": "cfg.ready only while no frame is loading or computing"}, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
                 "pe_delay": M.PE_DELAY, "dsp_per_product": per_product,
                 "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "
                            "R = s/pe, T = max(s+2, pe D + 2), D = 6 (first input beat to last output beat, "
