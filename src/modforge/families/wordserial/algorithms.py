@@ -178,11 +178,11 @@ class RsaMontgomery(Algorithm):
     def extra_info(self, params):
         sch, dsp = self.derived(params), DSP_PROFILES[params.dsp]
         per_product = dsp_tiles(params.w, params.w, *dsp) if dsp else 1
-        return {"algorithm": "FIOS", "words": sch.s,
-                "config": {"payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
-                                      "N' = -N^-1 mod 2^w, sel 1 word j N_j",
-                           "rule": "cfg.ready only while no frame is loading or computing"}, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
-                "pe_delay": M.PE_DELAY, "dsp_per_product": per_product,
+        config = {"payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
+                             "N' = -N^-1 mod 2^w, sel 1 word j N_j",
+                  "rule": "cfg.ready only while no frame is loading or computing"}
+        return {"algorithm": "FIOS", "words": sch.s, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
+                "pe_delay": M.PE_DELAY, "dsp_per_product": per_product, "config": config,
                 "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "
                            "R = s/pe, T = max(s+2, pe D + 2), D = 6 (first input beat to last output beat, "
                            "load and read-out included)"}
