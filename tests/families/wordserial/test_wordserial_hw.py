@@ -73,11 +73,13 @@ def test_load_between_frames():
     and back-pressure."""
     alg = lookup("rsa-montgomery")
     p = alg.parse(SMALL)
-    other = dataclasses.replace(p, modulus=(1 << 64) - 59)
+    other, ones, low = (dataclasses.replace(p, modulus=v) for v in ((1 << 64) - 59, (1 << 64) - 1, (1 << 63) + 1))
     rng = random.Random(7)
     script, expected = [], []
-    for pq, load in [(p, False), (p, False), (other, True), (other, False), (p, True)]:
-        x, y = alg.random_operands(pq, rng)
+    frames = [(p, False), (p, False), (other, True), (other, False), (ones, True), (ones, False), (low, True),
+              (low, False), (p, True)]
+    for k, (pq, load) in enumerate(frames):
+        x, y = alg.random_operands(pq, rng) if k % 2 else (pq.modulus - 1, pq.modulus - 1)
         script += [("cfg", w) for w in (alg.config_words(p, [pq.modulus]) if load else [])]
         script += [("i", xj | yj << p.w) for xj, yj in alg.in_beats(pq, (x, y))]
         expected += alg.out_beats(pq, alg.model(pq, x, y))
