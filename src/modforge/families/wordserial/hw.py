@@ -9,26 +9,29 @@ Data:
   result    a RAM of s words of {t_j - N_j (with borrow), t_j}; the final borrow picks the
             half the read-out sends (both are always formed: constant time)
 
-Rounds: round r streams words j = 0..s+1 of (t, y, N) into PE 0 (t: 0 in round 0, else the
-feedback RAM; y_j = N_j = 0 for j >= s), one round every T cycles; PE k handles outer
+Rounds: round r streams words j = 0..s+1 of (t, y, N) into PE 0 (t: 0 in round 0 and at
+j = s+1, else the feedback RAM; y_j = N_j = 0 for j >= s, cleared as they enter PE 0), one
+round every T cycles; PE k handles outer
 iteration i = r pe + k, and its output stream (t', y, N) is PE k+1's input, D = 6 cycles
 later. The last PE's stream goes to the feedback RAM, or, in the last round, through the
 subtraction unit to the result RAM. Each word carries its control flags (first, last,
 active, final round) along the chain.
 
 One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
-  a        word 0: registered low products t_0 N' and x_i (y_0 N' mod 2^w)
+  a        word 0: registered low product t_0 N' (and, on the x bus, x_i (y_0 N') mod 2^w)
   a+1      word 0: m = their sum mod 2^w, x_i latched (held for the round)
   a+2+j    products x_i y_j and m N_j (DSP tiling, registered)
   a+3+j    P = their sum + t_j
-  a+4+j    (c, S) = P + c: S = t'_(j-1) (registered: visible at a+5+j)
+  a+4+j    (c, S) = P + c: S = t'_(j-1) (registered: visible at a+5+j; 0 after word s+1,
+           so the next PE's t_(s+1) is 0)
 x_i comes from the x RAM's one read port: its address advances when a PE has latched its
-word, and PEs take their words D cycles apart, in order.
+word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed once there.
 
 Control: a frame loads (s beats), the rounds run, the result's read-out starts when the
 last word leaves the subtraction unit, and the next frame loads while the result leaves;
-its rounds start once the read-out has issued its last read. Nothing in the rounds waits
-on a port: latency never depends on data or on the stream's stalls before the frame.
+its rounds start once the read-out has issued its last read. Once started, nothing in the
+rounds waits on a port, and nothing depends on the operands' values: the latency is the
+model's formula.
 """
 
 from __future__ import annotations
