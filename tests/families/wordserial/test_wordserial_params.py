@@ -75,3 +75,11 @@ def test_cycle_claims():
     assert (ALG.initiation_interval(p), ALG.latency(p), ALG.cycles(p)) == (261, 264, 295)
     p = ALG.parse({"l": "1024", "pe": "16"})                # w = 16: s = 64, R = 4
     assert ALG.cycles(p) == 587
+
+
+@pytest.mark.sim
+def test_cli_verify(capsys):
+    """The CLI's verify names the modulus the testbench loads through cfg."""
+    assert main(["verify", "rsa-montgomery", "l=64", "w=16", "pe=2", "--vectors", "8", "--sim", "icarus"]) == 0
+    p = ALG.parse({"l": "64", "w": "16", "pe": "2"})
+    assert hex(ALG.verified_modulus(p)) in capsys.readouterr().out

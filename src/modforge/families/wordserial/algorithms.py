@@ -131,13 +131,15 @@ class RsaMontgomery(Algorithm):
         return ([M.n_prime(modulus, w)]
                 + [v | (j << w) | (1 << (w + wb)) for j, v in enumerate(M.words(modulus, w, self.s(params)))])
 
-    def verification_config(self, params):
-        """Another modulus of l bits (the build's one would let a core that ignores cfg pass)."""
+    def verified_modulus(self, params) -> int:
+        """The modulus the testbench loads: another one of l bits (the build's would let a core
+        that ignores cfg pass)."""
         other = M.default_modulus(params.l, salt=1)
-        if other == params.modulus:
-            other = (1 << params.l) - 1
-        loaded = dataclasses.replace(params, modulus=other)
-        return loaded, self.config_words(params, [other])
+        return (1 << params.l) - 1 if other == params.modulus else other
+
+    def verification_config(self, params):
+        other = self.verified_modulus(params)
+        return dataclasses.replace(params, modulus=other), self.config_words(params, [other])
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, x, y):
@@ -178,9 +180,12 @@ class RsaMontgomery(Algorithm):
     def extra_info(self, params):
         sch, dsp = self.derived(params), DSP_PROFILES[params.dsp]
         per_product = dsp_tiles(params.w, params.w, *dsp) if dsp else 1
-        config = {"payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
-                             "N' = -N^-1 mod 2^w, sel 1 word j N_j",
-                  "rule": "cfg.ready only while no frame is loading or computing"}
+        # the keys of ntt's cfg description (the CLI reads them)
+        config = {"width": self.config_width(params), "words": 1 + sch.s,
+                  "payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
+                             "N' = -N^-1 mod 2^w, sel 1 word j N_j (`modforge config ... --prime N` writes them)",
+                  "rule": "cfg.ready only while no frame is loading or computing",
+                  "verified_primes": [hex(self.verified_modulus(params))]}
         return {"algorithm": "FIOS", "words": sch.s, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
                 "pe_delay": M.PE_DELAY, "dsp_per_product": per_product, "config": config,
                 "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "

@@ -21,8 +21,8 @@ One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
   a        word 0: registered low product t_0 N' (and, on the x bus, x_i (y_0 N') mod 2^w)
   a+1      word 0: m = their sum mod 2^w, x_i latched (held for the round)
   a+2+j    products x_i y_j and m N_j (DSP tiling, registered)
-  a+3+j    P = their sum + t_j
-  a+4+j    (c, S) = P + c: S = t'_(j-1) (registered: visible at a+5+j; 0 after word s+1,
+  a+3+j    P = their sum
+  a+4+j    (c, S) = P + (t_j + c): S = t'_(j-1) (registered: visible at a+5+j; 0 after word s+1,
            so the next PE's t_(s+1) is 0)
 x_i comes from the x RAM's one read port: its address advances when a PE has latched its
 word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed once there.
@@ -211,14 +211,13 @@ class MontgomeryCore(wiring.Component):
             m.d.sync += [quotient.eq(m_low[:w]), x.eq(x_bus)]
         # a+2+j: the products; a+3+j: their sum with t_j; a+4+j: the carry add
         y2, n2 = delayed(m, word["y"], 2, f"{name}_y", clear=high), delayed(m, word["n"], 2, f"{name}_n", clear=high)
-        t3 = delayed(m, t_in, 3, f"{name}_t")
-        total_p = Signal(2 * w + 2, name=f"{name}_p", reset_less=True)
-        m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn")
-                               + t3)
+        t4 = delayed(m, t_in, 4, f"{name}_t")
+        total_p = Signal(2 * w + 1, name=f"{name}_p", reset_less=True)
+        m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn"))
         first4 = delayed(m, first, 4, f"{name}_first4")
         carry = Signal(w + 2, name=f"{name}_carry", reset_less=True)
         out_t = Signal(w, name=f"{name}_t_out", reset_less=True)
-        total = total_p + Mux(first4, 0, carry)
+        total = total_p + (t4 + Mux(first4, 0, carry))      # t joins the (w+1)-bit carry: a short adder
         # out: S of word j+1 as word j of t'; word s+1 (no word s+2 follows) is 0, for the next PE
         after_last = delayed(m, word["last"], 5, f"{name}_last5")
         m.d.sync += [carry.eq(total[w:]), out_t.eq(Mux(after_last, 0, total[:w]))]
