@@ -165,9 +165,9 @@ class MontgomeryCore(wiring.Component):
             m.d.sync += xi.eq(xi + 1)
 
         # --- the chain's end: feedback, or t - N (always formed) into the result RAM ----------
-        at = Signal(range(s + 2), name="out_word")
-        index = Mux(word["first"], 0, at)
-        m.d.sync += at.eq(index + 1)
+        index = Signal(range(s + 2), name="out_word")        # 0 when a round's first word arrives
+        with m.If(word["active"]):
+            m.d.sync += index.eq(Mux(word["last"], 0, index + 1))
         borrow, use_diff = Signal(name="borrow"), Signal(name="use_difference")
         diff = Signal(w + 1, name="difference")
         m.d.comb += diff.eq(word["t"] - word["n"] - Mux(word["first"], 0, borrow))
