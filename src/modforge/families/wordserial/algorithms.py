@@ -1,0 +1,201 @@
+"""The registered word-serial multipliers for RSA-sized integers: rsa-montgomery, FIOS
+Montgomery multiplication t = x*y*R^-1 mod N, R = 2^(w s), with a chain of pe processing
+elements (model.py for the maths and the cycle formulas, hw.py for the hardware).
+
+Streams: a frame is s = l/w beats; input beat j carries x_j (low w bits) and y_j (high w
+bits), least significant word first; output beat j carries t_j. The modulus is set at run
+time through cfg (sel 0 word 0: N' = -N^-1 mod 2^w; sel 1 word j: N_j), while no frame is in
+the core; after reset the core holds the build's `modulus`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import ClassVar
+
+from ...errors import ParameterError
+from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
+from ...registry import Algorithm, Computes, Operand, param, register
+from . import hw, model as M
+
+PAPER = ("Koc, Acar, Kaliski, Analyzing and Comparing Montgomery Multiplication Algorithms, IEEE Micro "
+         "16(3), 1996: FIOS (word-serial baseline of issue 22; the FFT-based FMLM3 is "
+         "fft-montgomery-fmlm3-rsa.txt)")
+MIN_L, MAX_L, MIN_W, MAX_W = 64, 8192, 8, 64
+
+
+@dataclasses.dataclass(frozen=True)
+class MontgomeryParams:
+    l: int = param(1024,  # noqa: E741  (the issue's name for the operand bits)
+                   help=f"operand bits, {MIN_L}..{MAX_L}, a multiple of w (s = l/w words)")
+    w: int = param(0, help=f"word bits, {MIN_W}..{MAX_W} (the w x w products use the DSP tiling); 0: the "
+                           "largest power of two one DSP multiplies (16 for dsp48e2, dsp48e1, ecp5; 32 for none)")
+    pe: int = param(1, help="processing elements, 1..s, dividing s = l/w (each takes one outer iteration a "
+                            "round)")
+    dsp: Dsp = param("dsp48e2", help=DSP_HELP)
+    modulus: int = param(0, help="the modulus N after reset (odd, exactly l bits; cfg loads others at run time); "
+                                 "0: a fixed one of l bits")
+
+
+@register
+class RsaMontgomery(Algorithm):
+    """FIOS with words of w bits: the outer loop over x's words spread over pe PEs a round,
+    the inner loop one word a cycle through each PE; always forms t - N and selects."""
+    name = "rsa-montgomery"
+    family = "wordserial"
+    title = "word-serial FIOS Montgomery multiplier x*y*2^-l mod N for RSA sizes, pe PEs, N loaded at run time"
+    paper = PAPER
+    Params: ClassVar[type] = MontgomeryParams
+    frames = True
+    config_stream = True
+    parallelism = "pe"
+
+    # --- parameters -------------------------------------------------------------------
+    def validate(self, params):
+        name, bits = self.name, params.l
+        w = params.w or (32 if DSP_PROFILES[params.dsp] is None else 16)
+        if not MIN_W <= w <= MAX_W:
+            raise ParameterError(name, "w", f"must be in {MIN_W}..{MAX_W}", w)
+        if not MIN_L <= bits <= MAX_L:
+            raise ParameterError(name, "l", f"must be in {MIN_L}..{MAX_L}", bits)
+        if bits % w:
+            raise ParameterError(name, "l", f"must be a multiple of w={w}", bits)
+        s = bits // w
+        if not 1 <= params.pe <= s or s % params.pe:
+            raise ParameterError(name, "pe", f"must divide s = l/w = {s} (1 <= pe <= s)", params.pe)
+        modulus = params.modulus or M.default_modulus(bits)
+        self.check_modulus(modulus, bits, "modulus")
+        return dataclasses.replace(params, w=w, modulus=modulus)
+
+    def check_modulus(self, modulus: int, bits: int, argument: str) -> None:
+        if modulus.bit_length() != bits:
+            raise ParameterError(self.name, argument, f"must have exactly l={bits} bits (top bit set)", hex(modulus))
+        if not modulus & 1:
+            raise ParameterError(self.name, argument, "must be odd (Montgomery needs N coprime to 2^w)",
+                                 hex(modulus))
+
+    def derive(self, params) -> M.Schedule:
+        return M.Schedule(params.l, params.w, params.pe)
+
+    def s(self, params) -> int:
+        return params.l // params.w
+
+    def computes(self, params):
+        # an RSA modulus is composite: Z_N is a ring (its primality is not tested: l up to 8192)
+        return Computes("Z_q", params.modulus, is_field=False, defined_by=("modulus",))
+
+    # --- streams ----------------------------------------------------------------------
+    def frame_beats(self, params) -> int:
+        return self.s(params)
+
+    def operands(self, params):
+        w = params.w
+        return [Operand("x", w, f"word j of x ({w} bits), beat j (least significant first)", "x < N"),
+                Operand("y", w, f"word j of y ({w} bits), beat j (least significant first)", "y < N")]
+
+    def result_width(self, params):
+        return params.w
+
+    def result(self, params):
+        return Operand("t", params.w, f"word j of t ({params.w} bits), beat j (least significant first)", "t < N")
+
+    def in_beats(self, params, operands):
+        x, y = operands
+        s = self.s(params)
+        return list(zip(M.words(x, params.w, s), M.words(y, params.w, s), strict=True))
+
+    def out_beats(self, params, result):
+        return M.words(result, params.w, self.s(params))
+
+    # --- the cfg stream: N' and N's words ---------------------------------------------
+    def word_bits(self, params) -> int:
+        return max(1, (self.s(params) - 1).bit_length())
+
+    def config_width(self, params) -> int:
+        return params.w + self.word_bits(params) + 1
+
+    def config_fields(self, params):
+        return [Operand("data", params.w, "unsigned binary", "the word's value"),
+                Operand("word", self.word_bits(params), "unsigned binary", "the word's index j"),
+                Operand("sel", 1, "unsigned binary", "0: N' = -N^-1 mod 2^w (word 0); 1: N's word j")]
+
+    def config_words(self, params, moduli: list[int]) -> list[int]:
+        """The cfg payloads that load the one modulus of `moduli` (N' first, then N's words;
+        `modforge config rsa-montgomery ... --prime N` prints them)."""
+        if len(moduli) != 1:
+            raise ParameterError(self.name, "modulus", "must be one modulus to load", ",".join(map(hex, moduli)))
+        modulus = moduli[0]
+        self.check_modulus(modulus, params.l, "modulus")
+        w, wb = params.w, self.word_bits(params)
+        return ([M.n_prime(modulus, w)]
+                + [v | (j << w) | (1 << (w + wb)) for j, v in enumerate(M.words(modulus, w, self.s(params)))])
+
+    def verified_modulus(self, params) -> int:
+        """The modulus the testbench loads: another one of l bits (the build's would let a core
+        that ignores cfg pass)."""
+        other = M.default_modulus(params.l, salt=1)
+        return (1 << params.l) - 1 if other == params.modulus else other
+
+    def verification_config(self, params):
+        other = self.verified_modulus(params)
+        return dataclasses.replace(params, modulus=other), self.config_words(params, [other])
+
+    # --- mathematics ------------------------------------------------------------------
+    def model(self, params, x, y):
+        """x*y*R^-1 mod N (model.montgomery: FIOS word by word, as the hardware)."""
+        return M.montgomery(x, y, params.modulus, params.w, self.s(params))
+
+    def congruence(self, params):
+        return (f"t = x*y*R^-1 mod N, R = 2^{params.l} (= 2^(w s), w = {params.w}, s = {self.s(params)}), "
+                "0 <= t < N (fully reduced), for 0 <= x, y < N, N odd of exactly l bits (loaded through cfg)")
+
+    def random_operands(self, params, rng: random.Random):
+        return rng.randrange(params.modulus), rng.randrange(params.modulus)
+
+    def cases(self, params):
+        """0, 1, N-1, small values and their mixes."""
+        n = params.modulus
+        return [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (1, n - 1), (n - 1, 1), (2, 3), (1, 0),
+                (n - 2, n - 1), ((1 << params.w) - 1, (1 << params.w) + 1)]
+
+    # --- hardware ---------------------------------------------------------------------
+    def build(self, params):
+        return hw.MontgomeryCore(params.l, params.w, params.pe, DSP_PROFILES[params.dsp], params.modulus)
+
+    def cycles(self, params):
+        """One multiplication, first input beat to last output beat: U + s + 2 (model.py),
+        U = 2s + (R-1) T + pe D + 3, R = s/pe, T = max(s+2, pe D + 2), D = 6."""
+        return self.derived(params).cycles
+
+    def latency(self, params):
+        return self.derived(params).latency
+
+    def initiation_interval(self, params):
+        return self.derived(params).initiation_interval
+
+    def tag(self, params):
+        return f"l{params.l}_w{params.w}_pe{params.pe}"
+
+    def extra_info(self, params):
+        sch, dsp = self.derived(params), DSP_PROFILES[params.dsp]
+        per_product = dsp_tiles(params.w, params.w, *dsp) if dsp else 1
+        # the keys of ntt's cfg description (the CLI reads them)
+        config = {"width": self.config_width(params), "words": 1 + sch.s,
+                  "payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
+                             "N' = -N^-1 mod 2^w, sel 1 word j N_j (`modforge config ... --prime N` writes them)",
+                  "rule": "cfg.ready only while no frame is loading or computing",
+                  "verified_primes": [hex(self.verified_modulus(params))]}
+        return {"algorithm": "FIOS", "words": sch.s, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
+                "pe_delay": M.PE_DELAY, "dsp_per_product": per_product, "config": config,
+                "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "
+                           "R = s/pe, T = max(s+2, pe D + 2), D = 6 (first input beat to last output beat, "
+                           "load and read-out included)"}
+
+    def grid(self):
+        return [{"l": "256", "w": "32", "pe": "1"}, {"l": "256", "w": "32", "pe": "4"},
+                {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"}]
+
+    def extended_grid(self):
+        return [{"l": "1024", "pe": "16"}, {"l": "2048", "pe": "16"}, {"l": "4096", "w": "32", "pe": "16"},
+                {"l": "96", "w": "24", "pe": "1", "dsp": "none"}]

@@ -1,0 +1,230 @@
+"""The word-serial Montgomery multiplier (FIOS, model.py) in Amaranth: a chain of pe
+processing elements (PEs) that the words of y, N and t stream through, one word a cycle.
+
+Data:
+  x, y      RAMs of s words, written by the input frame (beat j: x_j, y_j)
+  N, N'     a RAM of s words and a register, reset to the build's modulus, written by cfg
+            (sel 0 word 0: N'; sel 1 word j: N_j) while no frame is in the core
+  feedback  a RAM of s + 1 words: the t that one round's last PE gives the next round
+  result    a RAM of s words of {t_j - N_j (with borrow), t_j}; the final borrow picks the
+            half the read-out sends (both are always formed: constant time)
+
+Rounds: round r streams words j = 0..s+1 of (t, y, N) into PE 0 (t: 0 in round 0 and at
+j = s+1, else the feedback RAM; y_j = N_j = 0 for j >= s, cleared as they enter PE 0), one
+round every T cycles; PE k handles outer
+iteration i = r pe + k, and its output stream (t', y, N) is PE k+1's input, D = 6 cycles
+later. The last PE's stream goes to the feedback RAM, or, in the last round, through the
+subtraction unit to the result RAM. Each word carries its control flags (first, last,
+active, final round) along the chain.
+
+One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
+  a        word 0: registered low product t_0 N' (and, on the x bus, x_i (y_0 N') mod 2^w)
+  a+1      word 0: m = their sum mod 2^w, x_i latched (held for the round)
+  a+2+j    products x_i y_j and m N_j (DSP tiling, registered)
+  a+3+j    P = their sum
+  a+4+j    (c, S) = P + (t_j + c): S = t'_(j-1) (registered: visible at a+5+j; 0 after word s+1,
+           so the next PE's t_(s+1) is 0)
+x_i comes from the x RAM's one read port: its address advances when a PE has latched its
+word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed once there.
+
+Control: a frame loads (s beats), the rounds run, the result's read-out starts when the
+last word leaves the subtraction unit, and the next frame loads while the result leaves;
+its rounds start once the read-out has issued its last read. Once started, nothing in the
+rounds waits on a port, and nothing depends on the operands' values: the latency is the
+model's formula.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Module, Mux, Signal, Value
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ...hw.config import ConfigLoader
+from ...hw.dsp import accumulate, partial_products
+from ...hw.stream import ReadOut
+from .model import PE_DELAY, Schedule, n_prime, words
+
+FLAGS = ("first", "last", "active", "final")
+
+
+def product(m: Module, a: Value, b: Value, w: int, dsp, name: str, low: bool = False) -> Value:
+    """a * b (w x w bits) from the DSP tiling's partial products, each registered (the DSP's
+    output register): their sum, one cycle after a and b. low: only a*b mod 2^w is needed,
+    so the partial products at offsets >= w are left out and the others cut to w bits."""
+    parts = partial_products(a, w, b, w, dsp)
+    regs = []
+    for k, (shift, p) in enumerate(parts):
+        if low and shift >= w:
+            continue
+        value = p[:w - shift] if low else p
+        reg = Signal(len(value), name=f"{name}_pp{k}", reset_less=True)
+        m.d.sync += reg.eq(value)
+        regs.append((shift, reg))
+    total = accumulate(regs)
+    return total[:w] if low else total
+
+
+def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = True, clear=None) -> Value:
+    """value `cycles` cycles ago (a plain register chain, no reset for data: a shift register
+    LUT; with a reset for control flags); clear: the first register takes 0 instead (the
+    flip-flop's synchronous reset: no LUT)."""
+    for k in range(cycles):
+        reg = Signal(len(value), name=f"{name}_d{k + 1}", reset_less=reset_less)
+        m.d.sync += reg.eq(Mux(clear, 0, value) if k == 0 and clear is not None else value)
+        value = reg
+    return value
+
+
+class MontgomeryCore(wiring.Component):
+    def __init__(self, bits: int, w: int, pe: int, dsp, modulus: int):
+        self.sched = Schedule(bits, w, pe)
+        self.w, self.pe, self.dsp, self.modulus = w, pe, dsp, modulus
+        self.s = bits // w
+        self.word_bits = max(1, (self.s - 1).bit_length())
+        self.latency = self.sched.latency
+        self.initiation_interval = self.sched.initiation_interval
+        super().__init__({
+            "i": In(stream.Signature(2 * w)),
+            "o": Out(stream.Signature(w)),
+            "cfg": In(stream.Signature(w + self.word_bits + 1)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        w, s, pe, sched = self.w, self.s, self.pe, self.sched
+        mems = {
+            "x_ram": Memory(shape=w, depth=s, init=[]),
+            "y_ram": Memory(shape=w, depth=s, init=[]),
+            "n_ram": Memory(shape=w, depth=s, init=words(self.modulus, w, s)),
+            "feedback_ram": Memory(shape=w, depth=s + 1, init=[]),
+            "result_ram": Memory(shape=2 * w, depth=s, init=[]),
+        }
+        for name, mem in mems.items():
+            m.submodules[name] = mem
+        x_wr, x_rd = mems["x_ram"].write_port(), mems["x_ram"].read_port()
+        y_wr, y_rd = mems["y_ram"].write_port(), mems["y_ram"].read_port()
+        n_wr, n_rd = mems["n_ram"].write_port(), mems["n_ram"].read_port()
+        fb_wr, fb_rd = mems["feedback_ram"].write_port(), mems["feedback_ram"].read_port()
+        res_wr, res_rd = mems["result_ram"].write_port(), mems["result_ram"].read_port()
+
+        # --- cfg: N' (register 0) and N's words (RAM) while no frame is in the core ----------
+        loader = ConfigLoader(w, self.word_bits, 1, [("n_prime", w, n_prime(self.modulus, w))], {1: n_wr})
+        loader.build(m)
+        wiring.connect(m, wiring.flipped(self.cfg), loader.cfg)
+        np_reg = loader.registers[0]
+
+        # --- load: beat j writes x_j and y_j; y_0 N' mod 2^w for the PEs' m ------------------
+        count = Signal(range(s + 1), name="loaded")
+        computing, unloading = Signal(name="computing"), Signal(name="unloading")
+        m.d.comb += [self.i.ready.eq(~computing & (count != s)),
+                     loader.allow.eq(~computing & (count == 0))]
+        take = self.i.valid & self.i.ready
+        y0 = Signal(w, name="y0", reset_less=True)
+        m.d.comb += [x_wr.addr.eq(count), x_wr.data.eq(self.i.payload[:w]), x_wr.en.eq(take),
+                     y_wr.addr.eq(count), y_wr.data.eq(self.i.payload[w:]), y_wr.en.eq(take)]
+        with m.If(take):
+            m.d.sync += count.eq(count + 1)
+            with m.If(count == 0):
+                m.d.sync += y0.eq(self.i.payload[w:])
+        y0np = Signal(w, name="y0_nprime", reset_less=True)
+        m.d.sync += y0np.eq(product(m, y0, np_reg, w, self.dsp, "y0np", low=True))
+
+        # --- the feed: rounds of s + 2 words, one every T cycles ------------------------------
+        start = (count == s) & ~computing & ~unloading
+        feeding = Signal(name="feeding")
+        j = Signal(range(sched.round_cycles), name="feed_word")
+        r = Signal(range(sched.rounds), name="feed_round")
+        xi = Signal(range(s), name="x_index")
+        with m.If(start):
+            m.d.sync += [computing.eq(1), feeding.eq(1), j.eq(0), r.eq(0), count.eq(0), xi.eq(0)]
+        with m.If(feeding):
+            m.d.sync += j.eq(Mux(j == sched.round_cycles - 1, 0, j + 1))
+            with m.If(j == sched.round_cycles - 1):
+                m.d.sync += r.eq(r + 1)
+            with m.If((r == sched.rounds - 1) & (j == s + 1)):
+                m.d.sync += feeding.eq(0)
+        m.d.comb += [y_rd.addr.eq(j), n_rd.addr.eq(j), fb_rd.addr.eq(j)]
+        issued = {"first": feeding & (j == 0), "last": feeding & (j == s + 1), "active": feeding & (j < s + 2),
+                  "final": r == sched.rounds - 1}
+        flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
+        high = delayed(m, j >= s, 1, "feed_high")                 # y_j = N_j = 0 beyond the top word
+        round0 = delayed(m, r == 0, 1, "feed_round0")             # t = 0 in round 0
+        word = {"t": Mux(round0 | flags["last"], 0, fb_rd.data), "y": y_rd.data, "n": n_rd.data, **flags}
+
+        # --- the chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
+        # once on the bus (a cycle later, as each PE's t_0 N') ------------------------------
+        m.d.comb += x_rd.addr.eq(xi)
+        x_y0np = product(m, x_rd.data, y0np, w, self.dsp, "x_y0np", low=True)
+        latched = []
+        for k in range(pe):
+            word, took = self.processing_element(m, k, word, x_rd.data, x_y0np, np_reg, high if k == 0 else None)
+            latched.append(took)
+        with m.If(Cat(*latched).any()):
+            m.d.sync += xi.eq(xi + 1)
+
+        # --- the chain's end: feedback, or t - N (always formed) into the result RAM ----------
+        index = Signal(range(s + 2), name="out_word")        # 0 when a round's first word arrives
+        with m.If(word["active"]):
+            m.d.sync += index.eq(Mux(word["last"], 0, index + 1))
+        borrow, use_diff = Signal(name="borrow"), Signal(name="use_difference")
+        diff = Signal(w + 1, name="difference")
+        m.d.comb += diff.eq(word["t"] - word["n"] - Mux(word["first"], 0, borrow))
+        writing = word["active"] & ~word["last"]
+        m.d.comb += [fb_wr.addr.eq(index), fb_wr.data.eq(word["t"]), fb_wr.en.eq(writing & ~word["final"]),
+                     res_wr.addr.eq(index), res_wr.data.eq(Cat(word["t"], diff[:w])),
+                     res_wr.en.eq(writing & word["final"] & (index < s))]
+        with m.If(writing & word["final"]):
+            m.d.sync += borrow.eq(diff[w])
+            with m.If(index == s):              # t >= N: no borrow out of the top word
+                m.d.sync += [use_diff.eq(~diff[w]), computing.eq(0), unloading.eq(1)]
+
+        # --- read-out: s words of the chosen half ---------------------------------------------
+        ro = ReadOut(w, 4)
+        ro.build(m)
+        wiring.connect(m, ro.o, wiring.flipped(self.o))
+        rd = Signal(range(s), name="read_word")
+        m.d.comb += [ro.avail.eq(unloading), res_rd.addr.eq(rd),
+                     ro.data.eq(Mux(use_diff, res_rd.data[w:], res_rd.data[:w]))]
+        with m.If(ro.go):
+            m.d.sync += rd.eq(Mux(rd == s - 1, 0, rd + 1))
+            with m.If(rd == s - 1):
+                m.d.sync += unloading.eq(0)
+        return m
+
+    def processing_element(self, m: Module, k: int, word: dict, x_bus: Value, x_y0np: Value, np_reg: Value,
+                           high=None):
+        """PE k: the stream `word` (t, y, n and the flags) in, the stream of t' out D cycles
+        later; also whether it latches its x word this cycle (the x RAM's address advances).
+        The incoming t is 0 at the last word (the PE before clears it); high (PE 0, from the
+        feed): y and N are 0 there (j >= s), cleared as they enter."""
+        w, dsp = self.w, self.dsp
+        name = f"pe{k}"
+        first = word["first"]
+        t_in = word["t"]
+        first1 = delayed(m, first, 1, f"{name}_first")
+        # a, a+1: m = (t_0 N' + x_i (y_0 N')) mod 2^w; x_i held for the round
+        m_low = product(m, t_in, np_reg, w, dsp, f"{name}_tnp", low=True) + x_y0np
+        quotient, x = Signal(w, name=f"{name}_m", reset_less=True), Signal(w, name=f"{name}_x", reset_less=True)
+        with m.If(first1):
+            m.d.sync += [quotient.eq(m_low[:w]), x.eq(x_bus)]
+        # a+2+j: the products; a+3+j: their sum with t_j; a+4+j: the carry add
+        y2, n2 = delayed(m, word["y"], 2, f"{name}_y", clear=high), delayed(m, word["n"], 2, f"{name}_n", clear=high)
+        t4 = delayed(m, t_in, 4, f"{name}_t")
+        total_p = Signal(2 * w + 1, name=f"{name}_p", reset_less=True)
+        m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn"))
+        first4 = delayed(m, first, 4, f"{name}_first4")
+        carry = Signal(w + 2, name=f"{name}_carry", reset_less=True)
+        out_t = Signal(w, name=f"{name}_t_out", reset_less=True)
+        total = total_p + (t4 + Mux(first4, 0, carry))      # t joins the (w+1)-bit carry: a short adder
+        # out: S of word j+1 as word j of t'; word s+1 (no word s+2 follows) is 0, for the next PE
+        after_last = delayed(m, word["last"], 5, f"{name}_last5")
+        m.d.sync += [carry.eq(total[w:]), out_t.eq(Mux(after_last, 0, total[:w]))]
+        out = {"t": out_t,
+               "y": delayed(m, word["y"], PE_DELAY, f"{name}_y_out", clear=high),
+               "n": delayed(m, word["n"], PE_DELAY, f"{name}_n_out", clear=high)}
+        for flag in FLAGS:
+            # only `active` (it enables the RAM writes) is reset: after a reset nothing in flight writes
+            out[flag] = delayed(m, word[flag], PE_DELAY, f"{name}_{flag}", reset_less=flag != "active")
+        return out, first1

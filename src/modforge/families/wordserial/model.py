@@ -1,0 +1,132 @@
+"""Word-serial Montgomery multiplication for RSA-sized integers, FIOS (finely integrated
+operand scanning: Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
+algorithms", IEEE Micro 1996), with words of w bits, s = l/w words, R = 2^(w s):
+
+    t = 0                                   (s + 1 words: t < 2N throughout)
+    for i in 0..s-1:                        (the outer loop over the words of x)
+        m = (t_0 + x_i y_0) N' mod 2^w      (N' = -N^-1 mod 2^w)
+          = (t_0 N' + x_i (y_0 N' mod 2^w)) mod 2^w     (as the hardware forms it)
+        c = 0
+        for j in 0..s+1:                    (y_j = N_j = 0 for j >= s, t_(s+1) = 0)
+            (c, S) = t_j + x_i y_j + m N_j + c
+            t'_(j-1) = S                    (j >= 1; S = 0 at j = 0 by the choice of m)
+        t = t'
+    u = t - N; result u if u >= 0 else t     (both always formed, then selected)
+
+Output congruence: result = x*y*R^-1 mod N, fully reduced (0 <= result < N), for odd N of
+exactly l bits and 0 <= x, y < N. Before the selection t < 2N (t_i < 2N and y < N give
+t_(i+1) < (2N + 2 (2^w - 1) N) / 2^w < 2N).
+
+The schedule of the hardware (hw.MontgomeryCore), all constants of the parameters:
+  D = PE_DELAY     cycles from a word entering a processing element (PE) to the word of the
+                   same index leaving it (2 for m, then products, their sum, the carry add)
+  R = s / pe       rounds: PE k handles outer iterations i = r pe + k of round r
+  T = max(s + 2, pe D + 2)   cycles between rounds (a round streams s + 2 words through the
+                   chain; the next round reads the last one's t from a RAM, two cycles
+                   after its PE wrote it)
+  U = 2s + (R - 1) T + pe D + 3   cycles from the first input beat to the first read of the
+                   result RAM: s load beats, 1 to start, the rounds (the last one's s + 1
+                   words through the chain of pe D cycles and the feed's RAM read), 1 to
+                   decide the subtraction
+  latency = U + 3 (input beat j to output beat j), initiation interval = U (the next frame
+  loads while the result leaves), one multiplication (first input beat to last output
+  beat) = U + s + 2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+PE_DELAY = 6     # cycles a word spends in one PE (see hw.ProcessingElement)
+READOUT = 3      # a result RAM read to its beat on o (hw.stream.ReadOut)
+
+
+def words(value: int, w: int, count: int) -> list[int]:
+    """value's `count` words of w bits, least significant first."""
+    mask = (1 << w) - 1
+    return [(value >> (w * j)) & mask for j in range(count)]
+
+
+def from_words(ws: list[int], w: int) -> int:
+    return sum(x << (w * j) for j, x in enumerate(ws))
+
+
+def n_prime(modulus: int, w: int) -> int:
+    """N' = -N^-1 mod 2^w (N odd)."""
+    return (-pow(modulus, -1, 1 << w)) % (1 << w)
+
+
+def fios(x: int, y: int, modulus: int, w: int, s: int) -> tuple[int, int]:
+    """(t before the final subtraction, the result): the word loop as the hardware runs it."""
+    mask = (1 << w) - 1
+    xs, ys, ns = words(x, w, s), words(y, w, s) + [0, 0], words(modulus, w, s) + [0, 0]
+    np_ = n_prime(modulus, w)
+    y0np = (ys[0] * np_) & mask
+    t = [0] * (s + 2)
+    for i in range(s):
+        m = (t[0] * np_ + xs[i] * y0np) & mask
+        out, c = [0] * (s + 2), 0
+        for j in range(s + 2):
+            total = t[j] + xs[i] * ys[j] + m * ns[j] + c
+            c = total >> w
+            if j == 0 and total & mask:
+                raise AssertionError("FIOS: the low word of t + x_i y + m N is not zero")
+            if j >= 1:
+                out[j - 1] = total & mask
+        t = out
+    value = from_words(t[:s + 1], w)
+    borrow, diff = 0, []                       # t - N word by word, as the subtraction unit does
+    for j in range(s + 1):
+        d = t[j] - ns[j] - borrow
+        borrow = int(d < 0)
+        diff.append(d & mask)
+    return value, (value if borrow else from_words(diff[:s], w))
+
+
+def montgomery(x: int, y: int, modulus: int, w: int, s: int) -> int:
+    """x*y*R^-1 mod N, R = 2^(w s), fully reduced (see the module docstring)."""
+    return fios(x, y, modulus, w, s)[1]
+
+
+def default_modulus(bits: int, salt: int = 0) -> int:
+    """A fixed odd modulus of exactly `bits` bits (the build's reset value; salt: another one)."""
+    v = random.Random(2 * bits + salt).getrandbits(bits)
+    return v | 1 | (1 << (bits - 1))
+
+
+@dataclasses.dataclass(frozen=True)
+class Schedule:
+    """The cycle plan of one configuration (see the module docstring)."""
+    l: int  # noqa: E741  (the operand bits, as the parameter)
+    w: int
+    pe: int
+
+    @property
+    def s(self) -> int:
+        return self.l // self.w
+
+    @property
+    def rounds(self) -> int:
+        return self.s // self.pe
+
+    @property
+    def round_cycles(self) -> int:
+        return max(self.s + 2, self.pe * PE_DELAY + 2)
+
+    @property
+    def first_read(self) -> int:
+        """U: first input beat to the first read of the result RAM."""
+        return 2 * self.s + (self.rounds - 1) * self.round_cycles + self.pe * PE_DELAY + 3
+
+    @property
+    def latency(self) -> int:
+        return self.first_read + READOUT
+
+    @property
+    def initiation_interval(self) -> int:
+        return self.first_read
+
+    @property
+    def cycles(self) -> int:
+        return self.latency + self.s - 1

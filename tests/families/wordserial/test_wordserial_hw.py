@@ -1,0 +1,111 @@
+"""rsa-montgomery hardware beyond the conformance grid: deliberately broken variants that
+the generated testbench must catch (a cfg load that does not take effect, a wrong latency
+claim, a core that never subtracts N), the reset modulus and loads between frames
+(amaranth.sim), and a deterministic export."""
+
+import dataclasses
+import random
+
+import pytest
+from amaranth.back import verilog
+from amaranth.sim import Simulator
+
+from modforge.families.wordserial.algorithms import RsaMontgomery
+from modforge.registry import lookup
+from modforge.sim.runners import SIMULATORS
+from modforge.sim.verify import verify
+
+SMALL = {"l": "64", "w": "16", "pe": "2"}
+
+
+class StaleConfig(RsaMontgomery):
+    """The testbench writes the build modulus' words while the vectors follow the loaded one:
+    what the core computes must depend on what cfg wrote."""
+
+    def verification_config(self, params):
+        loaded, _ = super().verification_config(params)
+        return loaded, self.config_words(params, [params.modulus])
+
+
+class WrongLatency(RsaMontgomery):
+    """The hardware claims one cycle more latency than it has."""
+
+    def build(self, params):
+        core = super().build(params)
+        core.latency += 1
+        return core
+
+
+class NoSubtraction(RsaMontgomery):
+    """The model skips the final subtraction (t < 2N): the hardware's results differ."""
+
+    def model(self, params, x, y):
+        from modforge.families.wordserial.model import fios
+        return fios(x, y, params.modulus, params.w, params.l // params.w)[0] % (1 << params.l)
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("broken, field", [(StaleConfig, "failed"), (WrongLatency, "latency_failures"),
+                                           (NoSubtraction, "failed")])
+def test_broken_variants_fail(tmp_path, broken, field):
+    alg = broken()
+    params = alg.parse(SMALL)
+    _, results = verify(alg, params, tmp_path, 40, list(SIMULATORS))
+    for r in results:
+        assert not r.ok
+        assert getattr(r, field) > 0, r.log[-2000:]
+
+
+def test_verilog_export_is_deterministic():
+    alg = lookup("rsa-montgomery")
+    params = alg.parse({"l": "256", "w": "32", "pe": "4"})
+    mod = alg.module_name(params)
+    text = verilog.convert(alg.build(params), name=mod, strip_internal_attrs=True)
+    assert f"module {mod}" in text
+    assert text == verilog.convert(alg.build(params), name=mod, strip_internal_attrs=True)
+
+
+@pytest.mark.sim
+def test_load_between_frames():
+    """amaranth.sim: frames of the reset modulus (the build's: no cfg yet), then another
+    loaded, then the reset one loaded back, each cfg write offered right behind the last beat
+    of a frame (the core holds it off until that frame's rounds are done), with input stalls
+    and back-pressure."""
+    alg = lookup("rsa-montgomery")
+    p = alg.parse(SMALL)
+    other, ones, low = (dataclasses.replace(p, modulus=v) for v in ((1 << 64) - 59, (1 << 64) - 1, (1 << 63) + 1))
+    rng = random.Random(7)
+    script, expected = [], []
+    frames = [(p, False), (p, False), (other, True), (other, False), (ones, True), (ones, False), (low, True),
+              (low, False), (p, True)]
+    for k, (pq, load) in enumerate(frames):
+        x, y = alg.random_operands(pq, rng) if k % 2 else (pq.modulus - 1, pq.modulus - 1)
+        script += [("cfg", w) for w in (alg.config_words(p, [pq.modulus]) if load else [])]
+        script += [("i", xj | yj << p.w) for xj, yj in alg.in_beats(pq, (x, y))]
+        expected += alg.out_beats(pq, alg.model(pq, x, y))
+    core = alg.build(p)
+    outs = []
+
+    async def bench(ctx):
+        k = 0
+        for _ in range(len(script) * 8 + 20 * alg.latency(p)):
+            if len(outs) == len(expected):
+                return
+            port, payload = script[k] if k < len(script) else (None, 0)
+            offer = port is not None and rng.random() < 0.8
+            ctx.set(core.i.valid, offer and port == "i")
+            ctx.set(core.cfg.valid, offer and port == "cfg")
+            ctx.set(core.i.payload if port == "i" else core.cfg.payload, payload)
+            o_ready = rng.random() < 0.7
+            ctx.set(core.o.ready, o_ready)
+            if ctx.get(core.o.valid) and o_ready:
+                outs.append(ctx.get(core.o.payload))
+            if offer and ctx.get(core.i.ready if port == "i" else core.cfg.ready):
+                k += 1
+            await ctx.tick()
+
+    sim = Simulator(core)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert outs == expected

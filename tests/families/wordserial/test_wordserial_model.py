@@ -1,0 +1,68 @@
+"""The FIOS model against the Montgomery definition x*y*R^-1 mod N (Python's pow), with
+hypothesis: random odd N of exactly l bits, N = 2^l - 1, 2^(l-1) + 1, small operands."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from modforge.families.wordserial import model as M
+from modforge.registry import lookup
+
+SIZES = [(64, 16), (64, 32), (96, 24), (68, 17), (256, 32), (128, 8), (192, 64)]
+
+
+def reference(x, y, modulus, bits):
+    return x * y * pow(1 << bits, -1, modulus) % modulus
+
+
+@st.composite
+def instances(draw):
+    bits, w = draw(st.sampled_from(SIZES))
+    modulus = draw(st.one_of(st.integers(1 << (bits - 1), (1 << bits) - 1).map(lambda v: v | 1),
+                             st.sampled_from([(1 << bits) - 1, (1 << (bits - 1)) + 1])))
+    operand = st.one_of(st.integers(0, modulus - 1), st.integers(0, 3), st.sampled_from([modulus - 1, modulus - 2]))
+    return bits, w, modulus, draw(operand), draw(operand)
+
+
+@settings(max_examples=400, deadline=None)
+@given(instances())
+def test_fios_is_montgomery(case):
+    bits, w, modulus, x, y = case
+    t, result = M.fios(x, y, modulus, w, bits // w)
+    assert result == reference(x, y, modulus, bits)
+    assert 0 <= result < modulus
+    assert t < 2 * modulus and t % modulus == result       # the bound before the final subtraction
+
+
+@pytest.mark.parametrize("bits", [1024, 2048])
+def test_rsa_sizes(bits):
+    modulus = M.default_modulus(bits, salt=5)
+    x, y = modulus - 1, modulus // 3
+    for w in (16, 32):
+        assert M.montgomery(x, y, modulus, w, bits // w) == reference(x, y, modulus, bits)
+
+
+def test_n_prime_and_default_modulus():
+    for bits in (64, 1000, 4096):
+        for salt in (0, 1):
+            n = M.default_modulus(bits, salt)
+            assert n.bit_length() == bits and n & 1
+            for w in (16, 17, 32):
+                assert (n * M.n_prime(n, w)) % (1 << w) == (1 << w) - 1      # N N' = -1 mod 2^w
+    assert M.default_modulus(512) != M.default_modulus(512, 1)
+
+
+def test_cases_agree_with_reference():
+    alg = lookup("rsa-montgomery")
+    params = alg.parse({"l": "256", "w": "32", "pe": "4"})
+    for x, y in alg.cases(params):
+        assert alg.model(params, x, y) == reference(x, y, params.modulus, 256)
+
+
+def test_schedule_formula():
+    """U = 2s + (R-1) T + pe D + 3, T = max(s+2, pe D + 2); latency U + 3, II U, cycles U + s + 2."""
+    sch = M.Schedule(1024, 16, 16)                      # s = 64, R = 4, T = 98
+    assert (sch.s, sch.rounds, sch.round_cycles) == (64, 4, 98)
+    assert sch.initiation_interval == 128 + 3 * 98 + 96 + 3
+    assert sch.latency == sch.initiation_interval + 3 and sch.cycles == sch.latency + 63
+    one = M.Schedule(1024, 32, 1)                       # one PE: rounds of s + 2 words
+    assert one.round_cycles == 34 and one.initiation_interval == 64 + 31 * 34 + 6 + 3

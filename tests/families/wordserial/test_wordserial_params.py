@@ -1,0 +1,85 @@
+"""Parameter rules of rsa-montgomery: each a ParameterError naming the argument and the rule,
+before anything is generated; the defaults made explicit; the cfg words."""
+
+import pytest
+
+from modforge.cli import main
+from modforge.errors import ParameterError
+from modforge.families.wordserial import model as M
+from modforge.registry import lookup
+
+ALG = lookup("rsa-montgomery")
+
+
+def reject(cfg, argument, text):
+    with pytest.raises(ParameterError) as e:
+        ALG.parse(cfg)
+    assert e.value.argument == argument and text in str(e.value), str(e.value)
+
+
+def test_rules():
+    reject({"l": "256", "modulus": str((1 << 255) + 2)}, "modulus", "must be odd")
+    reject({"l": "256", "modulus": str((1 << 200) + 1)}, "modulus", "exactly l=256 bits")
+    reject({"l": "256", "modulus": str((1 << 256) + 1)}, "modulus", "exactly l=256 bits")
+    reject({"l": "1000", "w": "32"}, "l", "multiple of w=32")
+    reject({"l": "100"}, "l", "multiple of w=16")
+    reject({"l": "32", "w": "16"}, "l", "64..8192")
+    reject({"l": "16384", "w": "32"}, "l", "64..8192")
+    reject({"l": "256", "w": "4"}, "w", "8..64")
+    reject({"l": "256", "w": "32", "pe": "3"}, "pe", "must divide s = l/w = 8")
+    reject({"l": "256", "w": "32", "pe": "16"}, "pe", "must divide s = l/w = 8")
+    reject({"l": "256", "w": "32", "pe": "0"}, "pe", "must divide")
+    reject({"dsp": "dsp99"}, "dsp", "must be one of")
+
+
+def test_cli_exit_2(capsys):
+    assert main(["generate", "rsa-montgomery", "l=256", "w=32", "pe=3"]) == 2
+    err = capsys.readouterr().err
+    assert "rsa-montgomery: argument 'pe' must divide s = l/w = 8" in err and "Traceback" not in err
+
+
+def test_defaults_made_explicit():
+    p = ALG.parse({})
+    assert (p.l, p.w, p.pe) == (1024, 16, 1) and p.modulus == M.default_modulus(1024)
+    assert ALG.parse({"dsp": "none"}).w == 32 and ALG.parse({"dsp": "ecp5"}).w == 16
+    assert ALG.parse({"l": "256", "modulus": str((1 << 256) - 1)}).modulus == (1 << 256) - 1
+
+
+def test_config_words_load_another_modulus():
+    p = ALG.parse({"l": "256", "w": "32", "pe": "4"})
+    loaded, words = ALG.verification_config(p)
+    assert loaded.modulus != p.modulus and loaded.modulus.bit_length() == 256
+    assert len(words) == 1 + 8 and words[0] == M.n_prime(loaded.modulus, 32)
+    wb = ALG.word_bits(p)
+    assert [(v >> 32) & ((1 << wb) - 1) for v in words[1:]] == list(range(8))
+    assert all(v >> (32 + wb) == 1 for v in words[1:]) and words[0] >> 32 == 0
+    assert sum((v & 0xFFFFFFFF) << (32 * j) for j, v in enumerate(words[1:])) == loaded.modulus
+    assert ALG.plan(p).config_width == 32 + wb + 1
+    with pytest.raises(ParameterError):
+        ALG.config_words(p, [1 << 255])                 # even
+    with pytest.raises(ParameterError):
+        ALG.config_words(p, [loaded.modulus, loaded.modulus])
+
+
+def test_cli_config_words(capsys):
+    modulus = M.default_modulus(256, salt=7)
+    assert main(["config", "rsa-montgomery", "l=256", "w=32", "--prime", hex(modulus)]) == 0
+    words = [int(x, 16) for x in capsys.readouterr().out.split()]
+    assert words == ALG.config_words(ALG.parse({"l": "256", "w": "32"}), [modulus])
+
+
+def test_cycle_claims():
+    """Cycles include the s load beats and the s read-out beats (first input beat to last
+    output beat); the testbench checks latency and II on the simulators."""
+    p = ALG.parse({"l": "1024", "w": "32", "pe": "16"})     # s = 32, R = 2, T = 98
+    assert (ALG.initiation_interval(p), ALG.latency(p), ALG.cycles(p)) == (261, 264, 295)
+    p = ALG.parse({"l": "1024", "pe": "16"})                # w = 16: s = 64, R = 4
+    assert ALG.cycles(p) == 587
+
+
+@pytest.mark.sim
+def test_cli_verify(capsys):
+    """The CLI's verify names the modulus the testbench loads through cfg."""
+    assert main(["verify", "rsa-montgomery", "l=64", "w=16", "pe=2", "--vectors", "8", "--sim", "icarus"]) == 0
+    p = ALG.parse({"l": "64", "w": "16", "pe": "2"})
+    assert hex(ALG.verified_modulus(p)) in capsys.readouterr().out
