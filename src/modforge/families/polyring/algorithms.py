@@ -134,11 +134,15 @@ class PolyAlgorithm(Algorithm):
         """A prime q: the lazy array's widths and its output offset."""
         return M.lazy(self.derived(params), params.n, params.q, params.small)
 
+    def lane_top(self, params) -> int:
+        """A prime q: the largest value an output lane carries into the reduction."""
+        return self.lazy(params).top
+
     def reducer(self, params):
         """A prime q: (the modmul algorithm, its canonical parameters) of the output lanes'
         reduction: reduce_only (x up to its reduce_bound, q 2^beta - 1), plain (x mod q), the
         smallest beta whose bound covers the lane's largest value."""
-        alg, top = lookup(f"modmul-{params.reduction}"), self.lazy(params).top
+        alg, top = lookup(f"modmul-{params.reduction}"), self.lane_top(params)
         beta = params.q.bit_length()
         while (params.q << beta) <= top:
             beta += 1
@@ -232,7 +236,7 @@ class PolyAlgorithm(Algorithm):
             return hw.PolyCore(params.n, self.k(params), self.derived(params), params.small)
         core = hw.PolyCore(params.n, self.k(params), self.derived(params), params.small, lazy=self.lazy(params))
         alg, mp = self.reducer(params)
-        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta)
+        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta, self.parallel(params))
 
     def cycles(self, params):
         """One multiplication, first input beat to last output beat: 2n/M - 1 (+ R, the
@@ -465,26 +469,39 @@ class Schoolbook(PolyAlgorithm):
     (n), computes (n: one coefficient of b a cycle) while the next streams in, then streams
     out while the next computes; its first result beat leaves with the last compute step.
     Initiation interval n; one multiplication (first input beat to last output beat) 3n - 1;
-    L back to back (L+2) n - 1.
+    L back to back (L+2) n - 1; a prime q adds the reduction's stages R to each.
     """
     name = "poly-schoolbook"
     title = "MAC-array schoolbook negacyclic multiplier a*b mod (x^n+1, 2^k), b broadcast (Roy & Basso)"
 
-    def validate(self, params):
-        if params.q & (params.q - 1):
-            raise ParameterError(self.name, "q", "must be a power of two 2^k (a prime q: poly-fir or poly-fast)",
-                                 params.q)
-        return super().validate(params)
+    def offset(self, params) -> int:
+        """A prime q: the accumulators' start, a multiple of q: n q (q - 1), the bound of
+        -sum b_j rot_j (rot in [0, q], b < q, all subtracted); small: n q small (+- terms)."""
+        return params.n * params.q * (params.small or params.q - 1)
+
+    def lane_top(self, params):
+        return self.offset(params) * (2 if params.small else 1)
+
+    def model(self, params, a, b):
+        """c = a*b mod (x^n + 1, q). A prime q: the lanes carry a value congruent to c (the
+        rotating residues are q - x, not -x) within lane_top, which the reduction maps to
+        the canonical c: the negacyclic product mod q."""
+        return M.negacyclic(a, b, params.q) if self.prime(params) else super().model(params, a, b)
 
     def build(self, params):
-        return hw.SchoolbookCore(params.n, self.k(params), params.small)
+        if not self.prime(params):
+            return hw.SchoolbookCore(params.n, self.k(params), params.small)
+        core = hw.SchoolbookCore(params.n, self.k(params), params.small, params.q,
+                                 self.lane_top(params).bit_length(), self.offset(params))
+        alg, mp = self.reducer(params)
+        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta, 1)
 
     def cycles(self, params):
-        """One multiplication, first input beat to last output beat: 3n - 1."""
-        return 3 * params.n - 1
+        """One multiplication, first input beat to last output beat: 3n - 1 (+ R)."""
+        return 3 * params.n - 1 + self.reduction_stages(params)
 
     def latency(self, params):
-        return 2 * params.n
+        return 2 * params.n + self.reduction_stages(params)
 
     def initiation_interval(self, params):
         return params.n
@@ -493,13 +510,13 @@ class Schoolbook(PolyAlgorithm):
         return "sb_" + super().tag(params)
 
     def extra_info(self, params):
-        n = params.n
+        n, R = params.n, self.reduction_stages(params)
         return {
             "macs": n, "mac": "MUX among multiples + adder" if params.small else "multiplier + adder",
-            "compute_cycles": n, "response_cycles": 2 * n, "one_multiplication_cycles": 3 * n - 1,
-            "l_multiplications_cycles": "(L+2) n - 1",
+            "compute_cycles": n, "response_cycles": 2 * n + R, "one_multiplication_cycles": 3 * n - 1 + R,
+            "l_multiplications_cycles": "(L+2) n - 1" + (f" + R, R = {R}" if R else ""),
         }
 
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
-                {"n": "256", "q": "8192", "small": "4"}]
+                {"n": "256", "q": "8192", "small": "4"}, {"n": "16", "q": "3329", "small": "2"}]   # a prime q

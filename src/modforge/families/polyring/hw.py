@@ -198,14 +198,21 @@ class SchoolbookCore(wiring.Component):
     multiplication (first input beat to last output beat) 3n - 1. Window control as in
     PolyCore: a window starts with a frame if one is offered, else drains if a frame is
     computing or streaming out, else waits; output back-pressure freezes everything.
+
+    A prime q (`prime`): the rotating register holds residues in [0, q] (the wrap's
+    negation is q - x), the products are exact and the accumulators (`acc_bits`) start each
+    window at `offset` (a multiple of q above the bound of the sum), so a result leaves as
+    the non-negative c + offset, reduced after the core (`Reduced`).
     """
 
-    def __init__(self, n: int, k: int, small: int = 0):
-        self.n, self.k, self.small = n, k, small
-        self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k
+    def __init__(self, n: int, k: int, small: int = 0, prime: int = 0, acc_bits: int = 0, offset: int = 0):
+        self.n, self.k, self.small, self.prime, self.offset = n, k, small, prime, offset
+        self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k (or < q)
         self.mag_bits = small.bit_length() if small else k
+        self.out_bits = acc_bits or k                             # c mod 2^k, or c + offset
+        self.prod_bits = ((small * prime).bit_length() if small else 2 * k) if prime else k
         self.latency, self.initiation_interval = 2 * n, n
-        super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(k))})
+        super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(self.out_bits))})
 
     def control(self, m: Module):
         """The shared window control (Windows, two windows back); returns (go, last, computing,
@@ -214,13 +221,14 @@ class SchoolbookCore(wiring.Component):
         return win.go, win.last, win.before[0], win.before[1]
 
     def product(self, m: Module, a: Value, b: Value, name: str) -> Value:
-        """a * b mod 2^k, b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed by b - 1 (the
-        odd multiples as shift-adds, written out so synthesis builds no DSP multiplier; the
-        even ones shifts of them), b = 0 is gated in the adder; else a multiplier."""
+        """a * b mod 2^k (prime q: exact), b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed
+        by b - 1 (the odd multiples as shift-adds, written out so synthesis builds no DSP
+        multiplier; the even ones shifts of them), b = 0 is gated in the adder; else a
+        multiplier."""
+        k = self.prod_bits
         if not self.small:
-            return (a * b)[:self.k]
-        prod = Signal(self.k, name=name)
-        k = self.k
+            return (a * b)[:k]
+        prod = Signal(k, name=name)
 
         def times(v: Value, e: int) -> Value:         # v * 2^e mod 2^k, exactly k bits wide
             return Cat(C(0, e), v[:k - e]) if e else v
@@ -254,30 +262,32 @@ class SchoolbookCore(wiring.Component):
             m.d.comb += [sub.eq(~b[-1]), nonzero.eq(b[:-1] != 0)]
         # --- the rotating register: x^-1 a at the load, then x^-1 per step ---------------
         rot = [Signal(k, name=f"rot{j}", reset_less=True) for j in range(n)]
-        load = cap[1:] + [a_in, C(0, k) - cap[0]]              # x^-1 a: a_{k+1}, top -a_0
-        turn = rot[1:] + [C(0, k) - rot[0]]
+        neg = C(self.prime or 0, k)                             # -x: mod 2^k, or q - x (in [0, q])
+        load = cap[1:] + [a_in, neg - cap[0]]                   # x^-1 a: a_{k+1}, top -a_0
+        turn = rot[1:] + [neg - rot[0]]
         with m.If(go):
             m.d.sync += [r.eq(Mux(last, ld, t)) for r, ld, t in zip(rot, load, turn, strict=False)]
         # --- n MACs: acc_k -/+= |b| rot_k in one adder (the carry in: subtract), idle for b = 0
-        sums = []
+        sums, W = [], self.out_bits
         for j in range(n):
-            acc = Signal(k, name=f"acc{j}", reset_less=True)   # cleared at every window's end
+            # cleared (prime q: set to the offset) at every window's end
+            acc = Signal(W, name=f"acc{j}", reset_less=True, init=self.offset)
             if self.small:
                 # named after acc: yosys takes the first name as the carry chain's DI operand,
                 # so the MUX, the sign and the sum bit fit two LUTs a bit
-                term, total = Signal(k, name=f"term{j}"), Signal(k + 2, name=f"total{j}")
-                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(k)),
+                term, total = Signal(W, name=f"term{j}"), Signal(W + 2, name=f"total{j}")
+                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(W)),
                              total.eq(Cat(sub, acc) + Cat(sub, term))]
-                s = total[1:k + 1]
+                s = total[1:W + 1]
             else:
-                total = Signal(k + 1, name=f"total{j}")
+                total = Signal(W + 1, name=f"total{j}")
                 m.d.comb += total.eq(acc - self.product(m, rot[j], b, f"prod{j}"))
-                s = total[:k]
+                s = total[:W]
             with m.If(go & (nonzero | last)):
-                m.d.sync += acc.eq(Mux(last, 0, s))             # the next frame starts from 0
+                m.d.sync += acc.eq(Mux(last, self.offset, s))   # the next frame starts from 0 (the offset)
             sums.append(Mux(nonzero, s, acc) if self.small else s)  # c at the last step
         # --- read-out: c_{n-1} at once, c_{n-2}..c_0 from the shift register -------------
-        out = [Signal(k, name=f"out{j}", reset_less=True) for j in range(n - 1)]
+        out = [Signal(W, name=f"out{j}", reset_less=True) for j in range(n - 1)]
         with m.If(go):
             m.d.sync += [o.eq(Mux(last, sums[j], out[j - 1] if j else 0)) for j, o in enumerate(out)]
             m.d.sync += [self.o.valid.eq(Mux(last, computing, streaming)),
@@ -294,9 +304,9 @@ class Reduced(wiring.Component):
     plus the reduction's stages; the reduction stalls with the output, so nothing is lost
     under back-pressure."""
 
-    def __init__(self, core: PolyCore, make_reducer, x_bits: int):
-        self.core = core
-        self.reduce = ParallelCore(make_reducer, core.st.M, x_bits, core.k)
+    def __init__(self, core: PolyCore | SchoolbookCore, make_reducer, x_bits: int, lanes: int):
+        self.core, self.lanes = core, lanes
+        self.reduce = ParallelCore(make_reducer, lanes, x_bits, core.k)
         self.latency = core.latency + self.reduce.latency
         self.initiation_interval = core.initiation_interval
         super().__init__({"i": In(stream.Signature(len(core.i.payload))),
@@ -306,7 +316,7 @@ class Reduced(wiring.Component):
         m = Module()
         m.submodules.array, m.submodules.reduce = self.core, self.reduce
         W, x_bits = self.core.out_bits, self.reduce.in_lane
-        lanes = [self.core.o.payload[lane * W:(lane + 1) * W] for lane in range(self.core.st.M)]
+        lanes = [self.core.o.payload[lane * W:(lane + 1) * W] for lane in range(self.lanes)]
         m.d.comb += [self.reduce.i.valid.eq(self.core.o.valid), self.core.o.ready.eq(self.reduce.i.ready),
                      self.reduce.i.payload.eq(Cat(*(Cat(x, C(0, x_bits - W)) for x in lanes)))]   # zero-extended
         wiring.connect(m, wiring.flipped(self.i), self.core.i)
