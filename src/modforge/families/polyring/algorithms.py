@@ -263,13 +263,18 @@ class PolyAlgorithm(Algorithm):
             "paper_table2": {"one": "2n/M - 1", "L": "(L+1) n/M + delta_M"},
         }
         if self.prime(params):
-            lz, (alg, mp) = self.lazy(params), self.reducer(params)
-            info["prime_q"] = {
-                "reduction": alg.name, "reduction_params": dataclasses.asdict(mp), "reduction_stages": R,
-                "accumulator_bits": list(lz.acc_bits), "lane_bits": lz.out_bits, "bound": lz.bound,
-                "offset": lz.offset, "latency_formula": "n/M + R (R: the reduction's stages, one core a lane)",
-            }
+            lz = self.lazy(params)
+            info["prime_q"] = self.prime_info(params) | {"accumulator_bits": list(lz.acc_bits), "bound": lz.bound,
+                                                         "offset": lz.offset}
         return info
+
+    def prime_info(self, params) -> dict:
+        """A prime q: the output reduction (its algorithm, parameters and stages R), the lanes'
+        width and the latency formula."""
+        alg, mp = self.reducer(params)
+        return {"reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
+                "reduction_stages": self.reduction_stages(params), "lane_bits": self.lane_top(params).bit_length(),
+                "latency_formula": "response + R (R: the reduction's stages, one core an output lane)"}
 
 
 #: Saber's levels: module rank l and the secrets' bound (centred binomial, mu/2)
@@ -515,7 +520,7 @@ class Schoolbook(PolyAlgorithm):
             "macs": n, "mac": "MUX among multiples + adder" if params.small else "multiplier + adder",
             "compute_cycles": n, "response_cycles": 2 * n + R, "one_multiplication_cycles": 3 * n - 1 + R,
             "l_multiplications_cycles": "(L+2) n - 1" + (f" + R, R = {R}" if R else ""),
-        }
+        } | ({"prime_q": self.prime_info(params) | {"offset": self.offset(params)}} if R else {})
 
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
