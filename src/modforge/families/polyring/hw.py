@@ -202,7 +202,8 @@ class SchoolbookCore(wiring.Component):
     A prime q (`prime`): the rotating register holds residues in [0, q] (the wrap's
     negation is q - x), the products are exact and the accumulators (`acc_bits`) start each
     window at `offset` (a multiple of q above the bound of the sum), so a result leaves as
-    the non-negative c + offset, reduced after the core (`Reduced`).
+    a non-negative value congruent to c mod q (below 2 offset; offset + 1 without small),
+    reduced after the core (`Reduced`).
     """
 
     def __init__(self, n: int, k: int, small: int = 0, prime: int = 0, acc_bits: int = 0, offset: int = 0):
