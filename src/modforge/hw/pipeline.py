@@ -25,7 +25,7 @@ stages kept.
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, Signal, Value
+from amaranth.hdl import Cat, Elaboratable, Module, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -105,3 +105,48 @@ class PipelinedCore(wiring.Component):
         m.d.comb += [self.o.valid.eq(valid[-1]), self.o.payload.eq(result)]
         return m
 
+
+
+
+class ParallelCore(PipelinedCore):
+    """`lanes` copies of a pipelined core side by side under one valid chain: lane l takes
+    bits [l in_width, (l+1) in_width) of the payload and gives the low `out_width` bits of
+    its result in bits [l out_width, ...). `make_core()` builds one lane's core; only its
+    datapath is used, in a submodule of its own per lane (`LaneDatapath`). Latency: the
+    core's."""
+
+    def __init__(self, make_core, lanes: int, in_width: int, out_width: int):
+        self.cores = [make_core() for _ in range(lanes)]
+        for core in self.cores:
+            core._MustUse__silence = True
+        self.in_lane, self.out_lane = in_width, out_width
+        super().__init__(lanes * in_width, lanes * out_width, self.cores[0].depth)
+
+    def datapath(self, m, stage, operands):
+        out = []
+        for lane, core in enumerate(self.cores):
+            dp = LaneDatapath(core, stage.advance, self.in_lane, self.out_lane)
+            m.submodules[f"lane{lane}"] = dp
+            m.d.comb += dp.x.eq(operands[lane * self.in_lane:(lane + 1) * self.in_lane])
+            out.append(dp.y)
+        for _ in range(self.stages):       # the lanes' stages are this core's
+            stage.next()
+        return Cat(*out)
+
+
+class LaneDatapath(Elaboratable):
+    """One lane of ParallelCore: core.datapath from x to y (its low bits), its registers
+    moving on `advance`."""
+
+    def __init__(self, core: PipelinedCore, advance: Value, in_width: int, out_width: int):
+        self.core, self.advance = core, advance
+        self.x, self.y = Signal(in_width, name="x"), Signal(out_width, name="y")
+
+    def elaborate(self, platform):
+        m = Module()
+        stager = Stager(m, self.advance, self.core.keep)
+        m.d.comb += self.y.eq(self.core.datapath(m, stager, self.x))
+        if stager.count != self.core.stages:
+            raise RuntimeError(f"{type(self.core).__name__}: datapath built {stager.count} stages, "
+                               f"declared {self.core.stages}")
+        return m

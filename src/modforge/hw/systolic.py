@@ -14,7 +14,9 @@ product's coefficients leave highest first, the first in the cycle its last inpu
 `y_next` is the next slot's value one cycle early (the tap-0 term the next cycle adds comes
 from the shift register, so it is known): w*y = y shifted negacyclically needs it.
 
-Coefficients are mod 2^width (the low bits). x is either a full coefficient or, with
+Coefficients are mod 2^width (the low bits); the weights may be narrower (`w_width`, e.g. k
+bits against a wide accumulator that keeps the exact sum, the lazy prime-q multiplier), and
+so may a full x (`x_width`). x is either a full coefficient or, with
 `small`, a small signed one in sign-magnitude (|x| <= small): the product is then a
 selection among the multiples of w the tap keeps (the odd ones computed once when the
 weight arrives, the even ones shifts of them), so no multiplier is built.
@@ -27,15 +29,17 @@ from amaranth.hdl import Array, Cat, Elaboratable, Module, Mux, Signal, Value
 
 
 class NegacyclicFir(Elaboratable):
-    def __init__(self, taps: int, width: int, small: int = 0, lookahead: bool = False, name: str = "fir"):
+    def __init__(self, taps: int, width: int, small: int = 0, lookahead: bool = False, name: str = "fir",
+                 w_width: int = 0, x_width: int = 0):
         if taps < 2:
             raise ValueError("a systolic multiplier needs at least 2 taps")
         self.taps, self.width, self.small, self.lookahead, self.name = taps, width, small, lookahead, name
-        self.mag_bits = small.bit_length() if small else width
+        self.w_width = w_width or width
+        self.mag_bits = small.bit_length() if small else x_width or width
         self.advance = Signal(name=f"{name}_advance")
         self.fresh = Signal(taps, name=f"{name}_fresh")      # thermometer, bit j: tap j's input is this window's
         self.load = Signal(taps, name=f"{name}_load")        # one-hot, bit j: tap j takes w_in now
-        self.w_in = Signal(width, name=f"{name}_w_in")
+        self.w_in = Signal(self.w_width, name=f"{name}_w_in")
         self.x_sign = Signal(name=f"{name}_x_sign")          # small: the sign of x (1: negative)
         self.x_mag = Signal(self.mag_bits, name=f"{name}_x_mag")
         self.y = Signal(width, name=f"{name}_y")
@@ -51,7 +55,7 @@ class NegacyclicFir(Elaboratable):
         """What a tap keeps of its weight: w, and 3w for the table."""
         if not self.table:
             return [w]
-        w3 = Signal(self.width, name=f"{name}_x3")
+        w3 = Signal(min(self.width, self.w_width + 2), name=f"{name}_x3")
         m.d.comb += w3.eq((w << 1) + w)
         return [w, w3]
 
@@ -122,7 +126,7 @@ class NegacyclicFir(Elaboratable):
                                                  f"{self.name}_l"))
         with m.If(self.advance):
             m.d.sync += loads.eq(loads_now)
-        weights = [[Signal(w, name=f"{self.name}_t{j}_w{k}") for k in range(len(incoming))] for j in range(n)]
+        weights = [[Signal.like(v, name=f"{self.name}_t{j}_w{k}") for k, v in enumerate(incoming)] for j in range(n)]
         taps = []
         for j, regs in enumerate(weights):
             with m.If(self.advance & self.load[j]):

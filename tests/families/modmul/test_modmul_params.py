@@ -64,10 +64,11 @@ def test_reduce_only_is_the_reduction_of_x(name):
     p, r = alg.parse(cfg), alg.parse({**cfg, "reduce_only": "1"})
     assert [o.width for o in alg.operands(r)] == [2 * alg.beta(p)]
     assert alg.cycles(r) == alg.cycles(p) - 2
-    assert "X <= (q-1)^2" in alg.congruence(r)
+    wide = name in ("modmul-montgomery", "modmul-barrett")     # any x < q 2^beta (reduce_bound)
+    assert ("X <= q 2^beta - 1" if wide else "X <= (q-1)^2") in alg.congruence(r)
     for a, b in alg.cases(p)[:40]:
         assert alg.model(r, a * b) == alg.model(p, a, b)
-    assert max(x for (x,) in alg.cases(r)) == (p.q - 1) ** 2
+    assert max(x for (x,) in alg.cases(r)) == alg.reduce_bound(r) == ((p.q << p.beta) - 1 if wide else (p.q - 1) ** 2)
     info = alg.extra_info(r)
     if "dsp_product" in info:
         assert info["dsp_product"] == 0 and info["dsp_total"] == info["dsp_reduction"]
@@ -162,3 +163,17 @@ def test_extra_info_and_names():
     assert alg.module_name(p).startswith("mf_modmul_wlm_mixed_q64_qh17_")
     p2 = alg.parse({"q": "0x800a000000000001", "logqh": "17", "dsp": "ecp5"})
     assert alg.extra_info(p2)["words"] == [46, 18] and alg.module_name(p2) != alg.module_name(p)
+
+
+@pytest.mark.parametrize("name", ["modmul-montgomery", "modmul-barrett"])
+def test_reduce_only_takes_a_wide_x(name):
+    """Barrett and Montgomery reduce any x < q 2^beta (a lazily summed value, beta above q's
+    bit length): plain=1 gives x mod q up to the bound and at it."""
+    alg, rng = lookup(name), random.Random(5)
+    for q in (131, 3329, 12289, 0x80014001):
+        for extra in (0, 3, 9):
+            r = alg.parse({"q": str(q), "beta": str(q.bit_length() + extra), "reduce_only": "1", "plain": "1"})
+            top = alg.reduce_bound(r)
+            assert top == (q << r.beta) - 1
+            for x in [top, top - 1, 0, 1] + [rng.randrange(top) for _ in range(300)]:
+                assert alg.model(r, x) == x % q

@@ -57,3 +57,33 @@ def test_structures():
     assert [M.structure(m).K for m in (2, 3, 4)] == [3, 6, 9]
     with pytest.raises(ValueError):
         M.factors(10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PARALLEL), st.integers(1, 3), st.sampled_from([257, 3329, 12289, 8380417]),
+       st.integers(0, 5), st.randoms())
+def test_lazy_prime_q(par, blocks, q, small, rng):
+    """A prime q: model.wide (exact phase sums, products, post-processing) is the integer
+    negacyclic product; every lane value lies within model.lazy's bound, the offset makes it
+    non-negative, and the registered model (the reduction's own) gives the product mod q."""
+    from modforge.registry import lookup
+    n = par * 2 * blocks
+    s = M.structure(par)
+    a = rng.choice([[rng.randrange(q) for _ in range(n)], [q - 1] * n])
+    b = ([rng.choice([small, -small, rng.randint(-small, small)]) for _ in range(n)] if small
+         else rng.choice([[rng.randrange(q) for _ in range(n)], [q - 1] * n]))
+    c = M.wide(a, b, s)
+    assert c == M.negacyclic_int(a, b)
+    lz = M.lazy(s, n, q, small)
+    assert lz.offset % q == 0 and all(abs(x) <= lz.bound for x in c) and lz.top < 1 << lz.out_bits
+    if n >= 16 and n // par >= 2:
+        alg = lookup("poly-fir" if par == 1 else "poly-fast")
+        p = alg.parse({"n": str(n), "q": str(q), "small": str(small)} | ({"M": str(par)} if par > 1 else {}))
+        assert alg.model(p, a, b) == M.negacyclic(a, b, q)
+
+
+def test_lazy_bound_is_reached():
+    """FIR (M = 1): c_(n-1) of all q - 1 times all q - 1 is n (q - 1)^2, the bound itself."""
+    n, q = 32, 12289
+    lz = M.lazy(M.structure(1), n, q)
+    assert M.wide([q - 1] * n, [q - 1] * n, M.structure(1))[n - 1] == lz.bound == n * (q - 1) ** 2

@@ -18,7 +18,11 @@ def test_rules():
     reject("poly-fast", {"n": "180", "M": "8"}, "n", "must be a multiple of M=8")
     reject("poly-fast", {"n": "240", "M": "10"}, "M", "2^a 3^b")
     reject("poly-fast", {"n": "256", "M": "1"}, "M", "poly-fir")
-    reject("poly-fir", {"q": "12289"}, "q", "power of two")
+    reject("poly-fir", {"q": "12288"}, "q", "must be a power of two 2^k (2 <= k <= 32) or a prime (is_prime)")
+    reject("poly-fir", {"q": "127"}, "q", "prime of 8..32 bits")
+    reject("poly-fir", {"q": str((1 << 33) + 1)}, "q", "power of two 2^k")
+    reject("poly-fir", {"q": str((1 << 33) + 17)}, "q", "prime of 8..32 bits")
+    reject("poly-fir", {"q": "8192", "reduction": "montgomery"}, "reduction", "prime q only")
     reject("poly-fir", {"q": "2"}, "q", "2 <= k <= 32")
     reject("poly-fir", {"q": str(1 << 33)}, "q", "2 <= k <= 32")
     reject("poly-fir", {"n": "8"}, "n", "16..1024")
@@ -61,4 +65,20 @@ def test_schoolbook_cycle_claims():
     assert [(o.name, o.width) for o in sb.operands(p)] == [(o.name, o.width) for o in fir.operands(pf)]
     assert sb.result(p) == fir.result(pf) and sb.frame_beats(p) == fir.frame_beats(pf) == 256
     assert sb.module_name(p).startswith("mf_poly_schoolbook_sb_n256_q13_s4_")
-    reject("poly-schoolbook", {"q": "12289"}, "q", "power of two")
+    p = sb.parse({"n": "32", "q": "12289"})
+    assert (sb.latency(p), sb.cycles(p), sb.initiation_interval(p)) == (64 + 5, 95 + 5, 32)
+
+
+def test_prime_q():
+    """A prime q: ports of q's bit length, the lazy widths, one reduction core a lane; the
+    latency grows by its stages R (barrett 5, montgomery with plain 12)."""
+    fast = lookup("poly-fast")
+    p = fast.parse({"n": "64", "q": "3329", "M": "2"})
+    assert [(o.name, o.width) for o in fast.operands(p)] == [("a", 24), ("b", 24)] and fast.result_width(p) == 24
+    assert (fast.latency(p), fast.cycles(p), fast.initiation_interval(p)) == (32 + 5, 63 + 5, 32)
+    info = fast.extra_info(p)["prime_q"]
+    assert info["reduction"] == "modmul-barrett" and info["offset"] % 3329 == 0 and info["offset"] >= info["bound"]
+    p = fast.parse({"n": "64", "q": "12289", "M": "4", "reduction": "montgomery"})
+    assert (fast.latency(p), fast.cycles(p)) == (16 + 12, 31 + 12)
+    assert fast.computes(p).p == 12289 and "q = 12289 (prime" in fast.congruence(p)
+    assert fast.module_name(p).startswith("mf_poly_fast_m4_n64_p12289_montgomery_")

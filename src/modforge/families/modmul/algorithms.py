@@ -6,7 +6,9 @@ Payload: a in the low beta bits, b in the next beta bits (a, b < q); result: bet
 in [0, q). q is a generation-time constant. Each core is a PipelinedCore: latency = its
 number of register stages (the formulas in `stages`), initiation interval 1.
 reduce_only=1: the payload is x <= (q-1)^2 (2 beta bits), the result its reduction (the
-same congruence with A*B = x), two stages fewer. qh_input=1 (WLM, WLM-Mixed, K2RED: the
+same congruence with A*B = x), two stages fewer; Barrett and Montgomery take any x below
+q 2^beta (`reduce_bound`: a wide sum, e.g. a polynomial coefficient summed lazily, with a
+beta above q's bit length). qh_input=1 (WLM, WLM-Mixed, K2RED: the
 paper's q_h input): q_h follows in the next log q_h bits and q = q_h 2^omega + 1 is the
 modulus of that product; shift_input=1 (K2RED-Shift, Montgomery-Shift) the same with the
 shift amounts l1, l2 [, l3]. plain=1: a*b mod q (the Montgomery-type factor F undone by a
@@ -146,7 +148,7 @@ class ModmulAlgorithm(Algorithm):
     def operands(self, params):
         bw = self.beta(params)
         if params.reduce_only:
-            return [Operand("x", 2 * bw, "unsigned binary", "x <= (q-1)^2")]
+            return [Operand("x", 2 * bw, "unsigned binary", f"x <= {self.reduce_bound_text(params)}")]
         return [Operand("a", bw, "unsigned binary", "a < q"), Operand("b", bw, "unsigned binary", "b < q")]
 
     def result(self, params):
@@ -167,7 +169,14 @@ class ModmulAlgorithm(Algorithm):
     def congruence(self, params):
         factor = "A*B" if params.plain else self.factor(params)
         text = f"C = {factor} mod q, q = {params.q:#x}, C in [0, q)"
-        return text.replace("A*B", "X") + ", X <= (q-1)^2" if params.reduce_only else text
+        return text.replace("A*B", "X") + f", X <= {self.reduce_bound_text(params)}" if params.reduce_only else text
+
+    def reduce_bound(self, params) -> int:
+        """The largest x the reduction alone (reduce_only) is exact for: (q-1)^2, a product."""
+        return (params.q - 1) ** 2
+
+    def reduce_bound_text(self, params) -> str:
+        return "(q-1)^2"
 
     def model(self, params, *operands):
         """The bit-exact result (see `congruence`). The models reduce the product of their
@@ -205,13 +214,14 @@ class ModmulAlgorithm(Algorithm):
 
     def random_operands(self, params, rng: random.Random):
         if params.reduce_only:
-            return (rng.randrange((params.q - 1) ** 2 + 1),)
+            return (rng.randrange(self.reduce_bound(params) + 1),)
         return (rng.randrange(params.q), rng.randrange(params.q))
 
     def cases(self, params):
         pairs = self.operand_cases(params)
         if params.reduce_only:
-            xs = [a * b for a, b in pairs] + [(params.q - 1) ** 2, (params.q - 1) ** 2 - 1]
+            top = self.reduce_bound(params)
+            xs = [a * b for a, b in pairs] + [(params.q - 1) ** 2, (params.q - 1) ** 2 - 1, top, top - 1]
             return [(x,) for x in dict.fromkeys(xs)]
         return pairs
 
@@ -316,6 +326,13 @@ class Montgomery(ModmulAlgorithm):
     def multiply(self, params, a, b):
         return M.montgomery(params.q, params.beta, a, b)
 
+    def reduce_bound(self, params):
+        """q 2^beta - 1: (x + tq) >> beta < x/2^beta + q < 2q (t < 2^beta), one correction."""
+        return (params.q << params.beta) - 1
+
+    def reduce_bound_text(self, params):
+        return "q 2^beta - 1"
+
     def stages(self, params):
         """7 stages: a*b partial products, a*b, q'x partial products, t, tq partial products, (x+tq)>>beta, correction."""  # noqa: E501 - latency_formula in design.json
         return 7
@@ -345,6 +362,14 @@ class Barrett(ModmulAlgorithm):
 
     def multiply(self, params, a, b):
         return M.barrett(params.q, params.beta, a, b)
+
+    def reduce_bound(self, params):
+        """q 2^beta - 1: x - tq < 2q (x < 2^(2 beta)) and t <= x/q < 2^beta fits
+        its beta-bit register."""
+        return (params.q << params.beta) - 1
+
+    def reduce_bound_text(self, params):
+        return "q 2^beta - 1"
 
     def stages(self, params):
         """7 stages: a*b partial products, a*b, xq' partial products, t, tq partial products, x-tq, correction."""

@@ -1,7 +1,15 @@
-"""The registered polynomial-ring multipliers c = a*b mod (x^n + 1, q), q = 2^k
+"""The registered polynomial-ring multipliers c = a*b mod (x^n + 1, q), q = 2^k or a prime
 (fast-filter-polymult-saber.txt with ../shared/seed-003-math.md and errata.md):
 poly-fir (FIR.PolyMult, the weight-stationary systolic multiplier) and poly-fast (the fast
 M-parallel filters, M = 2^a 3^b).
+
+q = 2^k: every sum is kept mod 2^k (the low k bits). q prime (8..32 bits): the array is
+lazy, exact integers in wider registers (model.Lazy), and each output coefficient is
+reduced once, at its output lane, by a pipelined reduction core of family "modmul"
+(`reduction`: modmul-barrett, or modmul-montgomery with plain=1, both with reduce_only=1
+and a beta that takes the lane's whole range: lookup, not a copy). The reduction's stages
+R add to the latency: response n/M + R, one multiplication 2n/M - 1 + R, L back to back
+(L+1) n/M - 1 + R; the initiation interval stays n/M.
 
 A frame is n/M beats on the input and on the output. Beat p: M coefficients of a, lowest
 degree first (a_{Mp+l} in lane l), then M of b, highest first (b_{n-M(p+1)+l} in lane l);
@@ -25,22 +33,29 @@ import random
 from typing import ClassVar, Literal
 
 from ...errors import ParameterError
-from ...registry import POW2, Algorithm, Computes, Operand, param, register
+from ...math.primes import is_prime
+from ...registry import Algorithm, Computes, Operand, lookup, param, register
 from . import hw, model as M
 
 PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multiplication via Fast "
          "Filtering and Applications to Lattice-Based Cryptography (fast-filter-polymult-saber.txt)")
 MIN_N, MAX_N, MIN_K, MAX_K = 16, 1024, 2, 32
+MIN_PRIME_BITS = 8           # the modmul reductions' smallest q (q >= 2^7)
+Reduction = Literal["barrett", "montgomery"]
 
 
 @dataclasses.dataclass(frozen=True)
 class FirParams:
     n: int = param(256, help=f"polynomial length, {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))")
-    q: int = param(8192, kind=POW2, help=f"coefficient modulus q = 2^k, {MIN_K} <= k <= {MAX_K} (reduction: "
-                                         "the low k bits)")
+    q: int = param(8192, help=f"coefficient modulus: q = 2^k, {MIN_K} <= k <= {MAX_K} (reduction: the low k "
+                              f"bits), or a prime of {MIN_PRIME_BITS}..{MAX_K} bits (a lazy array, each output "
+                              "coefficient reduced once by `reduction`)")
     small: int = param(0, help="b's coefficients small signed, |b_i| <= small, in sign-magnitude (Saber: 5, 4, "
                                "3 for LightSaber, Saber, FireSaber): the products become additions; 0: b is a "
                                "full coefficient mod q")
+    reduction: Reduction = param("barrett", help="prime q: the output lanes' reduction core (family modmul, "
+                                 "reduce_only): barrett (5 stages), montgomery (plain=1: 12 stages, a second "
+                                 "multiplier); q = 2^k: barrett (none is built)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +85,7 @@ class PolyAlgorithm(Algorithm):
     family = "polyring"
     paper = PAPER
     frames = True
+    uses = ("modmul",)                  # a prime q's output reduction: lookup("modmul-<reduction>")
     Params: ClassVar[type] = FirParams  # the registry's: a subclass names its own
 
     # --- parameters -------------------------------------------------------------------
@@ -78,10 +94,18 @@ class PolyAlgorithm(Algorithm):
 
     def validate(self, params):
         name, n, q = self.name, params.n, params.q
-        k = q.bit_length() - 1
-        if not MIN_K <= k <= MAX_K:
-            raise ParameterError(name, "q", f"must be 2^k with {MIN_K} <= k <= {MAX_K} (prime moduli are not "
-                                 "supported by this family yet: use ntt-polymul)", q)
+        if q & (q - 1) == 0 and q > 0:
+            if not MIN_K <= q.bit_length() - 1 <= MAX_K:
+                raise ParameterError(name, "q", f"must be 2^k with {MIN_K} <= k <= {MAX_K}", q)
+            if params.reduction != "barrett":
+                raise ParameterError(name, "reduction", "applies to a prime q only (q = 2^k keeps the low k bits)",
+                                     params.reduction)
+        elif not is_prime(q):
+            raise ParameterError(name, "q", f"must be a power of two 2^k ({MIN_K} <= k <= {MAX_K}) or a prime "
+                                 f"(is_prime) of {MIN_PRIME_BITS}..{MAX_K} bits", q)
+        elif not MIN_PRIME_BITS <= q.bit_length() <= MAX_K:
+            raise ParameterError(name, "q", f"must be a prime of {MIN_PRIME_BITS}..{MAX_K} bits (the modmul "
+                                 "reductions take q >= 2^7)", q)
         if not MIN_N <= n <= MAX_N:
             raise ParameterError(name, "n", f"must be in {MIN_N}..{MAX_N}", n)
         par = self.parallel(params)
@@ -91,14 +115,51 @@ class PolyAlgorithm(Algorithm):
             raise ParameterError(name, "n", f"must be at least 2M={2 * par} (sub-multipliers of 2 taps or more)", n)
         if not 0 <= params.small < q // 2:
             raise ParameterError(name, "small", f"must satisfy 0 <= small < q/2 = {q // 2}", params.small)
+        if self.prime(params):
+            self.reducer(params)             # the reduction's own rules, before anything is built
         return params
 
     # --- the derived plan: the flattened fast-filter structure --------------------------
     def derive(self, params) -> M.Structure:
         return M.structure(self.parallel(params))
 
+    def prime(self, params) -> bool:
+        return params.q & (params.q - 1) != 0
+
     def k(self, params) -> int:
-        return params.q.bit_length() - 1
+        """Bits of a coefficient on the ports: k of 2^k, a prime's bit length."""
+        return params.q.bit_length() - (0 if self.prime(params) else 1)
+
+    def lazy(self, params) -> M.Lazy:
+        """A prime q: the lazy array's widths and its output offset."""
+        return M.lazy(self.derived(params), params.n, params.q, params.small)
+
+    def lane_top(self, params) -> int:
+        """A prime q: the largest value an output lane carries into the reduction."""
+        return self.lazy(params).top
+
+    def reducer(self, params):
+        """A prime q: (the modmul algorithm, its canonical parameters) of the output lanes'
+        reduction: reduce_only (x up to its reduce_bound, q 2^beta - 1), plain (x mod q), the
+        smallest beta whose bound covers the lane's largest value."""
+        alg, top = lookup(f"modmul-{params.reduction}"), self.lane_top(params)
+        beta = params.q.bit_length()
+        while (params.q << beta) <= top:
+            beta += 1
+        try:
+            mp = alg.parse({"q": str(params.q), "beta": str(beta), "reduce_only": "1", "plain": "1"})
+        except ParameterError as e:
+            raise ParameterError(self.name, "q", f"must suit reduction={params.reduction}: {e.argument} "
+                                 f"{e.rule}", e.value) from None
+        assert alg.reduce_bound(mp) >= top
+        return alg, mp
+
+    def reduction_stages(self, params) -> int:
+        """R: the output reduction's pipeline stages (0 for q = 2^k)."""
+        if not self.prime(params):
+            return 0
+        alg, mp = self.reducer(params)
+        return alg.latency(mp)
 
     def b_bits(self, params) -> int:
         return params.small.bit_length() + 1 if params.small else self.k(params)
@@ -136,12 +197,20 @@ class PolyAlgorithm(Algorithm):
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, a, b):
-        """c = a*b mod (x^n + 1, q) as the hardware computes it (model.flat; checked against
-        model.negacyclic)."""
-        return M.flat(a, b, params.q, self.derived(params))
+        """c = a*b mod (x^n + 1, q) as the hardware computes it: q = 2^k, model.flat; a prime
+        q, the exact lane values of model.wide plus the offset through the reduction's own
+        model (both checked against model.negacyclic)."""
+        if not self.prime(params):
+            return M.flat(a, b, params.q, self.derived(params))
+        lz, (alg, mp) = self.lazy(params), self.reducer(params)
+        lanes = [c + lz.offset for c in M.wide(a, b, self.derived(params))]
+        assert all(0 <= u <= lz.top for u in lanes), "a lane beyond model.lazy's bound"
+        return [alg.model(mp, u) for u in lanes]
 
     def congruence(self, params):
-        return (f"c = a*b mod (x^{params.n} + 1, q), q = 2^{self.k(params)}, coefficients in [0, q)"
+        ring = (f"q = {params.q} (prime; each coefficient reduced once by {params.reduction})" if self.prime(params)
+                else f"q = 2^{self.k(params)}")
+        return (f"c = a*b mod (x^{params.n} + 1, q), {ring}, coefficients in [0, q)"
                 + (f"; |b_i| <= {params.small}" if params.small else ""))
 
     def random_operands(self, params, rng: random.Random):
@@ -163,30 +232,49 @@ class PolyAlgorithm(Algorithm):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
-        return hw.PolyCore(params.n, self.k(params), self.derived(params), params.small)
+        if not self.prime(params):
+            return hw.PolyCore(params.n, self.k(params), self.derived(params), params.small)
+        core = hw.PolyCore(params.n, self.k(params), self.derived(params), params.small, lazy=self.lazy(params))
+        alg, mp = self.reducer(params)
+        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta, self.parallel(params))
 
     def cycles(self, params):
-        """One multiplication, first input beat to last output beat: 2n/M - 1."""
-        return 2 * params.n // self.parallel(params) - 1
+        """One multiplication, first input beat to last output beat: 2n/M - 1 (+ R, the
+        reduction's stages, for a prime q)."""
+        return 2 * params.n // self.parallel(params) - 1 + self.reduction_stages(params)
 
     def latency(self, params):
-        return params.n // self.parallel(params)
+        return params.n // self.parallel(params) + self.reduction_stages(params)
 
     def initiation_interval(self, params):
         return params.n // self.parallel(params)
 
     def tag(self, params):
-        return f"n{params.n}_q{self.k(params)}" + (f"_s{params.small}" if params.small else "")
+        ring = f"p{params.q}_{params.reduction}" if self.prime(params) else f"q{self.k(params)}"
+        return f"n{params.n}_{ring}" + (f"_s{params.small}" if params.small else "")
 
     def extra_info(self, params):
-        st, nb = self.derived(params), params.n // self.parallel(params)
-        return {
+        st, nb, R = self.derived(params), params.n // self.parallel(params), self.reduction_stages(params)
+        info = {
             "M": st.M, "products": st.K, "taps_each": nb, "taps": st.K * nb,
             "post_terms": sum(len(t) for t in st.post), "shifted_products": len(st.shifted()),
-            "response_cycles": nb, "one_multiplication_cycles": 2 * nb - 1,
-            "l_multiplications_cycles": "(L+1) n/M - 1",
+            "response_cycles": nb + R, "one_multiplication_cycles": 2 * nb - 1 + R,
+            "l_multiplications_cycles": "(L+1) n/M - 1" + (f" + R, R = {R}" if R else ""),
             "paper_table2": {"one": "2n/M - 1", "L": "(L+1) n/M + delta_M"},
         }
+        if self.prime(params):
+            lz = self.lazy(params)
+            info["prime_q"] = self.prime_info(params) | {"accumulator_bits": list(lz.acc_bits), "bound": lz.bound,
+                                                         "offset": lz.offset}
+        return info
+
+    def prime_info(self, params) -> dict:
+        """A prime q: the output reduction (its algorithm, parameters and stages R), the lanes'
+        width and the latency formula."""
+        alg, mp = self.reducer(params)
+        return {"reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
+                "reduction_stages": self.reduction_stages(params), "lane_bits": self.lane_top(params).bit_length(),
+                "latency_formula": "response + R (R: the reduction's stages, one core an output lane)"}
 
 
 #: Saber's levels: module rank l and the secrets' bound (centred binomial, mu/2)
@@ -330,10 +418,11 @@ class Fir(PolyAlgorithm):
 
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
-                {"n": "256", "q": "8192", "small": "4"}]
+                {"n": "256", "q": "8192", "small": "4"}, {"n": "32", "q": "12289"}]          # a prime q
 
     def extended_grid(self):
-        return [{"n": "512", "q": "8192", "small": "4"}, {"n": "1024", "q": "1024", "small": "1"}]
+        return [{"n": "512", "q": "8192", "small": "4"}, {"n": "1024", "q": "1024", "small": "1"},
+                {"n": "256", "q": "3329", "small": "2"}]
 
 
 @register
@@ -361,7 +450,8 @@ class Fast(PolyAlgorithm):
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4", "M": "2"}, {"n": "24", "q": "65536", "M": "3"},
                 {"n": "32", "q": "8192", "small": "5", "M": "4"}, {"n": "32", "q": "4096", "small": "3", "M": "8"},
-                {"n": "36", "q": "1024", "small": "2", "M": "6"}, {"n": "256", "q": "8192", "small": "4", "M": "4"}]
+                {"n": "36", "q": "1024", "small": "2", "M": "6"}, {"n": "256", "q": "8192", "small": "4", "M": "4"},
+                {"n": "64", "q": "3329", "M": "2"}]                                              # a prime q
 
     def extended_grid(self):
         """n = 256 for M = 2, 3 (240), 8; the paper's Table III n = 180 for M = 2, 3, 4; 512, 1024."""
@@ -369,7 +459,8 @@ class Fast(PolyAlgorithm):
                 + [{"n": "240", "q": "8192", "small": "4", "M": "3"}]
                 + [{"n": "180", "q": "8192", "small": "4", "M": m} for m in ("2", "3", "4")]
                 + [{"n": "512", "q": "8192", "small": "4", "M": "4"},
-                   {"n": "1024", "q": "4096", "small": "3", "M": "8"}])
+                   {"n": "1024", "q": "4096", "small": "3", "M": "8"},
+                   {"n": "256", "q": "12289", "M": "4", "reduction": "montgomery"}])          # a prime q
 
 
 @register
@@ -383,20 +474,39 @@ class Schoolbook(PolyAlgorithm):
     (n), computes (n: one coefficient of b a cycle) while the next streams in, then streams
     out while the next computes; its first result beat leaves with the last compute step.
     Initiation interval n; one multiplication (first input beat to last output beat) 3n - 1;
-    L back to back (L+2) n - 1.
+    L back to back (L+2) n - 1; a prime q adds the reduction's stages R to each.
     """
     name = "poly-schoolbook"
     title = "MAC-array schoolbook negacyclic multiplier a*b mod (x^n+1, 2^k), b broadcast (Roy & Basso)"
 
+    def offset(self, params) -> int:
+        """A prime q: the accumulators' start, a multiple of q: n q (q - 1), the bound of
+        -sum b_j rot_j (rot in [0, q], b < q, all subtracted); small: n q small (+- terms)."""
+        return params.n * params.q * (params.small or params.q - 1)
+
+    def lane_top(self, params):
+        return self.offset(params) * (2 if params.small else 1)
+
+    def model(self, params, a, b):
+        """c = a*b mod (x^n + 1, q). A prime q: the lanes carry a value congruent to c (the
+        rotating residues are q - x, not -x) within lane_top, which the reduction maps to
+        the canonical c: the negacyclic product mod q."""
+        return M.negacyclic(a, b, params.q) if self.prime(params) else super().model(params, a, b)
+
     def build(self, params):
-        return hw.SchoolbookCore(params.n, self.k(params), params.small)
+        if not self.prime(params):
+            return hw.SchoolbookCore(params.n, self.k(params), params.small)
+        core = hw.SchoolbookCore(params.n, self.k(params), params.small, params.q,
+                                 self.lane_top(params).bit_length(), self.offset(params))
+        alg, mp = self.reducer(params)
+        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta, 1)
 
     def cycles(self, params):
-        """One multiplication, first input beat to last output beat: 3n - 1."""
-        return 3 * params.n - 1
+        """One multiplication, first input beat to last output beat: 3n - 1 (+ R)."""
+        return 3 * params.n - 1 + self.reduction_stages(params)
 
     def latency(self, params):
-        return 2 * params.n
+        return 2 * params.n + self.reduction_stages(params)
 
     def initiation_interval(self, params):
         return params.n
@@ -405,13 +515,13 @@ class Schoolbook(PolyAlgorithm):
         return "sb_" + super().tag(params)
 
     def extra_info(self, params):
-        n = params.n
+        n, R = params.n, self.reduction_stages(params)
         return {
             "macs": n, "mac": "MUX among multiples + adder" if params.small else "multiplier + adder",
-            "compute_cycles": n, "response_cycles": 2 * n, "one_multiplication_cycles": 3 * n - 1,
-            "l_multiplications_cycles": "(L+2) n - 1",
-        }
+            "compute_cycles": n, "response_cycles": 2 * n + R, "one_multiplication_cycles": 3 * n - 1 + R,
+            "l_multiplications_cycles": "(L+2) n - 1" + (f" + R, R = {R}" if R else ""),
+        } | ({"prime_q": self.prime_info(params) | {"offset": self.offset(params)}} if R else {})
 
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
-                {"n": "256", "q": "8192", "small": "4"}]
+                {"n": "256", "q": "8192", "small": "4"}, {"n": "16", "q": "3329", "small": "2"}]   # a prime q

@@ -1,7 +1,9 @@
 """The fast M-parallel polynomial multiplier in Amaranth (M = 1: FIR.PolyMult): the phase
 sums of model.Structure feed K systolic multipliers of n/M taps (hw.systolic), whose
 outputs (and, where an output phase needs w Q_k, their one-cycle look-ahead) are summed per
-output phase, mod 2^k, into the output register.
+output phase, mod 2^k, into the output register. A prime q (`lazy`, model.Lazy): the same
+array on exact integers (wider phase sums and accumulators), each output lane leaving as
+c + offset (W bits, non-negative) into one pipelined reduction core a lane (`Reduced`).
 
 Streams: a frame is n/M beats. Input beat p carries M coefficients of a, a_{Mp + l} in lane
 l (lowest degree first), then M of b, b_{n - M(p+1) + l} in lane l (highest first); output
@@ -20,8 +22,9 @@ from amaranth.hdl import Array, C, Cat, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from ...hw.pipeline import ParallelCore
 from ...hw.systolic import NegacyclicFir, one_hot_load, thermometer_step
-from .model import Structure
+from .model import Lazy, Structure
 
 
 class Windows:
@@ -58,16 +61,24 @@ class PolyCore(wiring.Component):
     the result slots of each product but the group's last add into a delay line of n/M beats
     instead of leaving, so the result beats come with the group's last product."""
 
-    def __init__(self, n: int, k: int, st: Structure, small: int = 0, mag_bits: int = 0, group: int = 1):
-        self.n, self.k, self.st, self.small, self.group = n, k, st, small, group
+    def __init__(self, n: int, k: int, st: Structure, small: int = 0, mag_bits: int = 0, group: int = 1,
+                 lazy: Lazy | None = None):
+        self.n, self.k, self.st, self.small, self.group, self.lazy = n, k, st, small, group, lazy
         self.taps = n // st.M
         mag_bits = mag_bits or small.bit_length()
-        self.b_bits = mag_bits + 1 if small else k      # one b lane: sign-magnitude or mod 2^k
+        self.b_bits = mag_bits + 1 if small else k      # one b lane: sign-magnitude or mod 2^k (or < q)
+        self.out_bits = lazy.out_bits if lazy else k    # one result lane: c mod 2^k, or c + offset
         self.latency, self.initiation_interval = self.taps, group * self.taps
         super().__init__({
             "i": In(stream.Signature(st.M * (k + self.b_bits))),
-            "o": Out(stream.Signature(st.M * k)),
+            "o": Out(stream.Signature(st.M * self.out_bits)),
         })
+
+    def widths(self, j: int) -> tuple[int, int, int]:
+        """Product j's a sum, b sum (magnitude when small) and accumulator widths."""
+        if self.lazy:
+            return self.lazy.a_bits[j], self.lazy.b_bits[j], self.lazy.acc_bits[j]
+        return self.k, (len(self.st.pre[j]) * self.small).bit_length() if self.small else self.k, self.k
 
     def lanes(self):
         """The a and b lanes of the input beat (b: (sign, magnitude) when small)."""
@@ -77,28 +88,28 @@ class PolyCore(wiring.Component):
         return a, b
 
     def phase_sums(self, m: Module, a, b, real):
-        """Per product k: the sum of a's phases mod 2^k, and of b's (small: exact, then back to
-        sign-magnitude); zeros while the window drains."""
+        """Per product k: the sum of a's phases mod 2^k (prime q: exact), and of b's (small:
+        exact, then back to sign-magnitude); zeros while the window drains."""
         sums = []
         for j, phases in enumerate(self.st.pre):
-            sa = Signal(self.k, name=f"a_sum{j}")
+            a_bits, mag_bits, _ = self.widths(j)
+            sa = Signal(a_bits, name=f"a_sum{j}")
             m.d.comb += sa.eq(Mux(real, sum(a[lane] for lane in phases), 0))
             if self.small:
-                mag_bits = (len(phases) * self.small).bit_length()
                 signed = [Mux(b[lane][-1], -b[lane][:-1], b[lane][:-1]) for lane in phases]   # |b_l| <= small assumed
                 total = Signal(range(-len(phases) * self.small, len(phases) * self.small + 1), name=f"b_sum{j}")
                 m.d.comb += total.eq(sum(signed))
                 sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_mag{j}")
                 m.d.comb += [sign.eq(real & (total < 0)), mag.eq(Mux(real, Mux(total < 0, -total, total), 0))]
             else:
-                sign, mag = Signal(name=f"b_sign{j}"), Signal(self.k, name=f"b_sum{j}")
+                sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_sum{j}")
                 m.d.comb += mag.eq(Mux(real, sum(b[lane] for lane in phases), 0))
             sums.append((sa, sign, mag))
         return sums
 
     def elaborate(self, platform):
         m = Module()
-        k, st, taps = self.k, self.st, self.taps
+        st, taps = self.st, self.taps
         # --- window control: the frame before's results are due in this window (pend) ---
         win = Windows(m, self.i, self.o, taps, 1)
         p, start, last, real_now, go, pend = win.p, win.start, win.last, win.real_now, win.go, win.before[0]
@@ -111,26 +122,30 @@ class PolyCore(wiring.Component):
         firs = []
         for j, (sa, sign, mag) in enumerate(self.phase_sums(m, a, b, real_now)):
             small = len(st.pre[j]) * self.small
-            fir = NegacyclicFir(taps, k, small, lookahead=j in shifted, name=f"p{j}")
+            a_bits, b_bits, acc_bits = self.widths(j)
+            fir = NegacyclicFir(taps, acc_bits, small, lookahead=j in shifted, name=f"p{j}", w_width=a_bits,
+                                x_width=b_bits)
             m.submodules[f"p{j}"] = fir
             m.d.comb += [fir.advance.eq(go), fir.fresh.eq(fresh), fir.load.eq(one_hot_load(fresh, taps)),
                          fir.w_in.eq(sa), fir.x_sign.eq(sign), fir.x_mag.eq(mag)]
             firs.append(fir)
         # --- post-processing: w Q_j is the look-ahead, at the frame's last slot -Q_j(slot 0) --
+        # (prime q: the accumulators hold exact signed values, sign-extended into the wide lanes)
+        exact = (lambda v: v.as_signed()) if self.lazy else (lambda v: v)
         wrap = p == taps - 2                  # slot taps-1 (the last) is given at position taps-2
         shifted_out = {}
         for j in shifted:
-            held = Signal(k, name=f"p{j}_slot0")
+            held = Signal(self.widths(j)[2], name=f"p{j}_slot0")
             with m.If(go & last):
                 m.d.sync += held.eq(firs[j].y)
-            shifted_out[j] = Mux(wrap, -held, firs[j].y_next)
+            shifted_out[j] = Mux(wrap, -exact(held), exact(firs[j].y_next))
         lanes = []
         for phase, terms in enumerate(st.post):
-            acc = 0
+            acc = self.lazy.offset if self.lazy else 0     # prime q: c + offset >= 0, = c mod q
             for j, coef, e in terms:        # +-1, +-2, +-4: adds and shifts (a product would be a DSP)
-                value = (shifted_out[j] if e else firs[j].y) << (abs(coef).bit_length() - 1)
+                value = (shifted_out[j] if e else exact(firs[j].y)) << (abs(coef).bit_length() - 1)
                 acc = acc - value if coef < 0 else acc + value
-            out = Signal(k, name=f"c{phase}")
+            out = Signal(self.out_bits, name=f"c{phase}")
             m.d.comb += out.eq(acc)
             lanes.append(out)
         # --- the output register: slot 0 with the frame's last beat, slots 1.. in the next window
@@ -183,14 +198,22 @@ class SchoolbookCore(wiring.Component):
     multiplication (first input beat to last output beat) 3n - 1. Window control as in
     PolyCore: a window starts with a frame if one is offered, else drains if a frame is
     computing or streaming out, else waits; output back-pressure freezes everything.
+
+    A prime q (`prime`): the rotating register holds residues in [0, q] (the wrap's
+    negation is q - x), the products are exact and the accumulators (`acc_bits`) start each
+    window at `offset` (a multiple of q above the bound of the sum), so a result leaves as
+    a non-negative value congruent to c mod q (below 2 offset; offset + 1 without small),
+    reduced after the core (`Reduced`).
     """
 
-    def __init__(self, n: int, k: int, small: int = 0):
-        self.n, self.k, self.small = n, k, small
-        self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k
+    def __init__(self, n: int, k: int, small: int = 0, prime: int = 0, acc_bits: int = 0, offset: int = 0):
+        self.n, self.k, self.small, self.prime, self.offset = n, k, small, prime, offset
+        self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k (or < q)
         self.mag_bits = small.bit_length() if small else k
+        self.out_bits = acc_bits or k                             # c mod 2^k, or c + offset
+        self.prod_bits = ((small * prime).bit_length() if small else 2 * k) if prime else k
         self.latency, self.initiation_interval = 2 * n, n
-        super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(k))})
+        super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(self.out_bits))})
 
     def control(self, m: Module):
         """The shared window control (Windows, two windows back); returns (go, last, computing,
@@ -199,13 +222,14 @@ class SchoolbookCore(wiring.Component):
         return win.go, win.last, win.before[0], win.before[1]
 
     def product(self, m: Module, a: Value, b: Value, name: str) -> Value:
-        """a * b mod 2^k, b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed by b - 1 (the
-        odd multiples as shift-adds, written out so synthesis builds no DSP multiplier; the
-        even ones shifts of them), b = 0 is gated in the adder; else a multiplier."""
+        """a * b mod 2^k (prime q: exact), b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed
+        by b - 1 (the odd multiples as shift-adds, written out so synthesis builds no DSP
+        multiplier; the even ones shifts of them), b = 0 is gated in the adder; else a
+        multiplier."""
+        k = self.prod_bits
         if not self.small:
-            return (a * b)[:self.k]
-        prod = Signal(self.k, name=name)
-        k = self.k
+            return (a * b)[:k]
+        prod = Signal(k, name=name)
 
         def times(v: Value, e: int) -> Value:         # v * 2^e mod 2^k, exactly k bits wide
             return Cat(C(0, e), v[:k - e]) if e else v
@@ -239,34 +263,63 @@ class SchoolbookCore(wiring.Component):
             m.d.comb += [sub.eq(~b[-1]), nonzero.eq(b[:-1] != 0)]
         # --- the rotating register: x^-1 a at the load, then x^-1 per step ---------------
         rot = [Signal(k, name=f"rot{j}", reset_less=True) for j in range(n)]
-        load = cap[1:] + [a_in, C(0, k) - cap[0]]              # x^-1 a: a_{k+1}, top -a_0
-        turn = rot[1:] + [C(0, k) - rot[0]]
+        neg = C(self.prime or 0, k)                             # -x: mod 2^k, or q - x (in [0, q])
+        load = cap[1:] + [a_in, neg - cap[0]]                   # x^-1 a: a_{k+1}, top -a_0
+        turn = rot[1:] + [neg - rot[0]]
         with m.If(go):
             m.d.sync += [r.eq(Mux(last, ld, t)) for r, ld, t in zip(rot, load, turn, strict=False)]
         # --- n MACs: acc_k -/+= |b| rot_k in one adder (the carry in: subtract), idle for b = 0
-        sums = []
+        sums, W = [], self.out_bits
         for j in range(n):
-            acc = Signal(k, name=f"acc{j}", reset_less=True)   # cleared at every window's end
+            # cleared (prime q: set to the offset) at every window's end
+            acc = Signal(W, name=f"acc{j}", reset_less=True, init=self.offset)
             if self.small:
                 # named after acc: yosys takes the first name as the carry chain's DI operand,
                 # so the MUX, the sign and the sum bit fit two LUTs a bit
-                term, total = Signal(k, name=f"term{j}"), Signal(k + 2, name=f"total{j}")
-                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(k)),
+                term, total = Signal(W, name=f"term{j}"), Signal(W + 2, name=f"total{j}")
+                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(W)),
                              total.eq(Cat(sub, acc) + Cat(sub, term))]
-                s = total[1:k + 1]
+                s = total[1:W + 1]
             else:
-                total = Signal(k + 1, name=f"total{j}")
+                total = Signal(W + 1, name=f"total{j}")
                 m.d.comb += total.eq(acc - self.product(m, rot[j], b, f"prod{j}"))
-                s = total[:k]
+                s = total[:W]
             with m.If(go & (nonzero | last)):
-                m.d.sync += acc.eq(Mux(last, 0, s))             # the next frame starts from 0
+                m.d.sync += acc.eq(Mux(last, self.offset, s))   # the next frame starts from 0 (the offset)
             sums.append(Mux(nonzero, s, acc) if self.small else s)  # c at the last step
         # --- read-out: c_{n-1} at once, c_{n-2}..c_0 from the shift register -------------
-        out = [Signal(k, name=f"out{j}", reset_less=True) for j in range(n - 1)]
+        out = [Signal(W, name=f"out{j}", reset_less=True) for j in range(n - 1)]
         with m.If(go):
             m.d.sync += [o.eq(Mux(last, sums[j], out[j - 1] if j else 0)) for j, o in enumerate(out)]
             m.d.sync += [self.o.valid.eq(Mux(last, computing, streaming)),
                          self.o.payload.eq(Mux(last, sums[n - 1], out[n - 2]))]
         with m.Elif(self.o.ready):
             m.d.sync += self.o.valid.eq(0)
+        return m
+
+
+class Reduced(wiring.Component):
+    """A prime q: the lazy array (`core`, lanes of c + offset, W bits) into M pipelined
+    reduction cores (hw.pipeline.ParallelCore of `make_reducer()`, a modmul core taking
+    x < 2^W, in `x_bits` >= W bits, to x mod q), k bits a lane out. Latency: the array's
+    plus the reduction's stages; the reduction stalls with the output, so nothing is lost
+    under back-pressure."""
+
+    def __init__(self, core: PolyCore | SchoolbookCore, make_reducer, x_bits: int, lanes: int):
+        self.core, self.lanes = core, lanes
+        self.reduce = ParallelCore(make_reducer, lanes, x_bits, core.k)
+        self.latency = core.latency + self.reduce.latency
+        self.initiation_interval = core.initiation_interval
+        super().__init__({"i": In(stream.Signature(len(core.i.payload))),
+                          "o": Out(stream.Signature(len(self.reduce.o.payload)))})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.array, m.submodules.reduce = self.core, self.reduce
+        W, x_bits = self.core.out_bits, self.reduce.in_lane
+        lanes = [self.core.o.payload[lane * W:(lane + 1) * W] for lane in range(self.lanes)]
+        m.d.comb += [self.reduce.i.valid.eq(self.core.o.valid), self.core.o.ready.eq(self.reduce.i.ready),
+                     self.reduce.i.payload.eq(Cat(*(Cat(x, C(0, x_bits - W)) for x in lanes)))]   # zero-extended
+        wiring.connect(m, wiring.flipped(self.i), self.core.i)
+        wiring.connect(m, self.reduce.o, wiring.flipped(self.o))
         return m

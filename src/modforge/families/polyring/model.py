@@ -11,6 +11,12 @@ builds: K products of length n/M in w = x^M, each of a sum of a's phases and the
 of b's phases (phase l: the coefficients of index = l mod M), and per output phase a sum
 of +-1, +-2 times those products or w times them (w P: one negacyclic shift). Every
 exponent of w is 0 or 1, because the top phase of every identity has no y term.
+
+A prime q (`Lazy`, `wide`): nothing is reduced inside the multiplier. The phase sums,
+the products and the post-processing are exact integers (the negacyclic wrap and the
+identities' minus signs make them signed), computed modulo 2^W with W wide enough that the
+exact value is known; an output coefficient leaves as u = c + offset, offset a multiple of
+q at least the bound of |c| (so 0 <= u < 2^W and u = c mod q), and is reduced once.
 """
 
 from __future__ import annotations
@@ -34,6 +40,11 @@ IDENTITIES = {
 
 def negacyclic(a: Sequence[int], b: Sequence[int], q: int) -> list[int]:
     """The schoolbook product a*b mod (x^n + 1, q), coefficients in [0, q)."""
+    return [x % q for x in negacyclic_int(a, b)]
+
+
+def negacyclic_int(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """a*b mod x^n + 1 over the integers: c_k = sum_{i+j=k} a_i b_j - sum_{i+j=k+n} a_i b_j."""
     n = len(a)
     c = [0] * n
     for i, ai in enumerate(a):
@@ -43,7 +54,7 @@ def negacyclic(a: Sequence[int], b: Sequence[int], q: int) -> list[int]:
                 c[k] += ai * bj
             else:
                 c[k - n] -= ai * bj
-    return [x % q for x in c]
+    return c
 
 
 def shift(p: Sequence[int], q: int) -> list[int]:
@@ -151,3 +162,58 @@ def interleave(products: list[list[int]], post, q: int) -> list[int]:
         c[s::parts] = [x % q for x in phase]
     return c
 
+
+
+def wide(a: Sequence[int], b: Sequence[int], st: Structure) -> list[int]:
+    """a*b mod x^n + 1 over the integers the way the lazy (prime q) hardware sums it: exact
+    phase sums, the K products exact, per output phase the exact sum of coef * (w Q_k or Q_k)
+    (w Q: one negacyclic shift, the top coefficient negated). Equal to negacyclic_int."""
+    M, n = st.M, len(a)
+    pa = [a[lane::M] for lane in range(M)]
+    pb = [b[lane::M] for lane in range(M)]
+    Q = [negacyclic_int([sum(pa[lane][i] for lane in ls) for i in range(n // M)],
+                        [sum(pb[lane][i] for lane in ls) for i in range(n // M)]) for ls in st.pre]
+    c = [0] * n
+    for s, terms in enumerate(st.post):
+        phase = [0] * (n // M)
+        for k, coef, e in terms:
+            term = [-Q[k][-1]] + Q[k][:-1] if e else Q[k]
+            phase = [u + coef * v for u, v in zip(phase, term, strict=True)]
+        c[s::M] = phase
+    return c
+
+
+@dataclasses.dataclass(frozen=True)
+class Lazy:
+    """The widths of the lazy datapath for a prime q (bounds from the worst case, every
+    coefficient q - 1 or +-small):
+
+    a_bits[k], b_bits[k]  product k's phase sums of a and of b (b small: the magnitude)
+    acc_bits[k]           product k's systolic accumulator: signed, 2^(acc-1) > its bound
+    bound                 max |c| of an output coefficient before the offset
+    offset                the multiple of q added to it (>= bound)
+    out_bits              W: u = c + offset < 2^W, the reduction's input
+    """
+    a_bits: tuple[int, ...]
+    b_bits: tuple[int, ...]
+    acc_bits: tuple[int, ...]
+    bound: int
+    offset: int
+    out_bits: int
+
+    @property
+    def top(self) -> int:
+        """The largest u = c + offset."""
+        return self.bound + self.offset
+
+
+def lazy(st: Structure, n: int, q: int, small: int = 0) -> Lazy:
+    """The bounds and widths of `Lazy` for st's products of n/M taps."""
+    taps = n // st.M
+    a_max = [len(ls) * (q - 1) for ls in st.pre]
+    b_max = [len(ls) * (small or q - 1) for ls in st.pre]
+    q_max = [taps * x * y for x, y in zip(a_max, b_max, strict=True)]
+    bound = max(sum(abs(coef) * q_max[k] for k, coef, _ in terms) for terms in st.post)
+    offset = -(-bound // q) * q
+    return Lazy(tuple(x.bit_length() for x in a_max), tuple(y.bit_length() for y in b_max),
+                tuple(x.bit_length() + 1 for x in q_max), bound, offset, (bound + offset).bit_length())
