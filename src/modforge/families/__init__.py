@@ -8,4 +8,5 @@ FAMILIES = (
     "modmul",
     "ntt",
     "polyring",
+    "fmlm3",
 )

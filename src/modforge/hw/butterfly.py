@@ -90,6 +90,7 @@ class ShiftButterfly(Elaboratable):
     def __init__(self, K: int, sqrt2: bool = False, lane: int = 0):
         self.K = K
         self.twiddle = PowerMul(K, sqrt2, name=f"tw{lane}")
+        self.twiddle._MustUse__silence = True           # elaborated as a submodule of this one
         self.depth = self.twiddle.depth + 1
         self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
         self.ctrl = Signal.like(self.twiddle.ctrl, name=f"ctrl{lane}")

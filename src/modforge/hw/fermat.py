@@ -16,7 +16,8 @@ h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental B
 
   shift_control(K, k)          (neg, amount) of a*2^k, any integer k
   power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
-  PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2))
+  PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
+                               power_mul_depth)
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) 
     return word | (odd << 2 * (ab + 1) if sqrt2 else 0)
 
 
+def power_mul_depth(sqrt2: bool) -> int:
+    """PowerMul's pipeline depth (without building one)."""
+    return 3 if sqrt2 else 2
+
+
 class PowerMul(Elaboratable):
     """a (K+1 bits, in [0, M)) and ctrl (power_control) in; o = a*A^e*2^k mod M `depth`
     cycles later (no enable: one product a cycle, the pipeline never stalls).
@@ -77,7 +83,7 @@ class PowerMul(Elaboratable):
 
     def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
         self.K, self.sqrt2 = K, sqrt2
-        self.depth = 3 if sqrt2 else 2
+        self.depth = power_mul_depth(sqrt2)
         self.a = Signal(K + 1, name=f"{name}_a")
         self.ctrl = Signal(control_width(K, sqrt2), name=f"{name}_ctrl")
         self.o = Signal(K + 1, name=f"{name}_o")
