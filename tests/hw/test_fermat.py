@@ -9,7 +9,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from modforge.hw.butterfly import ShiftButterfly
-from modforge.hw.fermat import PowerMul, power_control, shift_control
+from modforge.hw.fermat import MulAdd, PowerMul, power_control, shift_control
 from modforge.math.fmlm3 import Ring
 
 
@@ -79,3 +79,18 @@ def test_shift_butterfly(K, c):
         want.append((ring.add(u, t), ring.sub(u, t)))
     got = run_pipeline(bf, {"u": bf.u, "v": bf.v, "ctrl": bf.ctrl}, [bf.o0, bf.o1], ops)
     assert got == want
+
+
+@pytest.mark.parametrize("K, dsp", [(16, None), (64, (26, 17)), (32, (18, 18))])
+def test_mul_add(K, dsp):
+    """a*b + c mod M against Ring.mul/add, the corners (2^K * 2^K = 1) included."""
+    ring, rng = Ring(K), random.Random(K + 3)
+    ma = MulAdd(K, dsp)
+    xs = values(ring, rng, 200)
+    ops, want = [], []
+    for a in xs:
+        for b in (a, rng.choice(xs)):
+            c = rng.choice(xs)
+            ops.append({"a": a, "b": b, "c": c})
+            want.append((ring.add(ring.mul(a, b), c),))
+    assert run_pipeline(ma, {"a": ma.a, "b": ma.b, "c": ma.c}, [ma.o], ops) == want

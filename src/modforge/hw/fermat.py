@@ -18,15 +18,19 @@ h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental B
   power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
+  MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
+                               DSP tiles (hw.dsp), their sum, the fold; 4 stages
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from amaranth.hdl import Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal
 
-from .modarith import sub_mod
+from .dsp import accumulate, partial_products, register_products
+from .modarith import add_mod, sub_mod
+from .pipeline import Stager
 
 
 def modulus(K: int) -> int:
@@ -112,4 +116,41 @@ class PowerMul(Elaboratable):
         out = Signal(K + 1, name=f"{name}_out")
         m.d.sync += out.eq(Mux(odd2, sub_mod(results[0], results[1], M, K + 1), results[0]))
         m.d.comb += self.o.eq(out)
+        return m
+
+
+class MulAdd(Elaboratable):
+    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 4 cycles later, one
+    operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), or None.
+      stage 1: the partial products of a*b, one register each (the DSPs' own)
+      stage 2: their sum p < 2^(2K) + 1
+      stage 3: the fold p0 - p1 + p2 (K-bit digits of p, eq. 18): p2 = 1 only for
+               2^K * 2^K = 1, where p0 = p1 = 0
+      stage 4: + c mod M"""
+
+    depth = 4
+
+    def __init__(self, K: int, dsp=None, name: str = "ma"):
+        self.K, self.dsp, self.name = K, dsp, name
+        self.a, self.b, self.c = (Signal(K + 1, name=f"{name}_{x}") for x in "abc")
+        self.o = Signal(K + 1, name=f"{name}_o")
+
+    def elaborate(self, platform):
+        m = Module()
+        K, name, w = self.K, self.name, self.K + 1
+        M = modulus(K)
+        stage = Stager(m, Const(1))
+        c = self.c
+        parts = register_products(stage, partial_products(self.a, w, self.b, w, self.dsp), name)
+        c = stage(c, f"{name}_c")
+        stage.next()
+        p = stage(accumulate(parts)[:2 * K + 1], f"{name}_p")
+        c = stage(c, f"{name}_c")
+        stage.next()
+        folded = Mux(p[2 * K], 1, sub_mod(p[:K], p[K:2 * K], M, w))
+        r = stage(folded, f"{name}_r", w)
+        c = stage(c, f"{name}_c")
+        stage.next()
+        m.d.comb += self.o.eq(stage(add_mod(r, c, M, w), f"{name}_o", w))
+        stage.next()
         return m
