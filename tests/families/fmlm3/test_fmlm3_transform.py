@@ -73,3 +73,17 @@ def test_cycles_and_contract():
     assert ALG.initiation_interval(p) == 2 * plan.H + plan.compute_cycles()
     assert ALG.frame_beats(p) == 8
     assert ALG.in_beats(p, (list(range(32)),))[1] == (sum((4 + k) << (33 * k) for k in range(4)),)
+
+
+def test_any_kind_frames():
+    """kind = any: a 2-bit kind field beside the coefficients, every kind's ROM words in its
+    own region, the FSO's whenever an inverse runs."""
+    p = ALG.parse({"P": "16", "c": "1/2", "kind": "any", "bfs": "2"})
+    plan = ALG.derived(p)
+    assert [op.name for op in ALG.operands(p)] == ["x", "kind"]
+    assert plan.inverse and plan.butterfly_sqrt2 and plan.fso_sqrt2
+    assert len(plan.twiddle_rom(0)) == 4 * (plan.H << plan.stage_bits)
+    x = list(range(16))
+    assert ALG.model(p, x, 1) == TransformPlan(16, Fraction(1, 2), "nct", 2).run(x)
+    assert ALG.in_beats(p, (x, 3))[0][1] == 3
+    assert {case[1] for case in ALG.cases(p)} == {0, 1, 2, 3}

@@ -19,7 +19,7 @@ from ...errors import ParameterError
 from ...math.primes import is_prime
 from ...registry import POW2, Algorithm, Computes, Operand, param, register
 from . import hw
-from .model import TransformPlan
+from .model import KIND_CODES, TransformPlan
 
 PAPER = ("Dai, Chen, Cheung, Koc, Area-time Efficient Architecture of FFT-based Montgomery Multiplication "
          "(fft-montgomery-fmlm3-rsa.txt), Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
@@ -38,8 +38,10 @@ class TransformParams:
     P: int = param(32, kind=POW2, help=f"transform length P = 2^v, {MIN_P}..{MAX_P}")
     c: str = param("1", help=f"ring parameter: M = 2^(cP) + 1, c = 1/2 or an integer 1..{MAX_C} (omega = 2^(2c), "
                              "A = 2^c; c = 1/2: omega = 2, A = sqrt(2) = 2^(3P/8) - 2^(P/8))")
-    kind: Literal["ct", "nct", "ct_inv", "nct_inv"] = param("ct", help="the transform: ct (CT), nct (NCT), "
-                                                            "ct_inv (CT^-1), nct_inv (NCT^-1)")
+    kind: Literal["ct", "nct", "ct_inv", "nct_inv", "any"] = param(
+        "ct", help="the transform: ct (CT), nct (NCT), ct_inv (CT^-1), nct_inv (NCT^-1), or any: each frame "
+                   "names its own (a 2-bit kind field, the codes 0-3 in this order: the one unit of Algorithms "
+                   "2 and 3)")
     bfs: Literal[1, 2] = param(1, help="butterfly structures: 1 or 2 (L = 2 bfs coefficients a cycle and a beat)")
 
 
@@ -81,7 +83,9 @@ class Transform(Algorithm):
                 for k in range(len(coeffs) // L)]
 
     def in_beats(self, params, operands):
-        return [(beat,) for beat in self.pack(params, operands[0])]
+        """kind = any: the kind code rides with every beat (the unit reads the first's)."""
+        extra = tuple(operands[1:])
+        return [(beat, *extra) for beat in self.pack(params, operands[0])]
 
     def out_beats(self, params, result):
         return self.pack(params, result)
@@ -93,8 +97,11 @@ class Transform(Algorithm):
 
     def operands(self, params):
         plan = self.derived(params)
-        return [Operand("x", plan.lanes * self.width(params), self.lanes(params),
-                        f"each coefficient < M = 2^{plan.K}+1")]
+        x = Operand("x", plan.lanes * self.width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
+        if not plan.kind_bits:
+            return [x]
+        return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
+                           "beat", "0..3")]
 
     def result_width(self, params):
         return self.derived(params).lanes * self.width(params)
@@ -104,15 +111,18 @@ class Transform(Algorithm):
         return Operand("c", self.result_width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
 
     # --- mathematics ------------------------------------------------------------------
-    def model(self, params, x):
-        """math.fmlm3's ct, nct, ct_inv or nct_inv (its congruence: `congruence`)."""
-        return self.derived(params).run(x)
+    def model(self, params, x, kind=None):
+        """math.fmlm3's ct, nct, ct_inv or nct_inv (its congruence: `congruence`); kind = any:
+        the one the frame's code names."""
+        return self.derived(params).run(x, None if kind is None else list(KIND_CODES)[kind])
 
     def congruence(self, params):
         plan = self.derived(params)
         A = f"2^{3 * params.P // 8} - 2^{params.P // 8}" if params.c == "1/2" else f"2^{params.c}"
         omega = "2" if params.c == "1/2" else f"2^{2 * int(params.c)}"
-        return (f"{CONGRUENCE[params.kind]}, n = 0..{params.P - 1}, M = 2^{plan.K}+1, omega = {omega}, A = {A}, "
+        what = ("by the frame's kind code: " + "; ".join(f"{code}: {CONGRUENCE[k]}" for k, code in KIND_CODES.items())
+                if params.kind == "any" else CONGRUENCE[params.kind])
+        return (f"{what}, n = 0..{params.P - 1}, M = 2^{plan.K}+1, omega = {omega}, A = {A}, "
                 "natural order in and out")
 
     def computes(self, params):
@@ -120,16 +130,20 @@ class Transform(Algorithm):
         return Computes("Z_q", M, 1, "", is_prime(M), ("P", "c"))
 
     def random_operands(self, params, rng: random.Random):
-        M = self.derived(params).ring.M
-        return ([rng.randrange(M) for _ in range(params.P)],)
+        plan = self.derived(params)
+        x = [rng.randrange(plan.ring.M) for _ in range(params.P)]
+        return (x, rng.randrange(4)) if plan.kind_bits else (x,)
 
     def cases(self, params):
         """Zeros, all M-1 = 2^K (the one value with bit K set), all 2^K - 1, 1 = x_0, x_(P-1),
         alternating 0 / M-1."""
-        P, K = params.P, self.derived(params).K
-        top = 1 << K
-        return [([0] * P,), ([top] * P,), ([top - 1] * P,), ([1] + [0] * (P - 1),), ([0] * (P - 1) + [1],),
-                ([top * (i & 1) for i in range(P)],)]
+        plan = self.derived(params)
+        P, top = params.P, 1 << plan.K
+        xs = [[0] * P, [top] * P, [top - 1] * P, [1] + [0] * (P - 1), [0] * (P - 1) + [1],
+              [top * (i & 1) for i in range(P)]]
+        if not plan.kind_bits:
+            return [(x,) for x in xs]
+        return [(x, code) for x in xs for code in range(4)]
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
@@ -158,15 +172,14 @@ class Transform(Algorithm):
             {"P": "16", "c": "1", "kind": "ct", "bfs": "1"},
             {"P": "16", "c": "1/2", "kind": "nct", "bfs": "2"},          # sqrt(2) in the butterflies
             {"P": "32", "c": "1/2", "kind": "nct_inv", "bfs": "1"},      # sqrt(2) in the FSOs
-            {"P": "32", "c": "1", "kind": "ct_inv", "bfs": "2"},
-            {"P": "16", "c": "1/2", "kind": "nct_inv", "bfs": "2"},
-            {"P": "32", "c": "3", "kind": "nct", "bfs": "1"},
+            {"P": "32", "c": "3", "kind": "any", "bfs": "2"},            # every kind, chosen per frame
+            {"P": "16", "c": "1/2", "kind": "any", "bfs": "2"},
         ]
 
     def extended_grid(self):
         # Table 6's transforms: l = 2048 with P = 64, c = 2 and P = 128, c = 1/2 (u = 32, 16)
         return [{"P": P, "c": c, "kind": kind, "bfs": bfs} for P, c in (("64", "2"), ("128", "1/2"))
-                for kind in ("ct", "nct_inv") for bfs in ("1", "2")]
+                for kind in ("ct", "nct_inv", "any") for bfs in ("1", "2")]
 
     def extra_info(self, params):
         plan = self.derived(params)

@@ -30,7 +30,7 @@ from ...hw.delay import DelayLine
 from ...hw.fermat import PowerMul, control_width
 from ...hw.frame import FrameCounter
 from ...hw.stream import ReadOut
-from .model import TransformPlan
+from .model import KIND_CODES, TransformPlan
 
 LOAD, RUN, READ = 0, 1, 2
 
@@ -44,8 +44,9 @@ def _pick(index, values):
 
 
 class TransformCore(wiring.Component):
-    """i: one beat of L coefficients (lane l of beat k: x_(Lk+l), K+1 bits each); o: one beat
-    of the transform, the same layout. latency and initiation_interval: algorithms.py."""
+    """i: one beat of L coefficients (lane l of beat k: x_(Lk+l), K+1 bits each; kind = any:
+    the frame's kind code above them, read with its first beat); o: one beat of the
+    transform, the same layout. latency and initiation_interval: algorithms.py."""
 
     def __init__(self, plan: TransformPlan):
         self.plan = plan
@@ -53,7 +54,7 @@ class TransformCore(wiring.Component):
         self.steps = plan.compute_cycles()
         self.latency = plan.latency()
         self.initiation_interval = plan.initiation_interval()
-        super().__init__({"i": In(stream.Signature(plan.lanes * self.w)),
+        super().__init__({"i": In(stream.Signature(plan.lanes * self.w + plan.kind_bits)),
                           "o": Out(stream.Signature(plan.lanes * self.w))})
 
     def elaborate(self, platform):
@@ -85,6 +86,12 @@ class TransformCore(wiring.Component):
         m.d.comb += [self.i.ready.eq(phase == LOAD), take.eq(self.i.valid & self.i.ready)]
         with m.If(take):
             ld.advance(m, phase.eq(RUN))
+        # kind = any: the frame's transform (KIND_CODES), from its first beat; else the one
+        kind = Signal(2, name="kind", init=KIND_CODES[plan.kinds[0]])
+        if plan.kind_bits:
+            with m.If(take & (ld.k == 0)):
+                m.d.sync += kind.eq(self.i.payload[L * w:])
+        region = [kind] if plan.kind_bits else []
         with m.If(phase == RUN):
             m.d.sync += cnt.eq(cnt + 1)
             with m.If((stage != v - 1) & (cnt == plan.gap - 1)):
@@ -133,11 +140,11 @@ class TransformCore(wiring.Component):
         m.d.sync += [s.eq(_pick(op.at(f"bank{k}", 1), words)) for k, s in enumerate(switched)]
         results = []
         for b in range(plan.bfs):
-            rom = Memory(shape=control_width(plan.K, plan.butterfly_sqrt2), depth=v * H,
-                         init=plan.twiddle_rom(b))
+            words = plan.twiddle_rom(b)
+            rom = Memory(shape=control_width(plan.K, plan.butterfly_sqrt2), depth=len(words), init=words)
             m.submodules[f"twiddle_rom{b}"] = rom
             port = rom.read_port()
-            m.d.comb += port.addr.eq(Cat(n, stage) if H > 1 else stage)
+            m.d.comb += port.addr.eq(Cat(n, stage[:plan.stage_bits], *region))
             ctrl = Signal.like(port.data, name=f"ctrl{b}")
             m.d.sync += ctrl.eq(port.data)
             bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b)
@@ -150,11 +157,13 @@ class TransformCore(wiring.Component):
             for k, r in enumerate(results):
                 fso = PowerMul(plan.K, plan.fso_sqrt2, name=f"fso{k}")
                 m.submodules[f"fso{k}"] = fso
-                rom = Memory(shape=len(fso.ctrl), depth=H, init=plan.fso_rom(k))
+                words = plan.fso_rom(k)
+                rom = Memory(shape=len(fso.ctrl), depth=len(words), init=words)
                 m.submodules[f"fso_rom{k}"] = rom
                 port = rom.read_port()
-                m.d.comb += port.addr.eq(op.at("n", at - 1))
-                m.d.comb += [fso.a.eq(r), fso.ctrl.eq(Mux(op.at("final", at), port.data, plan.fso_identity()))]
+                m.d.comb += port.addr.eq(Cat(op.at("n", at - 1), *region))
+                scale = op.at("final", at) & kind[1]                # an inverse's final stage
+                m.d.comb += [fso.a.eq(r), fso.ctrl.eq(Mux(scale, port.data, plan.fso_identity()))]
                 scaled.append(fso.o)
             results = scaled
 

@@ -47,6 +47,7 @@ from ...hw.fermat import power_control, power_mul_depth
 from ...math import fmlm3
 
 KINDS = {"ct": "CT", "nct": "NCT", "ct_inv": "CT^-1", "nct_inv": "NCT^-1"}
+KIND_CODES = {kind: code for code, kind in enumerate(KINDS)}     # kind = any: the frame's kind field
 FUNCTIONS = {"ct": fmlm3.ct, "nct": fmlm3.nct, "ct_inv": fmlm3.ct_inv, "nct_inv": fmlm3.nct_inv}
 READOUT_DELAY = 3           # a read issued at cycle t is on o at t + 3 (hw.stream.ReadOut)
 SWITCH_DEPTH = 2            # issue -> words in the channel switcher's register: RAM read, switch
@@ -89,12 +90,23 @@ class TransformPlan:
         return self.P // self.lanes
 
     @property
+    def kinds(self) -> list[str]:
+        """The transforms the unit runs: its one kind, or all four (kind = any: chosen per
+        frame, code KIND_CODES)."""
+        return list(KINDS) if self.kind == "any" else [self.kind]
+
+    @property
     def inverse(self) -> bool:
-        return self.kind.endswith("_inv")
+        """It has final-stage operators (it runs an inverse)."""
+        return any(k.endswith("_inv") for k in self.kinds)
+
+    @property
+    def kind_bits(self) -> int:
+        return 2 if self.kind == "any" else 0
 
     # --- the model ------------------------------------------------------------------------
-    def run(self, x) -> list[int]:
-        return FUNCTIONS[self.kind](x, self.ring)
+    def run(self, x, kind: str | None = None) -> list[int]:
+        return FUNCTIONS[kind or self.kind](x, self.ring)
 
     # --- the memory map -------------------------------------------------------------------
     def bank(self, i):
@@ -132,35 +144,55 @@ class TransformPlan:
         places = {(self.bank(i), self.word(i)) for i in range(self.P)}
         return len(places) == self.P and all(len({self.bank(i) for i in a}) == self.lanes for a in accesses)
 
-    # --- ROMs -----------------------------------------------------------------------------
-    def exponents(self) -> list[list[int]]:
+    # --- ROMs: kind k's words in region k (Cat(address, k)) when the kind is chosen per frame
+    def exponents(self, kind: str) -> list[list[int]]:
         """Per butterfly structure, the twiddle exponent (of A) of stage j, issue n at j H + n."""
-        kind = KINDS[self.kind]
-        return [[fmlm3.stage_twiddle(kind, self.P, j, self.pairs(n)[b]) for j in range(self.v) for n in range(self.H)]
-                for b in range(self.bfs)]
+        return [[fmlm3.stage_twiddle(KINDS[kind], self.P, j, self.pairs(n)[b]) for j in range(self.v)
+                 for n in range(self.H)] for b in range(self.bfs)]
 
-    def scales(self) -> list[list[int]]:
+    def scales(self, kind: str) -> list[list[int]]:
         """Per lane, the FSO's exponent of A for output m of issue n (the power of two is -v):
         0 for CT^-1, -m for NCT^-1."""
-        return [[-self.writes(n)[lane] if self.kind == "nct_inv" else 0 for n in range(self.H)]
+        return [[-self.writes(n)[lane] if kind == "nct_inv" else 0 for n in range(self.H)]
                 for lane in range(self.lanes)]
 
-    def _needs_sqrt2(self, table) -> bool:
-        return self.c.denominator == 2 and any(e % 2 for row in table for e in row)
+    def _needs_sqrt2(self, tables) -> bool:
+        return self.c.denominator == 2 and any(e % 2 for table in tables for row in table for e in row)
 
     @property
     def butterfly_sqrt2(self) -> bool:
-        return self._needs_sqrt2(self.exponents())
+        return self._needs_sqrt2(self.exponents(k) for k in self.kinds)
 
     @property
     def fso_sqrt2(self) -> bool:
-        return self.inverse and self._needs_sqrt2(self.scales())
+        return self._needs_sqrt2(self.scales(k) for k in self.kinds if k.endswith("_inv"))
+
+    @property
+    def stage_bits(self) -> int:
+        return max(1, (self.v - 1).bit_length())
+
+    def _regions(self, words_of, size: int) -> list[int]:
+        """Each kind's words in a region of `size` words (padded), the kinds in code order."""
+        out: list[int] = []
+        for kind in self.kinds:
+            words = words_of(kind)
+            out += words + [0] * (size - len(words))
+        return out
 
     def twiddle_rom(self, b: int) -> list[int]:
-        return [power_control(self.K, self.c, e, 0, self.butterfly_sqrt2) for e in self.exponents()[b]]
+        """Address Cat(n, stage, kind code): stage j's words at j 2^log2(H)."""
+        def words(kind):
+            table = self.exponents(kind)[b]
+            return [power_control(self.K, self.c, e, 0, self.butterfly_sqrt2) for e in table]
+        return self._regions(words, self.H << self.stage_bits)
 
     def fso_rom(self, lane: int) -> list[int]:
-        return [power_control(self.K, self.c, e, -self.v, self.fso_sqrt2) for e in self.scales()[lane]]
+        """Address Cat(n, kind code); the forward kinds' words are the identity (unused)."""
+        def words(kind):
+            if not kind.endswith("_inv"):
+                return [self.fso_identity()] * self.H
+            return [power_control(self.K, self.c, e, -self.v, self.fso_sqrt2) for e in self.scales(kind)[lane]]
+        return self._regions(words, self.H)
 
     def fso_identity(self) -> int:
         return power_control(self.K, self.c, 0, 0, self.fso_sqrt2)
@@ -197,8 +229,9 @@ class TransformPlan:
         return (self.v - 1) * self.gap + self.H + self.write_delay
 
     def paper_cycles(self) -> int:
-        """Eq. (29) with eq. (28) and Sec. 5.5's final stages (math.fmlm3.transform_cycles)."""
-        return fmlm3.transform_cycles(KINDS[self.kind], self.P, self.bfs, self.c == fmlm3.HALF)
+        """Eq. (29) with eq. (28) and Sec. 5.5's final stages (math.fmlm3.transform_cycles); the
+        largest over the kinds the unit runs."""
+        return max(fmlm3.transform_cycles(KINDS[k], self.P, self.bfs, self.c == fmlm3.HALF) for k in self.kinds)
 
     def latency(self) -> int:
         """Beat k in to beat k out: the load (H beats), the transform (C) and the read-out."""
