@@ -15,7 +15,7 @@ ALG = lookup("fmlm3-transform")
 
 @pytest.mark.parametrize("args, argument", [
     ({"P": "4"}, "P"), ({"P": "2048"}, "P"), ({"P": "24"}, "P"), ({"c": "0"}, "c"), ({"c": "1/3"}, "c"),
-    ({"c": "65"}, "c"), ({"kind": "dft"}, "kind"), ({"bfs": "4"}, "bfs")])
+    ({"c": "65"}, "c"), ({"P": "512", "c": "9"}, "c"), ({"kind": "dft"}, "kind"), ({"bfs": "4"}, "bfs")])
 def test_rejects(args, argument):
     with pytest.raises(ParameterError) as err:
         ALG.parse(args)

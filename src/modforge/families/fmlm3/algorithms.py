@@ -23,7 +23,7 @@ from .model import KIND_CODES, TransformPlan
 
 PAPER = ("Dai, Chen, Cheung, Koc, Area-time Efficient Architecture of FFT-based Montgomery Multiplication "
          "(fft-montgomery-fmlm3-rsa.txt), Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
-MIN_P, MAX_P, MAX_C = 8, 1024, 64
+MIN_P, MAX_P, MAX_C, MAX_K = 8, 1024, 64, 4096
 
 CONGRUENCE = {
     "ct": "X_n = sum_k x_k omega^(-kn) mod M (CT, eq. 5 with A = 1)",
@@ -65,6 +65,8 @@ class Transform(Algorithm):
             return dataclasses.replace(params, c="1/2")
         if not text.isdigit() or not 1 <= int(text) <= MAX_C:
             raise ParameterError(self.name, "c", f"must be 1/2 or an integer in 1..{MAX_C}", params.c)
+        if int(text) * P > MAX_K:
+            raise ParameterError(self.name, "c", f"must keep the ring's K = cP at most {MAX_K} (P={P})", params.c)
         return dataclasses.replace(params, c=str(int(text)))
 
     def derive(self, params) -> TransformPlan:
