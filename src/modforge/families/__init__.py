@@ -9,4 +9,5 @@ FAMILIES = (
     "ntt",
     "polyring",
     "wordserial",
+    "fmlm3",
 )

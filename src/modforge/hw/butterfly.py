@@ -8,12 +8,16 @@ for a plain product). Per operation, with gs selecting the kind:
 A product alone: CT with u = 0 (o0). Inputs u, v, s in [0, q), q odd. One operation per
 cycle, the results `depth` = core.depth + 2 cycles after its inputs (an input stage, the
 multiplier, an output stage); the lane has no enable (it never stalls).
+
+ShiftButterfly: the CT butterfly of Z_M, M = 2^K + 1, whose twiddles are powers of two
+(FMLM3): the multiplier is a rotation with negation (hw.fermat.PowerMul).
 """
 
 from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal
 
+from .fermat import PowerMul
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
 from .pipeline import Stager
 
@@ -73,4 +77,34 @@ class Butterfly(Elaboratable):
         ct0, ct1 = add_mod(a, p, q, w), sub_mod(a, p, q, w)
         gs0 = half_mod(reduce_once(a, q, w), q, w)
         m.d.sync += [self.o0.eq(Mux(gs, gs0, ct0)), self.o1.eq(Mux(gs, p, ct1))]
+        return m
+
+
+class ShiftButterfly(Elaboratable):
+    """The shift-only CT butterfly of Z_M, M = 2^K + 1 (FMLM3's transforms, eqs. 7-9):
+    o0 = u + v*A^e, o1 = u - v*A^e mod M, the twiddle a hw.fermat.PowerMul with its
+    control word `ctrl` (hw.fermat.power_control); u, v, o0, o1 K+1 bits in [0, M). One
+    operation per cycle, the results `depth` = PowerMul's depth + 1 cycles after its inputs
+    (the product, then the sum and difference registered); no enable."""
+
+    def __init__(self, K: int, sqrt2: bool = False, lane: int = 0):
+        self.K = K
+        self.twiddle = PowerMul(K, sqrt2, name=f"tw{lane}")
+        self.twiddle._MustUse__silence = True           # elaborated as a submodule of this one
+        self.depth = self.twiddle.depth + 1
+        self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
+        self.ctrl = Signal.like(self.twiddle.ctrl, name=f"ctrl{lane}")
+        self.o0, self.o1 = Signal(K + 1, name=f"o0_{lane}"), Signal(K + 1, name=f"o1_{lane}")
+
+    def elaborate(self, platform):
+        m = Module()
+        M, w = (1 << self.K) + 1, self.K + 1
+        m.submodules.twiddle = tw = self.twiddle
+        m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
+        u = self.u
+        for k in range(tw.depth):                        # u rides beside the product
+            reg = Signal.like(u, name=f"{u.name}_d{k + 1}")
+            m.d.sync += reg.eq(u)
+            u = reg
+        m.d.sync += [self.o0.eq(add_mod(u, tw.o, M, w)), self.o1.eq(sub_mod(u, tw.o, M, w))]
         return m

@@ -1,0 +1,4 @@
+"""FFT-based Montgomery multiplication FMLM3 (fft-montgomery-fmlm3-rsa.txt): the FFT/FFT^-1
+unit as fmlm3-transform. Importing registers it."""
+
+from . import algorithms  # noqa: F401  (registers fmlm3-transform)

@@ -1,0 +1,184 @@
+"""The FFT/FFT^-1 unit of FMLM3 in Amaranth (paper Fig. 4 and Fig. 8; the memory map, ROMs
+and schedule: model.TransformPlan).
+
+One frame in the unit at a time, in three phases:
+  LOAD  H = P/L beats (L = 2 bfs coefficients each, natural order) written to RAM group 0
+        at bit-reversed positions (i.ready high only here)
+  RUN   C = (v-1) G + H + Dw cycles: v stages, one issue a cycle, stage j+1 G cycles after
+        stage j; an issue flows
+          t         read addresses to group j mod 2 (and the twiddle ROMs)
+          t+1       the words through the channel switcher (registered)
+          t+2 ..    the butterfly structures (hw.butterfly.ShiftButterfly), then the
+                    final-stage operators (inverses: hw.fermat.PowerMul, the identity
+                    before the final stage)
+          t+Dw      written through the channel switcher to the other group
+  READ  H words of L coefficients from group v mod 2 in natural order, through
+        hw.stream.ReadOut (a FIFO: back-pressure stalls the read-out, nothing is lost)
+Nothing in RUN waits on a port, so the latency never depends on the data.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ...hw.banks import Banks
+from ...hw.butterfly import ShiftButterfly
+from ...hw.delay import DelayLine
+from ...hw.fermat import PowerMul, control_width
+from ...hw.frame import FrameCounter
+from ...hw.stream import ReadOut
+from .model import KIND_CODES, TransformPlan
+
+LOAD, RUN, READ = 0, 1, 2
+
+
+def _pick(index, values):
+    """values[index] (index a Value) as a Mux chain."""
+    out = values[0]
+    for k, value in enumerate(values[1:], 1):
+        out = Mux(index == k, value, out)
+    return out
+
+
+class TransformCore(wiring.Component):
+    """i: one beat of L coefficients (lane l of beat k: x_(Lk+l), K+1 bits each; kind = any:
+    the frame's kind code above them, read with its first beat); o: one beat of the
+    transform, the same layout. latency and initiation_interval: algorithms.py."""
+
+    def __init__(self, plan: TransformPlan):
+        self.plan = plan
+        self.w = plan.K + 1
+        self.steps = plan.compute_cycles()
+        self.latency = plan.latency()
+        self.initiation_interval = plan.initiation_interval()
+        super().__init__({"i": In(stream.Signature(plan.lanes * self.w + plan.kind_bits)),
+                          "o": Out(stream.Signature(plan.lanes * self.w))})
+
+    def elaborate(self, platform):
+        plan, w, m = self.plan, self.w, Module()
+        L, H, v, Dw = plan.lanes, plan.H, plan.v, plan.write_delay
+        banks = Banks(w, H, banks=L, buffers=2, names=lambda x, s, b: f"ram{x}_{b}")
+        banks.build(m)
+
+        def lane(value, k):
+            return value[k * w:(k + 1) * w]
+
+        def switch_to_banks(indices, values):
+            """Per bank, the word and the value of the lane whose coefficient lives there."""
+            out = []
+            for b in range(L):
+                word, value = plan.word(indices[0]), values[0]
+                for i, x in zip(indices[1:], values[1:], strict=True):
+                    here = plan.bank(i) == b
+                    word, value = Mux(here, plan.word(i), word), Mux(here, x, value)
+                out.append((word, value))
+            return out
+
+        # --- controller: phase, load and read-out positions, stage and issue counters ---
+        phase = Signal(range(3), name="phase")
+        ld, ul = FrameCounter(H, name="ld"), FrameCounter(H, name="ul")
+        stage = Signal(range(v), name="stage")
+        cnt = Signal(range(max(plan.gap, H + Dw)), name="cnt")
+        take = Signal(name="take")
+        m.d.comb += [self.i.ready.eq(phase == LOAD), take.eq(self.i.valid & self.i.ready)]
+        with m.If(take):
+            ld.advance(m, phase.eq(RUN))
+        # kind = any: the frame's transform (KIND_CODES), from its first beat; else the one
+        kind = Signal(2, name="kind", init=KIND_CODES[plan.kinds[0]])
+        if plan.kind_bits:
+            with m.If(take & (ld.k == 0)):
+                m.d.sync += kind.eq(self.i.payload[L * w:])
+        region = [kind] if plan.kind_bits else []
+        with m.If(phase == RUN):
+            m.d.sync += cnt.eq(cnt + 1)
+            with m.If((stage != v - 1) & (cnt == plan.gap - 1)):
+                m.d.sync += [cnt.eq(0), stage.eq(stage + 1)]
+            with m.If((stage == v - 1) & (cnt == H + Dw - 1)):
+                m.d.sync += [cnt.eq(0), stage.eq(0), phase.eq(READ)]
+
+        # --- the issue and its fields down the pipeline --------------------------------
+        op = DelayLine(m, {"valid": 1, "n": range(H), "group": 1, "final": 1}
+                       | {f"bank{k}": range(L) for k in range(L)})
+        n = cnt[:max(1, (H - 1).bit_length())] if H > 1 else Const(0, 1)
+
+        def pairs(n):
+            return [Cat(n, Const(b, 1)) if plan.bfs == 2 else n for b in range(plan.bfs)]
+
+        reads = [i for p in pairs(n) for i in (Cat(Const(0, 1), p), Cat(Const(1, 1), p))]
+        m.d.comb += [op["valid"].eq((phase == RUN) & (cnt < H)), op["n"].eq(n), op["group"].eq(stage[0]),
+                     op["final"].eq(stage == v - 1)]
+        m.d.comb += [op[f"bank{k}"].eq(plan.bank(i)) for k, i in enumerate(reads)]
+
+        # --- read side: stage reads and the read-out -----------------------------------
+        ro = ReadOut(L * w)
+        ro.build(m)
+        wiring.connect(m, ro.o, wiring.flipped(self.o))
+        m.d.comb += ro.avail.eq(phase == READ)
+        with m.If(ro.go):
+            ul.advance(m, phase.eq(LOAD))
+        outs = [Cat(Const(k, (L - 1).bit_length()), ul.k) for k in range(L)]
+        stage_words = switch_to_banks(reads, reads)
+        out_words = switch_to_banks(outs, outs)
+        out_group = v % 2
+        for x, _, b, rd, _ in banks.ports():
+            addr = stage_words[b][0]
+            if x == out_group:
+                addr = Mux(phase == READ, out_words[b][0], addr)
+            m.d.comb += rd.addr.eq(addr)
+        out_banks = [Signal(range(L), name=f"out_bank{k}") for k in range(L)]
+        m.d.sync += [ob.eq(plan.bank(i)) for ob, i in zip(out_banks, outs, strict=True)]
+        out_data = [port.data for port in (banks.rd[out_group][0][b] for b in range(L))]
+        m.d.comb += ro.data.eq(Cat(*(_pick(ob, out_data) for ob in out_banks)))
+
+        # --- the channel switcher (registered), the ROMs and the butterfly structures -----
+        group1 = op.at("group", 1)
+        words = [Mux(group1, banks.rd[1][0][b].data, banks.rd[0][0][b].data) for b in range(L)]
+        switched = [Signal(w, name=f"cs{k}") for k in range(L)]
+        m.d.sync += [s.eq(_pick(op.at(f"bank{k}", 1), words)) for k, s in enumerate(switched)]
+        results = []
+        for b in range(plan.bfs):
+            words = plan.twiddle_rom(b)
+            rom = Memory(shape=control_width(plan.K, plan.butterfly_sqrt2), depth=len(words), init=words)
+            m.submodules[f"twiddle_rom{b}"] = rom
+            port = rom.read_port()
+            m.d.comb += port.addr.eq(Cat(n, stage[:plan.stage_bits], *region))
+            ctrl = Signal.like(port.data, name=f"ctrl{b}")
+            m.d.sync += ctrl.eq(port.data)
+            bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b)
+            m.submodules[f"bfs{b}"] = bf
+            m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1]), bf.ctrl.eq(ctrl)]
+            results += [bf.o0, bf.o1]
+        if plan.inverse:                      # the final-stage operators: scale, or pass on
+            at = 2 + plan.butterfly_depth     # the butterflies' results, issue + at
+            scaled = []
+            for k, r in enumerate(results):
+                fso = PowerMul(plan.K, plan.fso_sqrt2, name=f"fso{k}")
+                m.submodules[f"fso{k}"] = fso
+                words = plan.fso_rom(k)
+                rom = Memory(shape=len(fso.ctrl), depth=len(words), init=words)
+                m.submodules[f"fso_rom{k}"] = rom
+                port = rom.read_port()
+                m.d.comb += port.addr.eq(Cat(op.at("n", at - 1), *region))
+                scale = op.at("final", at) & kind[1]                # an inverse's final stage
+                m.d.comb += [fso.a.eq(r), fso.ctrl.eq(Mux(scale, port.data, plan.fso_identity()))]
+                scaled.append(fso.o)
+            results = scaled
+
+        # --- write side: the stage results to the other group, or the loaded beat ------
+        n_w = op.at("n", Dw)
+        writes = [i for p in pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
+        stage_writes = switch_to_banks(writes, results)
+        loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), ld.k)[:v]))) for k in range(L)]
+        load_writes = switch_to_banks(loads, [lane(self.i.payload, k) for k in range(L)])
+        valid_w, group_w = op.at("valid", Dw), op.at("group", Dw)
+        for x, _, b, _, wr in banks.ports():
+            stage_en = valid_w & (group_w != x)
+            if x == 0:
+                word, data = (Mux(take, a, s) for a, s in zip(load_writes[b], stage_writes[b], strict=True))
+                m.d.comb += [wr.en.eq(take | stage_en), wr.addr.eq(word), wr.data.eq(data)]
+            else:
+                m.d.comb += [wr.en.eq(stage_en), wr.addr.eq(stage_writes[b][0]), wr.data.eq(stage_writes[b][1])]
+        return m

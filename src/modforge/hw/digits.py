@@ -1,0 +1,106 @@
+"""Time-domain digit units (FMLM3, Sec. 5.1 and 5.3): numbers as P digits of radix B = 2^u,
+streamed low digits first, s digits a cycle (s = 2: the paper's accumulator; 2 or 4 for the
+segment units).
+
+Accumulator (eqs. 21-22): recombines digits of any size and sign (the outputs of CT^-1 and
+of NCT^-1 after the restriction of eq. 12) into radix-B digits: each cycle
+    R0 = sum_k d_k 2^(u k)                  (stage 1, eq. 21)
+    r  = R0 + floor(r' / 2^(s u))           (stage 2, eq. 22; r' the register, 0 at `first`)
+and gives r mod 2^(s u) as s radix-B digits; after a number's last digits, floor(r / 2^(s u))
+(`carry`) is what lies above them: sum d_i 2^(u i) = the digits + carry 2^(u P). No enable:
+the results `depth` = 2 cycles after the inputs.
+
+SegmentAddSub (the RCA and the Subtractor, Fig. 6a-b): a + b or a - b of two numbers
+streamed as segments (s digits, low first), the carry or borrow passed from segment to
+segment; `first` starts a number with the carry-in `cin` (eq. 27's +1). The carry out of
+a number's last segment says a + b >= 2^(width) (add) or a < b (sub).
+
+Halver (the Shift Module, Fig. 6c): x / 2 of a number streamed as segments, low first:
+segment k of the result is segment k of x shifted right with bit 0 of segment k+1 on top,
+so it leaves a cycle later; the last takes `top` (the bit above the number, e.g. the carry
+of (w + Q') / 2) instead.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, signed
+
+
+class Accumulator(Elaboratable):
+    """d: s digits of `digit_bits` bits (two's complement when `signed_digits`), first: the
+    number's first digits (the carry restarts at 0); o: s radix-B digits (s u bits), carry:
+    the running carry (signed), both `depth` cycles after their inputs."""
+
+    depth = 2
+
+    def __init__(self, u: int, digit_bits: int, s: int = 2, signed_digits: bool = False):
+        self.u, self.s, self.signed_digits = u, s, signed_digits
+        shape = signed(digit_bits) if signed_digits else digit_bits
+        self.d = [Signal(shape, name=f"acc_d{k}") for k in range(s)]
+        self.first = Signal(name="acc_first")
+        # |R0| < 2^(digit_bits + u (s-1) + 1) and |r| < 2 max |R0|, with a sign bit
+        self.sum_bits = digit_bits + u * (s - 1) + 3
+        self.carry_bits = max(1, self.sum_bits - s * u)
+        self.o = Signal(s * u, name="acc_o")
+        self.carry = Signal(signed(self.carry_bits), name="acc_carry")
+
+    def elaborate(self, platform):
+        m = Module()
+        u, s = self.u, self.s
+        r0, first1 = Signal(signed(self.sum_bits), name="acc_r0"), Signal(name="acc_first1")
+        total = self.d[0].as_signed() if self.signed_digits else self.d[0]
+        for k in range(1, s):
+            total = total + (self.d[k] << (u * k))                          # eq. (21)
+        m.d.sync += [r0.eq(total), first1.eq(self.first)]
+        r = Signal(signed(self.sum_bits), name="acc_r")
+        high = r >> (s * u)                                                 # arithmetic: floor
+        m.d.sync += r.eq(r0 + Mux(first1, 0, high))                        # eq. (22)
+        m.d.comb += [self.o.eq(r[:s * u]), self.carry.eq(high)]
+        return m
+
+
+class SegmentAddSub(Elaboratable):
+    """a, b: one segment (`width` bits) each a cycle; sub: a - b (else a + b); first: the
+    number's first segment (the carry restarts at cin); o: the result segment, cout: its
+    carry (add) or borrow (sub), `depth` = 1 cycle later."""
+
+    depth = 1
+
+    def __init__(self, width: int):
+        self.width = width
+        self.a, self.b, self.o = Signal(width, name="as_a"), Signal(width, name="as_b"), Signal(width, name="as_o")
+        self.sub, self.first, self.cin, self.cout = (Signal(name=f"as_{x}") for x in ("sub", "first", "cin", "cout"))
+
+    def elaborate(self, platform):
+        m = Module()
+        carry = Mux(self.first, self.cin, self.cout)            # into this segment
+        total = Signal(self.width + 1, name="as_total")
+        m.d.comb += total.eq(Mux(self.sub, self.a - self.b - carry, self.a + self.b + carry))
+        m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(total[self.width])]
+        return m
+
+
+class Halver(Elaboratable):
+    """d: one segment when `valid`, last: the number's last segment, top: the bit above the
+    number (with last); o: segment k of the half, o_valid for one cycle, the cycle after
+    segment k+1 came in (the last segment's half: the cycle after the last came in, after
+    the one before it)."""
+
+    def __init__(self, width: int):
+        self.width = width
+        self.d, self.o = Signal(width, name="hv_d"), Signal(width, name="hv_o")
+        self.valid, self.last, self.top, self.o_valid = (Signal(name=f"hv_{x}") for x in ("valid", "last", "top",
+                                                                                            "o_valid"))
+
+    def elaborate(self, platform):
+        m = Module()
+        held, has, flush, top = (Signal(self.width, name="hv_held"), Signal(name="hv_has"), Signal(name="hv_flush"),
+                                 Signal(name="hv_top"))
+        m.d.sync += self.o_valid.eq(0)
+        with m.If(flush):                                   # the last segment's half
+            m.d.sync += [self.o.eq(Cat(held[1:], top)), self.o_valid.eq(1), flush.eq(0), has.eq(0)]
+        with m.If(self.valid):
+            with m.If(has & ~flush):                        # the segment before, with this one's bit 0
+                m.d.sync += [self.o.eq(Cat(held[1:], self.d[0])), self.o_valid.eq(1)]
+            m.d.sync += [held.eq(self.d), has.eq(1), flush.eq(self.last), top.eq(self.top)]
+        return m

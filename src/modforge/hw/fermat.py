@@ -1,0 +1,156 @@
+"""Arithmetic in Z_M, M = 2^K + 1 (Fermat and pseudo-Fermat rings, FMLM3's transforms),
+without multipliers.
+
+Representation: K+1-bit unsigned values in [0, M), canonical (2^K = -1 is the only value
+with bit K set), as math.fmlm3.Ring keeps them, so every block here is bit-exact to it.
+Addition and subtraction are hw.modarith's add_mod/sub_mod with q = M.
+
+A product by a power of two is a rotation with negation: 2^K = -1, so a*2^k with k in
+[0, 2K) is -(a*2^(k-K)) for k >= K, and a*2^k with k < K is hi*2^K + lo = lo - hi (fold,
+eq. 18). The shift control is (neg, amount): a barrel shift by amount < K, then lo - hi,
+or hi - lo when neg (the negation costs nothing: the subtraction's operands swap).
+
+A product by A^e (the twiddles, A = 2^c) is one such shift for an integer c; for c = 1/2
+(A = sqrt(2) = 2^(3K/4) - 2^(K/4), errata to eq. 14) and e odd it is two shifts of a*2^h,
+h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental Block.
+
+  shift_control(K, k)          (neg, amount) of a*2^k, any integer k
+  power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
+  PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
+                               power_mul_depth)
+  MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
+                               DSP tiles (hw.dsp), their sum, the fold; 4 stages
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal
+
+from .dsp import accumulate, partial_products, register_products
+from .modarith import add_mod, sub_mod
+from .pipeline import Stager
+
+
+def modulus(K: int) -> int:
+    return (1 << K) + 1
+
+
+def shift_control(K: int, k: int) -> tuple[int, int]:
+    """a*2^k = (-1)^neg a*2^amount mod 2^K + 1, amount in [0, K)."""
+    k %= 2 * K
+    return (1, k - K) if k >= K else (0, k)
+
+
+def amount_bits(K: int) -> int:
+    return max(1, (K - 1).bit_length())
+
+
+def control_width(K: int, sqrt2: bool) -> int:
+    """Bits of a PowerMul control word: (amount, neg) once, twice and odd with sqrt(2)."""
+    one = amount_bits(K) + 1
+    return 2 * one + 1 if sqrt2 else one
+
+
+def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) -> int:
+    """The control word of a product by A^e * 2^k, A = 2^c (c a positive integer or 1/2):
+    Cat(amount1, neg1[, amount2, neg2, odd]). sqrt2: the block has the supplemental path
+    (needed only if c = 1/2 and some e is odd)."""
+    ab = amount_bits(K)
+    c = Fraction(c)
+    if c.denominator == 1:
+        shifts, odd = [int(c) * e + k], 0
+    else:
+        half, odd = divmod(e, 2)
+        shifts = [half + k + 3 * K // 4, half + k + K // 4] if odd else [half + k]
+        if odd and not sqrt2:
+            raise ValueError("an odd power of sqrt(2) needs the supplemental path (sqrt2=True)")
+    word = 0
+    for i, s in enumerate(shifts):
+        neg, amount = shift_control(K, s)
+        word |= (amount | neg << ab) << (i * (ab + 1))
+    return word | (odd << 2 * (ab + 1) if sqrt2 else 0)
+
+
+def power_mul_depth(sqrt2: bool) -> int:
+    """PowerMul's pipeline depth (without building one)."""
+    return 3 if sqrt2 else 2
+
+
+class PowerMul(Elaboratable):
+    """a (K+1 bits, in [0, M)) and ctrl (power_control) in; o = a*A^e*2^k mod M `depth`
+    cycles later (no enable: one product a cycle, the pipeline never stalls).
+      stage 1: the barrel shift(s) of a, split at bit K (lo, hi registered)
+      stage 2: lo - hi or hi - lo mod M (each shift)
+      stage 3 (sqrt2): the first result, or the difference of both for an odd power"""
+
+    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
+        self.K, self.sqrt2 = K, sqrt2
+        self.depth = power_mul_depth(sqrt2)
+        self.a = Signal(K + 1, name=f"{name}_a")
+        self.ctrl = Signal(control_width(K, sqrt2), name=f"{name}_ctrl")
+        self.o = Signal(K + 1, name=f"{name}_o")
+        self.name = name
+
+    def elaborate(self, platform):
+        m = Module()
+        K, ab, name = self.K, amount_bits(self.K), self.name
+        M = modulus(K)
+        results = []
+        for i in range(2 if self.sqrt2 else 1):
+            field = self.ctrl[i * (ab + 1):(i + 1) * (ab + 1)]
+            amount, neg = field[:ab], field[ab]
+            shifted = self.a << amount
+            lo, hi, neg1 = Signal(K, name=f"{name}_lo{i}"), Signal(K, name=f"{name}_hi{i}"), Signal(name=f"{name}_n{i}")
+            m.d.sync += [lo.eq(shifted[:K]), hi.eq(shifted[K:2 * K]), neg1.eq(neg)]
+            r = Signal(K + 1, name=f"{name}_r{i}")
+            m.d.sync += r.eq(Mux(neg1, sub_mod(hi, lo, M, K + 1), sub_mod(lo, hi, M, K + 1)))
+            results.append(r)
+        if not self.sqrt2:
+            m.d.comb += self.o.eq(results[0])
+            return m
+        odd = self.ctrl[2 * (ab + 1)]
+        odd1, odd2 = Signal(name=f"{name}_odd1"), Signal(name=f"{name}_odd2")
+        m.d.sync += [odd1.eq(odd), odd2.eq(odd1)]
+        out = Signal(K + 1, name=f"{name}_out")
+        m.d.sync += out.eq(Mux(odd2, sub_mod(results[0], results[1], M, K + 1), results[0]))
+        m.d.comb += self.o.eq(out)
+        return m
+
+
+class MulAdd(Elaboratable):
+    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 4 cycles later, one
+    operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), or None.
+      stage 1: the partial products of a*b, one register each (the DSPs' own)
+      stage 2: their sum p < 2^(2K) + 1
+      stage 3: the fold p0 - p1 + p2 (K-bit digits of p, eq. 18): p2 = 1 only for
+               2^K * 2^K = 1, where p0 = p1 = 0
+      stage 4: + c mod M"""
+
+    depth = 4
+
+    def __init__(self, K: int, dsp=None, name: str = "ma"):
+        self.K, self.dsp, self.name = K, dsp, name
+        self.a, self.b, self.c = (Signal(K + 1, name=f"{name}_{x}") for x in "abc")
+        self.o = Signal(K + 1, name=f"{name}_o")
+
+    def elaborate(self, platform):
+        m = Module()
+        K, name, w = self.K, self.name, self.K + 1
+        M = modulus(K)
+        stage = Stager(m, Const(1))
+        c = self.c
+        parts = register_products(stage, partial_products(self.a, w, self.b, w, self.dsp), name)
+        c = stage(c, f"{name}_c")
+        stage.next()
+        p = stage(accumulate(parts)[:2 * K + 1], f"{name}_p")
+        c = stage(c, f"{name}_c")
+        stage.next()
+        folded = Mux(p[2 * K], 1, sub_mod(p[:K], p[K:2 * K], M, w))
+        r = stage(folded, f"{name}_r", w)
+        c = stage(c, f"{name}_c")
+        stage.next()
+        m.d.comb += self.o.eq(stage(add_mod(r, c, M, w), f"{name}_o", w))
+        stage.next()
+        return m

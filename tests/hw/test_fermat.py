@@ -1,0 +1,96 @@
+"""hw.fermat and hw.butterfly.ShiftButterfly against math.fmlm3.Ring on random values and
+every shift: products by powers of two and of A (c integer and c = 1/2, sqrt(2) the
+supplemental path), one operation a cycle through the pipeline."""
+
+import random
+from fractions import Fraction
+
+import pytest
+from amaranth.sim import Simulator
+
+from modforge.hw.butterfly import ShiftButterfly
+from modforge.hw.fermat import MulAdd, PowerMul, power_control, shift_control
+from modforge.math.fmlm3 import Ring
+
+
+def run_pipeline(dut, inputs, outputs, ops):
+    """ops: per cycle {signal name: value}; returns per op the outputs `depth` cycles later."""
+    got = []
+
+    async def bench(ctx):
+        for t in range(len(ops) + dut.depth):
+            if t < len(ops):
+                for name, value in ops[t].items():
+                    ctx.set(inputs[name], value)
+            await ctx.tick()
+            if 0 <= t + 1 - dut.depth < len(ops):
+                got.append(tuple(ctx.get(o) for o in outputs))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return got
+
+
+def values(ring, rng, count):
+    corners = [0, 1, ring.M - 1, ring.M - 2, (1 << ring.K) - 1, 1 << (ring.K - 1)]
+    return corners + [rng.randrange(ring.M) for _ in range(count)]
+
+
+def test_shift_control():
+    ring = Ring(12)
+    for k in range(-30, 30):
+        neg, amount = shift_control(12, k)
+        assert 0 <= amount < 12
+        assert ring.mul_pow2(1, k) == ring.mul_pow2(ring.neg(1) if neg else 1, amount)
+
+
+@pytest.mark.parametrize("K, c", [(16, Fraction(1)), (40, Fraction(5)), (8, Fraction(1, 2)), (32, Fraction(1, 2))])
+def test_power_mul(K, c):
+    """a * A^e * 2^k for random a, e, k (both signs, beyond the period)."""
+    ring, rng = Ring(K, c), random.Random(K)
+    sqrt2 = c.denominator == 2
+    pm = PowerMul(K, sqrt2)
+    ops, want = [], []
+    for a in values(ring, rng, 300):
+        e, k = rng.randrange(-4 * K, 4 * K), rng.randrange(-2 * K, 2 * K)
+        ops.append({"a": a, "ctrl": power_control(K, c, e, k, sqrt2)})
+        want.append((ring.mul_pow2(ring.mul_A_pow(a, e), k),))
+    assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
+
+
+def test_odd_sqrt2_power_needs_the_supplemental_path():
+    with pytest.raises(ValueError):
+        power_control(16, Fraction(1, 2), 3)
+
+
+@pytest.mark.parametrize("K, c", [(32, Fraction(1)), (16, Fraction(1, 2))])
+def test_shift_butterfly(K, c):
+    """o0, o1 = u +- v A^e mod M against Ring.add/sub/mul_A_pow."""
+    ring, rng = Ring(K, c), random.Random(7 + K)
+    bf = ShiftButterfly(K, c.denominator == 2)
+    ops, want = [], []
+    us = values(ring, rng, 200)
+    for u, v in zip(us, reversed(us), strict=True):
+        e = rng.randrange(-2 * K, 2 * K)
+        t = ring.mul_A_pow(v, e)
+        ops.append({"u": u, "v": v, "ctrl": power_control(K, c, e, 0, bf.twiddle.sqrt2)})
+        want.append((ring.add(u, t), ring.sub(u, t)))
+    got = run_pipeline(bf, {"u": bf.u, "v": bf.v, "ctrl": bf.ctrl}, [bf.o0, bf.o1], ops)
+    assert got == want
+
+
+@pytest.mark.parametrize("K, dsp", [(16, None), (64, (26, 17)), (32, (18, 18))])
+def test_mul_add(K, dsp):
+    """a*b + c mod M against Ring.mul/add, the corners (2^K * 2^K = 1) included."""
+    ring, rng = Ring(K), random.Random(K + 3)
+    ma = MulAdd(K, dsp)
+    xs = values(ring, rng, 200)
+    ops, want = [], []
+    for a in xs:
+        for b in (a, rng.choice(xs)):
+            c = rng.choice(xs)
+            ops.append({"a": a, "b": b, "c": c})
+            want.append((ring.add(ring.mul(a, b), c),))
+    assert run_pipeline(ma, {"a": ma.a, "b": ma.b, "c": ma.c}, [ma.o], ops) == want
