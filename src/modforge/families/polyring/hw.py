@@ -16,11 +16,19 @@ latency never depends on data.
 
 from __future__ import annotations
 
-from amaranth.hdl import Array, C, Cat, Module, Mux, Signal, Value
+from amaranth.hdl import C, Cat, Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ...hw.systolic import NegacyclicFir, one_hot_load, thermometer_step
+from ...hw.systolic import (
+    NegacyclicFir,
+    accumulate,
+    digit_controls,
+    digit_signals,
+    digit_terms,
+    one_hot_load,
+    thermometer_step,
+)
 from .model import Structure
 
 
@@ -165,8 +173,9 @@ class PolyCore(wiring.Component):
 
 
 class SchoolbookCore(wiring.Component):
-    """The MAC-array schoolbook multiplier (Roy & Basso's high-speed Saber multiplier, with
-    Basso & Roy's MUX + adder MACs when b is small), on PolyCore's M = 1 streams.
+    """The MAC-array schoolbook multiplier (Roy & Basso's high-speed Saber multiplier), on
+    PolyCore's M = 1 streams; with a small b each MAC is an adder per radix-4 digit of the
+    broadcast |b| (decoded once, hw.systolic), no multiplier.
 
     Windows of n positions p, all stages advancing together on `go`:
       window W    frame f streams in: a_p into the capture register, b_{n-1-p} into a
@@ -198,26 +207,6 @@ class SchoolbookCore(wiring.Component):
         win = Windows(m, self.i, self.o, self.n, 2)
         return win.go, win.last, win.before[0], win.before[1]
 
-    def product(self, m: Module, a: Value, b: Value, name: str) -> Value:
-        """a * b mod 2^k, b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed by b - 1 (the
-        odd multiples as shift-adds, written out so synthesis builds no DSP multiplier; the
-        even ones shifts of them), b = 0 is gated in the adder; else a multiplier."""
-        if not self.small:
-            return (a * b)[:self.k]
-        prod = Signal(self.k, name=name)
-        k = self.k
-
-        def times(v: Value, e: int) -> Value:         # v * 2^e mod 2^k, exactly k bits wide
-            return Cat(C(0, e), v[:k - e]) if e else v
-        kept = {1: a}
-        for o in range(3, self.small + 1, 2):
-            shifts = [times(a, e) for e in range(o.bit_length()) if o >> e & 1]
-            kept[o] = sum(shifts[1:], shifts[0])[:k]
-        options = [times(kept[v >> (v & -v).bit_length() - 1], (v & -v).bit_length() - 1)
-                   for v in range(1, self.small + 1)]
-        m.d.comb += prod.eq(Array(options)[b] if len(options) > 1 else options[0])
-        return prod
-
     def elaborate(self, platform):
         m = Module()
         n, k = self.n, self.k
@@ -230,37 +219,29 @@ class SchoolbookCore(wiring.Component):
             m.d.sync += [cap[j].eq(cap[j + 1]) for j in range(n - 2)] + [cap[n - 2].eq(a_in)]
             m.d.sync += [bline[0].eq(b_in)] + [bline[j].eq(bline[j - 1]) for j in range(1, n)]
         b = bline[n - 1]                                        # b_{n-1-p} of the frame before
-        # the broadcast: subtract b * rot (add when a small b is negative); small: the MUX
-        # index |b| - 1 (for small = 4 a 4-input MUX per bit) and, for b = 0, no add at all
-        sub, nonzero = 1, C(1)
+        # the broadcast: subtract b * rot; small: b's radix-4 digits decoded once (hw.systolic),
+        # each MAC one adder a digit adding or subtracting 0, rot or 2 rot (a LUT a bit)
         if self.small:
-            sub, nonzero = Signal(name="b_subtract"), Signal(name="b_nonzero")
-            index = (b[:-1] - C(1, self.mag_bits))[:max(1, (self.small - 1).bit_length())]
-            m.d.comb += [sub.eq(~b[-1]), nonzero.eq(b[:-1] != 0)]
+            shared = digit_signals(m, digit_controls(m, b[:-1], self.small, "b"), ~b[-1], 0, "b")
         # --- the rotating register: x^-1 a at the load, then x^-1 per step ---------------
         rot = [Signal(k, name=f"rot{j}", reset_less=True) for j in range(n)]
         load = cap[1:] + [a_in, C(0, k) - cap[0]]              # x^-1 a: a_{k+1}, top -a_0
         turn = rot[1:] + [C(0, k) - rot[0]]
         with m.If(go):
             m.d.sync += [r.eq(Mux(last, ld, t)) for r, ld, t in zip(rot, load, turn, strict=False)]
-        # --- n MACs: acc_k -/+= |b| rot_k in one adder (the carry in: subtract), idle for b = 0
+        # --- n MACs: acc_k -= b rot_k ------------------------------------------------------
         sums = []
         for j in range(n):
             acc = Signal(k, name=f"acc{j}", reset_less=True)   # cleared at every window's end
             if self.small:
-                # named after acc: yosys takes the first name as the carry chain's DI operand,
-                # so the MUX, the sign and the sum bit fit two LUTs a bit
-                term, total = Signal(k, name=f"term{j}"), Signal(k + 2, name=f"total{j}")
-                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(k)),
-                             total.eq(Cat(sub, acc) + Cat(sub, term))]
-                s = total[1:k + 1]
+                s = accumulate(m, acc, digit_terms(rot[j], shared, k), k, f"mac{j}")
             else:
                 total = Signal(k + 1, name=f"total{j}")
-                m.d.comb += total.eq(acc - self.product(m, rot[j], b, f"prod{j}"))
+                m.d.comb += total.eq(acc - (rot[j] * b)[:k])
                 s = total[:k]
-            with m.If(go & (nonzero | last)):
+            with m.If(go):
                 m.d.sync += acc.eq(Mux(last, 0, s))             # the next frame starts from 0
-            sums.append(Mux(nonzero, s, acc) if self.small else s)  # c at the last step
+            sums.append(s)                                      # c at the last step
         # --- read-out: c_{n-1} at once, c_{n-2}..c_0 from the shift register -------------
         out = [Signal(k, name=f"out{j}", reset_less=True) for j in range(n - 1)]
         with m.If(go):
