@@ -50,6 +50,6 @@ def run(taps, width, small, windows=4, seed=1):
     assert len(seen) == (windows - 1) * taps + 1
 
 
-@pytest.mark.parametrize("taps,width,small", [(2, 8, 3), (5, 13, 4), (8, 10, 0), (7, 13, 9)])
+@pytest.mark.parametrize("taps,width,small", [(2, 8, 3), (5, 13, 4), (8, 10, 0), (7, 13, 9), (6, 13, 16), (3, 4, 20)])
 def test_windows_back_to_back(taps, width, small):
     run(taps, width, small)

@@ -17,15 +17,17 @@ from the shift register, so it is known): w*y = y shifted negacyclically needs i
 Coefficients are mod 2^width (the low bits); the weights may be narrower (`w_width`, e.g. k
 bits against a wide accumulator that keeps the exact sum, the lazy prime-q multiplier), and
 so may a full x (`x_width`). x is either a full coefficient or, with
-`small`, a small signed one in sign-magnitude (|x| <= small): the product is then a
-selection among the multiples of w the tap keeps (the odd ones computed once when the
-weight arrives, the even ones shifts of them), so no multiplier is built.
+`small`, a small signed one in sign-magnitude (|x| <= small): the product is then one
+adder per radix-4 signed digit of |x| (`recode`), each adding 0, w or 2w or subtracting
+them, one LUT a bit (`add_sub`); the digits are decoded once per array for this window's
+x and for the shift register's (`digit_controls`), each tap picks its controls by `fresh`.
+No multiplier is built.
 All registers move only while `advance` is high.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Array, Cat, Elaboratable, Module, Mux, Signal, Value
+from amaranth.hdl import C, Cat, Elaboratable, Module, Mux, Signal, Value
 
 
 class NegacyclicFir(Elaboratable):
@@ -45,60 +47,18 @@ class NegacyclicFir(Elaboratable):
         self.y = Signal(width, name=f"{name}_y")
         self.y_next = Signal(width, name=f"{name}_y_next")
 
-    @property
-    def table(self) -> bool:
-        """|x| <= 4: the product is a choice among 0, w, 2w, 3w, 4w (3w kept with w): one
-        adder a tap; larger bounds add one radix-4 digit's 0, w or 2w per adder (`recode`)."""
-        return 0 < self.small <= 4
-
-    def stored(self, m: Module, w: Value, name: str) -> list[Value]:
-        """What a tap keeps of its weight: w, and 3w for the table."""
-        if not self.table:
-            return [w]
-        w3 = Signal(min(self.width, self.w_width + 2), name=f"{name}_x3")
-        m.d.comb += w3.eq((w << 1) + w)
-        return [w, w3]
-
-    def digits(self) -> int:
-        """Radix-4 signed digits of a magnitude up to `small` (see `recode`)."""
-        return max(len(recode(v)) for v in range(self.small + 1))
-
     def controls(self, m: Module, mag: Value, name: str) -> list[tuple[Value, Value, Value]]:
-        """Per digit of |x| (recode): (nonzero, two, negative), as a table on the magnitude."""
-        out = []
-        for k in range(self.digits()):
-            nz, two, neg = (Signal(name=f"{name}_d{k}_{x}") for x in ("nz", "two", "neg"))
-            with m.Switch(mag):
-                for v in range(self.small + 1):
-                    d = (recode(v) + [0] * self.digits())[k]
-                    with m.Case(v):
-                        m.d.comb += [nz.eq(d != 0), two.eq(abs(d) == 2), neg.eq(d < 0)]
-                with m.Default():                 # beyond `small`: no such input (and a complete case)
-                    m.d.comb += [nz.eq(0), two.eq(0), neg.eq(0)]
-            out.append((nz, two, neg))
-        return out
+        return digit_controls(m, mag, self.small, name)
 
-    def terms(self, m: Module, w: Value, ctl, flip: Value, off: Value, name: str) -> list[tuple[Value, Value]]:
-        """(negative, term) pairs whose signed sum is +-w*|x| (small: one per digit, the digit's
-        0, w or 2w shifted; `flip` negates, `off` zeroes) or (negative, w*x). A digit's three
-        controls are signals of their own, so each bit of its term and its adder is one LUT."""
+    def terms(self, m: Module, w: Value, ctl, flip: Value, off: Value, name: str) -> list[tuple[Value, Value, int]]:
+        """(negative, term, shift) triples whose signed sum is +-w*|x| (small: one per digit)
+        or (negative, w*x, 0); `flip` negates, `off` zeroes."""
         if not self.small:
-            return [(flip, Mux(off, 0, w[0] * ctl))]
-        if self.table:
-            w1, w3 = w
-            return [(flip, Mux(off, 0, Array([0, w1, w1 << 1, w3, w1 << 2, 0, 0, 0])[ctl]))]
-        out = []
-        for k, (nz, two, neg) in enumerate(ctl):
-            on, dbl, sub = (Signal(name=f"{name}_d{k}_{x}") for x in ("on", "two", "sub"))
-            m.d.comb += [on.eq(nz & ~off), dbl.eq(two), sub.eq(neg ^ flip)]
-            out.append((sub, Mux(on, Mux(dbl, w[0] << 1, w[0]) << (2 * k), 0)))
-        return out
+            return [(flip, Mux(off, 0, (w * ctl)[:self.width]), 0)]
+        return digit_terms(w, digit_signals(m, ctl, flip, off, name), self.width)
 
     def accumulate(self, m: Module, acc, terms, name: str) -> Value:
-        """acc plus the signed terms, one adder each (mod 2^width)."""
-        for k, (neg, term) in enumerate(terms):
-            acc = add_sub(m, acc, term, neg, self.width, f"{name}_{k}")
-        return acc
+        return accumulate(m, acc, terms, self.width, name)
 
     def elaborate(self, platform):
         m = Module()
@@ -111,32 +71,30 @@ class NegacyclicFir(Elaboratable):
             m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=True)]
         old_sign, old_mag = hist[n - 1]
         sign_of = (lambda s: s) if self.small else (lambda s: 0)
-        digits = self.small and not self.table
-        fresh_ctl = self.controls(m, self.x_mag, f"{self.name}_fresh") if digits else self.x_mag
-        old_ctl = self.controls(m, old_mag, f"{self.name}_old") if digits else old_mag
-        incoming = self.stored(m, self.w_in, f"{self.name}_w_in")
+        fresh_ctl = self.controls(m, self.x_mag, f"{self.name}_fresh") if self.small else self.x_mag
+        old_ctl = self.controls(m, old_mag, f"{self.name}_old") if self.small else old_mag
         # A tap's product in its load cycle (the incoming weight times this window's x) always
         # belongs to slot 0 of the window's frame (p + j = n - 1): one accumulator per array sums
         # them over the window, and the taps add nothing in that cycle (no per-tap weight bypass).
         loads = Signal(w, name=f"{self.name}_loads")
         loads_now = Signal(w, name=f"{self.name}_loads_now")
         m.d.comb += loads_now.eq(self.accumulate(m, Mux(self.load[n - 1], 0, loads),
-                                                 self.terms(m, incoming, fresh_ctl, sign_of(self.x_sign), 0,
+                                                 self.terms(m, self.w_in, fresh_ctl, sign_of(self.x_sign), 0,
                                                             f"{self.name}_l"),
                                                  f"{self.name}_l"))
         with m.If(self.advance):
             m.d.sync += loads.eq(loads_now)
-        weights = [[Signal.like(v, name=f"{self.name}_t{j}_w{k}") for k, v in enumerate(incoming)] for j in range(n)]
+        weights = [Signal(self.w_width, name=f"{self.name}_t{j}_w") for j in range(n)]
         taps = []
-        for j, regs in enumerate(weights):
+        for j, reg in enumerate(weights):
             with m.If(self.advance & self.load[j]):
-                m.d.sync += [r.eq(v) for r, v in zip(regs, incoming, strict=True)]
+                m.d.sync += reg.eq(self.w_in)
             fresh = self.fresh[j]
             ctl = ([tuple(Mux(fresh, f, o) for f, o in zip(fc, oc, strict=True))
-                    for fc, oc in zip(fresh_ctl, old_ctl, strict=True)] if digits
+                    for fc, oc in zip(fresh_ctl, old_ctl, strict=True)] if self.small
                    else Mux(fresh, fresh_ctl, old_ctl))
             flip = Mux(fresh, sign_of(self.x_sign), ~old_sign if self.small else 1)
-            taps.append(self.terms(m, regs, ctl, flip, self.load[j], f"{self.name}_t{j}"))
+            taps.append(self.terms(m, reg, ctl, flip, self.load[j], f"{self.name}_t{j}"))
         # transpose form: s_j <- s_{j+1} + tap j's terms (s_n = 0); y = s_1 + tap 0's terms
         chain = [Signal(w, name=f"{self.name}_s{j}") for j in range(n + 1)]
         nexts = []
@@ -150,11 +108,61 @@ class NegacyclicFir(Elaboratable):
         m.d.comb += self.y.eq(self.accumulate(m, chain[1], taps[0], f"{self.name}_t0") + slot0)
         if self.lookahead:   # next cycle: s_1's next value, and tap 0 on the frame's x, negated
             ahead_sign, ahead_mag = hist[n - 2]
-            ahead_ctl = self.controls(m, ahead_mag, f"{self.name}_ahead") if digits else ahead_mag
-            weight = [Mux(self.load[0], v, r) for v, r in zip(incoming, weights[0], strict=True)]
+            ahead_ctl = self.controls(m, ahead_mag, f"{self.name}_ahead") if self.small else ahead_mag
+            weight = Mux(self.load[0], self.w_in, weights[0])
             m.d.comb += self.y_next.eq(self.accumulate(m, nexts[-1], self.terms(
                 m, weight, ahead_ctl, ~ahead_sign if self.small else 1, 0, f"{self.name}_ahead"), f"{self.name}_ahead"))
         return m
+
+
+def digit_count(small: int) -> int:
+    """Radix-4 signed digits of a magnitude up to `small` (see `recode`)."""
+    return max(len(recode(v)) for v in range(small + 1))
+
+
+def digit_controls(m: Module, mag: Value, small: int, name: str) -> list[tuple[Value, Value, Value]]:
+    """Per digit of a magnitude |x| <= small (recode): (nonzero, two, negative), as a table
+    on the magnitude: decoded once and shared by every product with that x."""
+    count, out = digit_count(small), []
+    for k in range(count):
+        nz, two, neg = (Signal(name=f"{name}_d{k}_{x}") for x in ("nz", "two", "neg"))
+        with m.Switch(mag):
+            for v in range(small + 1):
+                d = (recode(v) + [0] * count)[k]
+                with m.Case(v):
+                    m.d.comb += [nz.eq(d != 0), two.eq(abs(d) == 2), neg.eq(d < 0)]
+            with m.Default():                 # beyond `small`: no such input (and a complete case)
+                m.d.comb += [nz.eq(0), two.eq(0), neg.eq(0)]
+        out.append((nz, two, neg))
+    return out
+
+
+def digit_signals(m: Module, ctl, flip, off, name: str) -> list[tuple[Value, Value, Value]]:
+    """A product's controls from the digit controls (`digit_controls`): per digit (on, two,
+    subtract), `flip` negating, `off` zeroing them all; each a signal of its own, so each bit
+    of a digit's term and its adder (`accumulate`) is one LUT: acc, two bits of w and these."""
+    out = []
+    for k, (nz, two, neg) in enumerate(ctl):
+        on, dbl, sub = (Signal(name=f"{name}_d{k}_{x}") for x in ("on", "two", "sub"))
+        m.d.comb += [on.eq(nz & ~off), dbl.eq(two), sub.eq(neg ^ flip)]
+        out.append((on, dbl, sub))
+    return out
+
+
+def digit_terms(w: Value, signals, width: int) -> list[tuple[Value, Value, int]]:
+    """w times a small signed x as (negative, term, shift) triples, one per digit of |x|:
+    the digit's 0, w or 2w at shift 2k (`signals`: `digit_signals`)."""
+    return [(sub, Mux(on, Mux(dbl, w << 1, w)[:width - 2 * k], 0), 2 * k)
+            for k, (on, dbl, sub) in enumerate(signals) if 2 * k < width]   # higher: 0 mod 2^width
+
+
+def accumulate(m: Module, acc, terms, width: int, name: str) -> Value:
+    """acc plus the signed terms (negative, term, shift), each times 2^shift, mod 2^width:
+    one adder each, over the bits above its shift (the bits below pass through)."""
+    acc = C(acc, width) if isinstance(acc, int) else Value.cast(acc)
+    for k, (neg, term, shift) in enumerate(terms):
+        acc = Cat(acc[:shift], add_sub(m, acc[shift:width], term, neg, width - shift, f"{name}_{k}"))
+    return acc
 
 
 def recode(v: int) -> list[int]:
@@ -171,15 +179,14 @@ def recode(v: int) -> list[int]:
 
 
 def add_sub(m: Module, acc, term: Value, neg, width: int, name: str) -> Value:
-    """acc - term if neg else acc + term, mod 2^width, as one adder: the term inverted and
-    the borrow's +1 as the carry into an extra low bit. The operands are named so that Yosys
-    puts acc (it takes the first name) on the carry chain's direct input and the term's
-    logic into the chain's LUTs."""
-    neg = Value.cast(neg)
-    a, t = Signal(width + 1, name=f"{name}_acc"), Signal(width + 1, name=f"{name}_term")
-    m.d.comb += [a.eq(Cat(neg, acc)), t.eq(Cat(neg, term ^ neg.replicate(width)))]
-    total = Signal(width + 2, name=f"{name}_sum")
-    m.d.comb += total.eq(t + a)
+    """acc - term if neg else acc + term, mod 2^width, as one subtraction whose minuend is
+    acc: acc + (term ^ neg) + neg = acc - (term ^ ~neg) - ~neg, the ~neg as the borrow into
+    an extra low bit. Yosys (alumacc) keeps a subtraction's minuend on the carry chain's
+    direct input, so each bit's term logic, sign and sum bit fit the chain's one LUT (an
+    addition's operands it may swap, and then the term needs a LUT of its own)."""
+    pos = ~Value.cast(neg)
+    total = Signal(width + 1, name=f"{name}_sum")
+    m.d.comb += total.eq(Cat(C(0, 1), acc) - Cat(pos, term ^ pos.replicate(width)))
     return total[1:width + 1]
 
 

@@ -467,8 +467,9 @@ class Fast(PolyAlgorithm):
 class Schoolbook(PolyAlgorithm):
     """The baseline: n multiply-accumulate units, b broadcast a coefficient a cycle against
     a negacyclically rotating a (Roy & Basso's high-speed Saber multiplier, Sec. 2.4; with
-    `small` each MAC is a MUX among multiples of its a coefficient plus an adder, as in their
-    centralized-multiplier variant). poly-fir's parameters and M = 1 streams, so the two swap.
+    `small` each MAC is one adder per radix-4 signed digit of the broadcast |b|, decoded
+    once for all MACs: 0, a or 2a added or subtracted, a LUT a bit, no multiplier).
+    poly-fir's parameters and M = 1 streams, so the two swap.
 
     Cycles (without stalls): latency (input beat p to output beat p) 2n: a frame streams in
     (n), computes (n: one coefficient of b a cycle) while the next streams in, then streams
@@ -517,7 +518,7 @@ class Schoolbook(PolyAlgorithm):
     def extra_info(self, params):
         n, R = params.n, self.reduction_stages(params)
         return {
-            "macs": n, "mac": "MUX among multiples + adder" if params.small else "multiplier + adder",
+            "macs": n, "mac": "an adder per radix-4 digit of |b|" if params.small else "multiplier + adder",
             "compute_cycles": n, "response_cycles": 2 * n + R, "one_multiplication_cycles": 3 * n - 1 + R,
             "l_multiplications_cycles": "(L+2) n - 1" + (f" + R, R = {R}" if R else ""),
         } | ({"prime_q": self.prime_info(params) | {"offset": self.offset(params)}} if R else {})

@@ -18,12 +18,20 @@ latency never depends on data.
 
 from __future__ import annotations
 
-from amaranth.hdl import Array, C, Cat, Module, Mux, Signal, Value
+from amaranth.hdl import C, Cat, Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ...hw.pipeline import ParallelCore
-from ...hw.systolic import NegacyclicFir, one_hot_load, thermometer_step
+from ...hw.systolic import (
+    NegacyclicFir,
+    accumulate,
+    digit_controls,
+    digit_signals,
+    digit_terms,
+    one_hot_load,
+    thermometer_step,
+)
 from .model import Lazy, Structure
 
 
@@ -180,8 +188,9 @@ class PolyCore(wiring.Component):
 
 
 class SchoolbookCore(wiring.Component):
-    """The MAC-array schoolbook multiplier (Roy & Basso's high-speed Saber multiplier, with
-    Basso & Roy's MUX + adder MACs when b is small), on PolyCore's M = 1 streams.
+    """The MAC-array schoolbook multiplier (Roy & Basso's high-speed Saber multiplier), on
+    PolyCore's M = 1 streams; with a small b each MAC is an adder per radix-4 digit of the
+    broadcast |b| (decoded once, hw.systolic), no multiplier.
 
     Windows of n positions p, all stages advancing together on `go`:
       window W    frame f streams in: a_p into the capture register, b_{n-1-p} into a
@@ -211,7 +220,7 @@ class SchoolbookCore(wiring.Component):
         self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k (or < q)
         self.mag_bits = small.bit_length() if small else k
         self.out_bits = acc_bits or k                             # c mod 2^k, or c + offset
-        self.prod_bits = ((small * prime).bit_length() if small else 2 * k) if prime else k
+        self.prod_bits = 2 * k if prime else k                   # a full b: the product, exact for a prime q
         self.latency, self.initiation_interval = 2 * n, n
         super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(self.out_bits))})
 
@@ -220,27 +229,6 @@ class SchoolbookCore(wiring.Component):
         streaming): computing/streaming, windows W+1 and W+2 of a frame."""
         win = Windows(m, self.i, self.o, self.n, 2)
         return win.go, win.last, win.before[0], win.before[1]
-
-    def product(self, m: Module, a: Value, b: Value, name: str) -> Value:
-        """a * b mod 2^k (prime q: exact), b = |b_i|: small: a MUX among a, 2a, 3a, ... indexed
-        by b - 1 (the odd multiples as shift-adds, written out so synthesis builds no DSP
-        multiplier; the even ones shifts of them), b = 0 is gated in the adder; else a
-        multiplier."""
-        k = self.prod_bits
-        if not self.small:
-            return (a * b)[:k]
-        prod = Signal(k, name=name)
-
-        def times(v: Value, e: int) -> Value:         # v * 2^e mod 2^k, exactly k bits wide
-            return Cat(C(0, e), v[:k - e]) if e else v
-        kept = {1: a}
-        for o in range(3, self.small + 1, 2):
-            shifts = [times(a, e) for e in range(o.bit_length()) if o >> e & 1]
-            kept[o] = sum(shifts[1:], shifts[0])[:k]
-        options = [times(kept[v >> (v & -v).bit_length() - 1], (v & -v).bit_length() - 1)
-                   for v in range(1, self.small + 1)]
-        m.d.comb += prod.eq(Array(options)[b] if len(options) > 1 else options[0])
-        return prod
 
     def elaborate(self, platform):
         m = Module()
@@ -254,13 +242,10 @@ class SchoolbookCore(wiring.Component):
             m.d.sync += [cap[j].eq(cap[j + 1]) for j in range(n - 2)] + [cap[n - 2].eq(a_in)]
             m.d.sync += [bline[0].eq(b_in)] + [bline[j].eq(bline[j - 1]) for j in range(1, n)]
         b = bline[n - 1]                                        # b_{n-1-p} of the frame before
-        # the broadcast: subtract b * rot (add when a small b is negative); small: the MUX
-        # index |b| - 1 (for small = 4 a 4-input MUX per bit) and, for b = 0, no add at all
-        sub, nonzero = 1, C(1)
+        # the broadcast: subtract b * rot; small: b's radix-4 digits decoded once (hw.systolic),
+        # each MAC one adder a digit adding or subtracting 0, rot or 2 rot (a LUT a bit)
         if self.small:
-            sub, nonzero = Signal(name="b_subtract"), Signal(name="b_nonzero")
-            index = (b[:-1] - C(1, self.mag_bits))[:max(1, (self.small - 1).bit_length())]
-            m.d.comb += [sub.eq(~b[-1]), nonzero.eq(b[:-1] != 0)]
+            shared = digit_signals(m, digit_controls(m, b[:-1], self.small, "b"), ~b[-1], 0, "b")
         # --- the rotating register: x^-1 a at the load, then x^-1 per step ---------------
         rot = [Signal(k, name=f"rot{j}", reset_less=True) for j in range(n)]
         neg = C(self.prime or 0, k)                             # -x: mod 2^k, or q - x (in [0, q])
@@ -268,25 +253,20 @@ class SchoolbookCore(wiring.Component):
         turn = rot[1:] + [neg - rot[0]]
         with m.If(go):
             m.d.sync += [r.eq(Mux(last, ld, t)) for r, ld, t in zip(rot, load, turn, strict=False)]
-        # --- n MACs: acc_k -/+= |b| rot_k in one adder (the carry in: subtract), idle for b = 0
+        # --- n MACs: acc_k -= b rot_k ------------------------------------------------------
         sums, W = [], self.out_bits
         for j in range(n):
             # cleared (prime q: set to the offset) at every window's end
             acc = Signal(W, name=f"acc{j}", reset_less=True, init=self.offset)
             if self.small:
-                # named after acc: yosys takes the first name as the carry chain's DI operand,
-                # so the MUX, the sign and the sum bit fit two LUTs a bit
-                term, total = Signal(W, name=f"term{j}"), Signal(W + 2, name=f"total{j}")
-                m.d.comb += [term.eq(self.product(m, rot[j], index, f"prod{j}") ^ sub.replicate(W)),
-                             total.eq(Cat(sub, acc) + Cat(sub, term))]
-                s = total[1:W + 1]
+                s = accumulate(m, acc, digit_terms(rot[j], shared, W), W, f"mac{j}")
             else:
                 total = Signal(W + 1, name=f"total{j}")
-                m.d.comb += total.eq(acc - self.product(m, rot[j], b, f"prod{j}"))
+                m.d.comb += total.eq(acc - (rot[j] * b)[:self.prod_bits])   # prime q: exact
                 s = total[:W]
-            with m.If(go & (nonzero | last)):
+            with m.If(go):
                 m.d.sync += acc.eq(Mux(last, self.offset, s))   # the next frame starts from 0 (the offset)
-            sums.append(Mux(nonzero, s, acc) if self.small else s)  # c at the last step
+            sums.append(s)                                      # c at the last step
         # --- read-out: c_{n-1} at once, c_{n-2}..c_0 from the shift register -------------
         out = [Signal(W, name=f"out{j}", reset_less=True) for j in range(n - 1)]
         with m.If(go):
