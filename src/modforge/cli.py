@@ -3,6 +3,7 @@ that reports. A user error prints one line naming the rule and exits 2."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import tempfile
@@ -137,10 +138,19 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
            sim: str = typer.Option("both", help="verilator, icarus or both."),
            seed: int = typer.Option(1, help="Seed of the random vectors."),
            out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
+           netlist: bool = typer.Option(False, "--netlist", help="Simulate the post-synthesis netlist (Yosys, "
+                                        "for --target, with its cell models) instead of the generated Verilog."),
+           target: str = typer.Option("generic", "--target", help="With --netlist: generic (Yosys synth), xc7 or "
+                                      "xcup (synth_xilinx, Xilinx cell models)."),
            as_json: bool = typer.Option(False, "--json")):
     """Generate, simulate against the bit-exact model, and give the verdict (exit 0 iff all pass)."""
+    from .sim.netlist import NETLIST_TARGETS
     from .sim.runners import SIMULATORS, tool_path
     from .sim.verify import verify as run_verify
+    if target not in NETLIST_TARGETS:
+        raise ParameterError("verify", "--target", f"must be one of {', '.join(NETLIST_TARGETS)}", target)
+    if target != "generic" and not netlist:
+        raise ParameterError("verify", "--target", "needs --netlist (it picks the netlist's synthesis)", target)
     alg, p = configure(algorithm, params)
     sims = list(SIMULATORS) if sim == "both" else [sim]
     if any(s not in SIMULATORS for s in sims):
@@ -152,13 +162,20 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
     for s in sims:
         tool_path(s)
     with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
-        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed)
+        if netlist:
+            err_console.print(f"verify: synthesizing for {target} (yosys), then simulating the netlist "
+                              f"on {', '.join(sims)}")
+        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed, target if netlist else None)
         summary = design_summary(design, results)
         if out is None:
             summary["directory"] = None
 
+    summary["netlist"] = target if netlist else None
+
     def human():
         console.print(f"{design.top}: {design.congruence}")
+        if netlist:
+            console.print(f"simulated: the post-synthesis netlist ({target}) with the Yosys cell models")
         console.print(f"claimed: {design.cycles} step cycles, latency {design.latency}, "
                       f"initiation interval {design.initiation_interval}")
         if "config" in design.info:
@@ -178,6 +195,31 @@ def verify(algorithm: str = typer.Argument(..., help="Algorithm name (see `modfo
                 console.print(r.log[-3000:])
     emit(as_json, summary, human)
     if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+@app.command()
+def prove(algorithm: str = typer.Argument(..., help="Algorithm name (see `modforge list`)."),
+          params: list[str] | None = typer.Argument(None, help=PARAMS_HELP),
+          timeout: float = typer.Option(600, help="Seconds before the proof is given up (exit 1)."),
+          out: Path | None = typer.Option(None, "-o", "--out", help="Keep the proof's files in this folder."),
+          as_json: bool = typer.Option(False, "--json")):
+    """Prove the design against its family's reference for every operand set (bounded model
+    checking from reset with Yosys and ABC); exit 0 iff proved."""
+    from . import formal
+    alg, p = configure(algorithm, params)
+    if not timeout > 0:
+        raise ParameterError("prove", "--timeout", "must be a number of seconds > 0", timeout)
+    formal.check(alg, p)
+    if out is not None:
+        check_folder("prove", "-o", out)
+    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
+        result = formal.prove(alg, p, out or Path(tmp), timeout,
+                              say=lambda text: err_console.print(f"prove: {text}", highlight=False))
+        if out is None:
+            result.directory = None
+    emit(as_json, dataclasses.asdict(result) | {"ok": result.ok}, lambda: console.print(result.message))
+    if not result.ok:
         raise typer.Exit(1)
 
 

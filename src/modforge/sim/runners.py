@@ -70,14 +70,17 @@ def _run(cmd: list[str], cwd: Path, log: list[str], timeout: float) -> float:
     return time.perf_counter() - start
 
 
-def simulate(design: Design, simulator: str, timeout: float = 1800) -> SimResult:
-    """Simulate design.directory/tb.v (written by verify) with vectors/ beside it."""
+def simulate(design: Design, simulator: str, timeout: float = 1800, netlist: list[str] | None = None) -> SimResult:
+    """Simulate design.directory/tb.v (written by verify) with vectors/ beside it: on the
+    design's files, or on a post-synthesis netlist and its cell models (paths in the folder)."""
     tool_path(simulator)
     root = Path(design.directory).resolve()      # the binary runs from inside it: no relative paths
-    sources = ["tb.v", *design.files]
+    sources = ["tb.v", *(netlist or design.files)]
     log: list[str] = []
     if simulator == "icarus":
-        build = _run(["iverilog", "-g2005", "-s", "tb", "-o", "tb.vvp", *sources], root, log, timeout)
+        # the Xilinx cell models are SystemVerilog
+        standard = "-g2012" if netlist and any(n.endswith("cells_sim.v") for n in netlist) else "-g2005"
+        build = _run(["iverilog", standard, "-s", "tb", "-o", "tb.vvp", *sources], root, log, timeout)
         run = _run(["vvp", "-n", "tb.vvp"], root, log, timeout)
     else:
         binary, build, cached = _verilator_build(root, sources, log, timeout)
