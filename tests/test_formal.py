@@ -10,7 +10,8 @@ from modforge.registry import lookup
 
 @pytest.mark.synth
 @pytest.mark.parametrize("args", [["gf2n-blakely", "n=16"], ["gf2n-montgomery", "n=16"],
-                                  ["modmul-barrett", "q=251"]])
+                                  ["gfpm-mse-digit", "p=2", "m=13", "poly=auto", "D=3"],
+                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"]])
 def test_prove_passes(tmp_path, capsys, args):
     code = main(["prove", *args, "-o", str(tmp_path / "p")])
     captured = capsys.readouterr()
@@ -45,6 +46,8 @@ def test_a_wrong_latency_fails(tmp_path, monkeypatch):
 @pytest.mark.parametrize("args, needle", [
     (["gf2n-blakely", "n=200"], "must be at most 64 for a bounded proof"),
     (["modmul-barrett", "q=0xfff00001"], "must be at most 16 bits wide"),
+    (["poly-fir", "n=64", "q=4"], "must be at most 32 for a bounded proof"),
+    (["gfpm-mse-digit", "p=3", "m=97", "poly=paper", "D=8"], "bits an operand"),
 ])
 def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert main(["prove", *args]) == 2
@@ -52,6 +55,12 @@ def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_every_family_declares_formal_consistently():
-    provable = formal.provable()
-    assert "gf2n-blakely" in provable and "modmul-barrett" in provable
+def test_every_family_has_a_provable_algorithm():
+    from modforge.families import FAMILIES
+    provable = {lookup(name).family for name in formal.provable()}
+    assert provable == set(FAMILIES)
+
+
+def test_an_algorithm_without_a_reference_is_refused(capsys):
+    assert main(["prove", "poly-saber", "level=light", "M=4"]) == 2
+    assert "must have a formal reference" in capsys.readouterr().err
