@@ -78,11 +78,12 @@ def check(algorithm: Algorithm, params) -> None:
     algorithm.reference(params)    # the family's own size limits
 
 
-def reference_module(algorithm: Algorithm, params, design: Design) -> str:
-    frame, out_frame = design.frame_beats, design.result_beats or design.frame_beats
-    return (f"// reference of {algorithm.name}: {design.congruence}\n"
-            f"module mf_reference(input [{frame * design.input_width - 1}:0] operands,\n"
-            f"                    input [{out_frame * design.output_width - 1}:0] result,\n"
+def reference_module(algorithm: Algorithm, params) -> str:
+    """mf_reference: the family's reference relation over one operand set's beats."""
+    plan = algorithm.plan(params)
+    return (f"// reference of {algorithm.name}: {plan.congruence}\n"
+            f"module mf_reference(input [{plan.frame_beats * plan.input_width - 1}:0] operands,\n"
+            f"                    input [{plan.result_beats * plan.output_width - 1}:0] result,\n"
             f"                    output ok, output in_domain);\n"
             f"{algorithm.reference(params)}"
             f"endmodule\n")
@@ -200,7 +201,7 @@ def prove(algorithm: Algorithm, params, directory: Path, timeout: float = 600,
     work.mkdir()
     frames = design.latency + design.frame_beats + 1     # cycles 0 (reset) .. the last result beat
     (work / "harness.v").write_text(harness(design))
-    (work / "reference.v").write_text(reference_module(algorithm, params, design))
+    (work / "reference.v").write_text(reference_module(algorithm, params))
     (work / "standin.v").write_text("module standin(input a, input b, output y);\n  assign y = a & b;\nendmodule\n")
     to_aiger, abc = scripts(design, frames)
     (work / "aiger.ys").write_text(to_aiger)
