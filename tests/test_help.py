@@ -73,10 +73,12 @@ def test_choices_shown_are_the_ones_checked():
     from modforge.explore.pareto import MINIMIZE
     from modforge.explore.report import FORMATS
     from modforge.registry import all_algorithms
+    from modforge.sim.netlist import NETLIST_TARGETS
     from modforge.sim.runners import SIMULATORS
     from modforge.synth import TARGETS
     assert cli.SIM_CHOICES == (*SIMULATORS, "both")
     assert cli.TARGET_CHOICES == TARGETS
     assert cli.FORMAT_CHOICES == FORMATS
     assert cli.MINIMIZE_CHOICES == MINIMIZE
+    assert cli.NETLIST_CHOICES == NETLIST_TARGETS
     assert {a.family for a in all_algorithms()} <= set(cli.FAMILIES)

@@ -3,6 +3,7 @@ that reports. A user error prints one line naming the rule and exits 2."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import sys
@@ -61,6 +62,7 @@ SIM_CHOICES = ("verilator", "icarus", "both")
 TARGET_CHOICES = ("generic", "asic", "xc7", "xcup", "ecp5", "ecp5-static")
 FORMAT_CHOICES = ("md", "html")
 MINIMIZE_CHOICES = ("latency", "area", "atp")
+NETLIST_CHOICES = ("generic", "xc7", "xcup")
 
 
 def choices(names: tuple[str, ...]) -> str:
@@ -209,10 +211,20 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
                                                                               "both."),
            seed: int = typer.Option(1, help="Seed of the random vectors."),
            out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder."),
+           netlist: bool = typer.Option(False, "--netlist", help="Simulate the post-synthesis netlist (Yosys, "
+                                        "for --target, with its cell models) instead of the generated Verilog."),
+           target: str = typer.Option("generic", "--target", metavar=choices(NETLIST_CHOICES),
+                                      help="With --netlist: generic (Yosys synth), xc7 or xcup (synth_xilinx, "
+                                           "Xilinx cell models)."),
            as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Generate, simulate against the bit-exact model, and give the verdict (exit 0 iff all pass)."""
+    from .sim.netlist import NETLIST_TARGETS
     from .sim.runners import SIMULATORS, tool_path
     from .sim.verify import verify as run_verify
+    if target not in NETLIST_TARGETS:
+        raise ParameterError("verify", "--target", f"must be one of {', '.join(NETLIST_TARGETS)}", target)
+    if target != "generic" and not netlist:
+        raise ParameterError("verify", "--target", "needs --netlist (it picks the netlist's synthesis)", target)
     alg, p = configure(algorithm, params)
     sims = list(SIMULATORS) if sim == "both" else [sim]
     if any(s not in SIMULATORS for s in sims):
@@ -224,19 +236,27 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
     for s in sims:
         tool_path(s)
     with tempfile.TemporaryDirectory(prefix="modforge-") as tmp, progress_bar() as bar:
+        if netlist:
+            err_console.print(f"verify: synthesizing for {target} (yosys), then simulating the netlist "
+                              f"on {', '.join(sims)}")
         # one bar per simulator: generate (model vectors), build, then the results checked
         tasks = {s: bar.add_task(f"{s}: generate", total=None) for s in sims}
 
         def on_sim(simulator: str, step: str, done: int, total: int) -> None:
             bar.update(tasks[simulator], description=f"{simulator}: {step}", completed=done, total=total or None)
 
-        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed, progress=on_sim)
+        design, results = run_verify(alg, p, out or Path(tmp), vectors, sims, seed, progress=on_sim,
+                                     netlist=target if netlist else None)
         summary = design_summary(design, results)
         if out is None:
             summary["directory"] = None
 
+    summary["netlist"] = target if netlist else None
+
     def human():
         console.print(f"{design.top}: {design.congruence}")
+        if netlist:
+            console.print(f"simulated: the post-synthesis netlist ({target}) with the Yosys cell models")
         console.print(f"claimed: {design.cycles} step cycles, latency {design.latency}, "
                       f"initiation interval {design.initiation_interval}")
         if "config" in design.info:
@@ -256,6 +276,31 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
                 console.print(r.log[-3000:])
     emit(as_json, summary, human)
     if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+@app.command()
+def prove(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORITHM_HELP),
+          params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=PARAMS_HELP),
+          timeout: float = typer.Option(600, metavar="SECONDS", help="Seconds before the proof is given up (exit 1)."),
+          out: Path | None = typer.Option(None, "-o", "--out", help="Keep the proof's files in this folder."),
+          as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
+    """Prove the design against its family's reference for every operand set (bounded model
+    checking from reset with Yosys and ABC); exit 0 iff proved."""
+    from . import formal
+    alg, p = configure(algorithm, params)
+    if not timeout > 0:
+        raise ParameterError("prove", "--timeout", "must be a number of seconds > 0", timeout)
+    formal.check(alg, p)
+    if out is not None:
+        check_folder("prove", "-o", out)
+    with tempfile.TemporaryDirectory(prefix="modforge-") as tmp:
+        result = formal.prove(alg, p, out or Path(tmp), timeout,
+                              say=lambda text: err_console.print(f"prove: {text}", highlight=False))
+        if out is None:
+            result.directory = None
+    emit(as_json, dataclasses.asdict(result) | {"ok": result.ok}, lambda: console.print(result.message))
+    if not result.ok:
         raise typer.Exit(1)
 
 

@@ -136,7 +136,8 @@ class Plan:
 class Algorithm(abc.ABC):
     """The contract. Class data: name (CLI), family, title, paper, Params; capabilities
     `frames` (an operand set streams as several beats: frame_beats, in_beats, out_beats) and
-    `config_stream` (a cfg stream: config_width, verification_config, config_fields); `uses`,
+    `config_stream` (a cfg stream: config_width, verification_config, config_fields) and `formal`
+    (a reference relation `modforge prove` checks the core against: reference); `uses`,
     the families whose algorithms it composes through `lookup` (a stored result follows their
     code too); `parallelism`, the parameter that sets how many coefficients a cycle handles (the
     digit size D, the parallelism M: the x axis of the report's throughput plots)."""
@@ -148,6 +149,7 @@ class Algorithm(abc.ABC):
     Params: ClassVar[type]
     frames: ClassVar[bool] = False
     config_stream: ClassVar[bool] = False
+    formal: ClassVar[bool] = False
     uses: ClassVar[tuple[str, ...]] = ()
     parallelism: ClassVar[str | None] = None   # the parameter that sets the coefficients a cycle (D, M)
 
@@ -268,6 +270,14 @@ class Algorithm(abc.ABC):
         """The fields of a cfg payload, low bits first (config_stream only)."""
         width = self.config_width(params)
         return [Operand("word", width)] if width else []
+
+    def reference(self, params) -> str:
+        """(formal only) The Verilog body of `mf_reference(operands, result, ok, in_domain)`: ok
+        when `result` (the result beats, beat 0 lowest) is right for `operands` (the input beats),
+        in_domain when the operands lie in the design's domain; written independently of the
+        core (`modforge prove` checks the core against it). Raises ParameterError, naming the
+        limit, for sizes a bounded proof cannot reach."""
+        raise NotImplementedError
 
     def latency(self, params) -> int:
         """Cycles from the input handshake to o.valid (of each beat, in a frame without
@@ -399,7 +409,8 @@ def param_hash(algorithm: Algorithm, params) -> str:
 
 # --- the registry -----------------------------------------------------------------------
 CAPABILITIES = {"frames": ("frame_beats", "result_beats", "in_beats", "out_beats"),
-                "config_stream": ("config_width", "verification_config", "config_fields")}
+                "config_stream": ("config_width", "verification_config", "config_fields"),
+                "formal": ("reference",)}
 
 
 def register(cls):

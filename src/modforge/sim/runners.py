@@ -100,12 +100,15 @@ def _run(cmd: list[str], cwd: Path, log: list[str], timeout: float,
 Progress = Callable[[str, str, int, int], None]
 
 
-def simulate(design: Design, simulator: str, timeout: float = 1800, progress: Progress | None = None) -> SimResult:
-    """Simulate design.directory/tb.v (written by verify) with vectors/ beside it; `progress`
-    hears of the build and of the results checked (the testbench's MODFORGE-PROGRESS lines)."""
+def simulate(design: Design, simulator: str, timeout: float = 1800, progress: Progress | None = None,
+             netlist: list[str] | None = None) -> SimResult:
+    """Simulate design.directory/tb.v (written by verify) with vectors/ beside it: on the
+    design's files, or on a post-synthesis netlist and its cell models (paths in the folder);
+    `progress` hears of the build and of the results checked (the testbench's
+    MODFORGE-PROGRESS lines)."""
     tool_path(simulator)
     root = Path(design.directory).resolve()      # the binary runs from inside it: no relative paths
-    sources = ["tb.v", *design.files]
+    sources = ["tb.v", *(netlist or design.files)]
     log: list[str] = []
 
     def on_line(line: str) -> None:
@@ -116,7 +119,9 @@ def simulate(design: Design, simulator: str, timeout: float = 1800, progress: Pr
     if progress is not None:
         progress(simulator, "build", 0, 0)
     if simulator == "icarus":
-        build = _run(["iverilog", "-g2005", "-s", "tb", "-o", "tb.vvp", *sources], root, log, timeout)
+        # the Xilinx cell models are SystemVerilog
+        standard = "-g2012" if netlist and any(n.endswith("cells_sim.v") for n in netlist) else "-g2005"
+        build = _run(["iverilog", standard, "-s", "tb", "-o", "tb.vvp", *sources], root, log, timeout)
         run = _run(["vvp", "-n", "tb.vvp"], root, log, timeout, on_line)
     else:
         binary, build, cached = _verilator_build(root, sources, log, timeout)

@@ -9,6 +9,7 @@ from pathlib import Path
 from .. import ip
 from ..design import Design, generate
 from ..registry import Algorithm
+from .netlist import write_netlist
 from .runners import Progress, SimResult, simulate
 from .testbench import testbench
 from .vectors import make_vectors, write_hex, write_vectors
@@ -37,9 +38,12 @@ def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int
 
 
 def verify(algorithm: Algorithm, params, directory: Path, count: int, simulators: list[str],
-           seed: int = 1, progress: Progress | None = None) -> tuple[Design, list[SimResult]]:
+           seed: int = 1, progress: Progress | None = None,
+           netlist: str | None = None) -> tuple[Design, list[SimResult]]:
+    """Simulate the design (or, with `netlist` a synthesis target, its post-synthesis netlist)."""
     design = prepare(algorithm, params, directory, count, seed)
+    sources = write_netlist(design, netlist) if netlist else None
     # the simulators are independent processes writing different files: run them side by side
     with ThreadPoolExecutor(max_workers=len(simulators) or 1) as pool:
-        results = list(pool.map(lambda sim: simulate(design, sim, progress=progress), simulators))
+        results = list(pool.map(lambda sim: simulate(design, sim, progress=progress, netlist=sources), simulators))
     return design, results

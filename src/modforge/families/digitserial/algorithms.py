@@ -13,6 +13,7 @@ import functools
 import random
 
 from modforge.errors import ParameterError
+from modforge.formal import gf2_mulmod, gfp_mulmod
 from modforge.math import irreducible, poly, presets
 from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
 
@@ -157,6 +158,27 @@ class _GFpm(Algorithm):
                  ("ones", "ones"), ("top", "max"), ("max", "top"), ("flow", "flow"),
                  ("xm", "xm"), ("flow", "top"), ("xm", "max"), ("alt", "max"), ("x", "top")]
         return [(poly.pack(elems[u], p, m), poly.pack(elems[v], p, m)) for u, v in pairs]
+
+    # --- formal reference (modforge prove) ----------------------------------------------
+    formal = True
+    MAX_PROOF_BITS = 64
+
+    def reference(self, params):
+        """ok: c = a*b mod f by a schoolbook product over GF(p), for operands whose digits are < p."""
+        p, m = params.p, params.m
+        k = poly.coeff_bits(p)
+        w = k * m
+        if w > self.MAX_PROOF_BITS:
+            raise ParameterError("prove", "m", f"must make at most {self.MAX_PROOF_BITS} bits an operand "
+                                 f"(m*{k}) for a bounded proof", m)
+        f = self.field(params)
+        a, b = f"operands[{w - 1}:0]", f"operands[{2 * w - 1}:{w}]"
+        if p == 2:
+            body = gf2_mulmod("mulmod", sum(c << i for i, c in enumerate(f)))
+            return body + f"  assign ok = result == mulmod({a}, {b});\n  assign in_domain = 1'b1;\n"
+        digits = " && ".join(f"operands[{k * i + k - 1}:{k * i}] < {p}" for i in range(2 * m))
+        return (gfp_mulmod("mulmod", p, f) + f"  assign ok = result == mulmod({a}, {b});\n"
+                f"  assign in_domain = {digits};\n")
 
     # --- hardware ---------------------------------------------------------------------
     def tag(self, params) -> str:

@@ -14,6 +14,8 @@ import random
 from typing import ClassVar
 
 from ...errors import ParameterError
+from ...formal import gf2_mulmod
+from ...math import gf2
 from ...math.irreducible import structure
 from ...math.poly import format_poly, parse_poly
 from ...math.presets import resolve_modulus
@@ -132,6 +134,22 @@ class Gf2nAlgorithm(Algorithm):
         return list(dict.fromkeys(out))   # in order, each once
 
     # --- hardware ---------------------------------------------------------------------
+    # --- formal reference (modforge prove) ----------------------------------------------
+    formal = True
+    MAX_PROOF_N = 64
+
+    def reference(self, params):
+        """ok: C*t^e = A*B mod F, both sides by the schoolbook product; C has n bits, so deg C < n,
+        and t is invertible mod F when e > 0 (f_0 = 1), so this is C = A*B*t^-e mod F."""
+        n, f, e = params.n, self.f(params), self.exponent(params)
+        if n > self.MAX_PROOF_N:
+            raise ParameterError("prove", "n", f"must be at most {self.MAX_PROOF_N} for a bounded proof", n)
+        t_e = gf2.mod(1 << e, f)
+        lhs = f"mulmod(result, {n}'h{t_e:x})" if e else "result"
+        return (gf2_mulmod("mulmod", f)
+                + f"  assign ok = {lhs} == mulmod(operands[{n - 1}:0], operands[{2 * n - 1}:{n}]);\n"
+                + "  assign in_domain = 1'b1;\n")
+
     def tag(self, params):
         return f"n{params.n}"
 

@@ -306,6 +306,36 @@ class ModmulAlgorithm(Algorithm):
     def grid(self):
         return []
 
+    # --- formal reference (modforge prove) ----------------------------------------------
+    formal = True
+    MAX_PROOF_BITS = 16
+
+    def reference(self, params):
+        """ok: c = a*b*F mod q (plain: a*b mod q; reduce_only: x*F mod q), by Verilog's own * and %,
+        for a, b < q (reduce_only: x <= (q-1)^2). A run-time modulus is not proved."""
+        bw, q = self.beta(params), params.q
+        if bw > self.MAX_PROOF_BITS:
+            raise ParameterError("prove", "q", f"must be at most {self.MAX_PROOF_BITS} bits wide (beta) for a "
+                                 "bounded proof", _hex(q))
+        if self.runtime(params):
+            raise ParameterError("prove", ", ".join(self.runtime(params)), "must be 0: prove takes q as a "
+                                 "generation-time constant", 1)
+        factor = 1 if params.plain else self.scale(params) % q
+        w = 2 * bw
+        if params.reduce_only:
+            product, domain = f"operands[{w - 1}:0]", f"operands[{w - 1}:0] <= {w}'d{(q - 1) ** 2}"
+        else:
+            product = f"operands[{bw - 1}:0] * operands[{w - 1}:{bw}]"
+            domain = f"operands[{bw - 1}:0] < {bw}'d{q} && operands[{w - 1}:{bw}] < {bw}'d{q}"
+        return f"""\
+  wire [{w - 1}:0] product = {product};
+  wire [{w - 1}:0] reduced = product % {w}'d{q};
+  wire [{w - 1}:0] scaled = reduced * {w}'d{factor};
+  wire [{w - 1}:0] expected = scaled % {w}'d{q};
+  assign ok = result == expected[{bw - 1}:0];
+  assign in_domain = {domain};
+"""
+
 
 def _logqh_ntt(params) -> int:
     """log q_h of q for the NTT-friendly rule (Sec. 5.1): beta - v2(q - 1)."""

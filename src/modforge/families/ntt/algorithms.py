@@ -428,6 +428,30 @@ class Forward(NttAlgorithm):
     title = "negacyclic forward NTT, Cooley-Tukey, P butterflies, natural in, bit-reversed out"
     transform = "forward"
 
+    # --- formal reference (modforge prove) ----------------------------------------------
+    formal = True
+    MAX_PROOF_N = 16
+
+    def reference(self, params):
+        """ok: out[i] = sum_j a_j psi^((2 bitrev(i)+1) j) mod q, the evaluation written out (the
+        twiddle powers are constants), for coefficients < q; one modulus, twiddles generated."""
+        n, q, w = params.n, params.q, self.width(params)
+        if n > self.MAX_PROOF_N:
+            raise ParameterError("prove", "n", f"must be at most {self.MAX_PROOF_N} for a bounded proof", n)
+        if len(self.moduli(params)) > 1 or params.twiddles == "load":
+            raise ParameterError("prove", "base" if params.base else "twiddles", "must be unset (prove takes one "
+                                 "generation-time modulus)", params.base or params.twiddles)
+        bits, wide = n.bit_length() - 1, 2 * w + n.bit_length()
+        lines = [f"  wire [{w - 1}:0] a{j} = operands[{j * w + w - 1}:{j * w}];" for j in range(n)]
+        for i in range(n):
+            point = pow(params.psi, 2 * int(f"{i:0{bits}b}"[::-1], 2) + 1, q)
+            terms = " + ".join(f"a{j} * {wide}'d{pow(point, j, q)}" for j in range(n))
+            lines.append(f"  wire [{wide - 1}:0] sum{i} = {terms};")
+            lines.append(f"  wire [{wide - 1}:0] out{i} = sum{i} % {wide}'d{q};")
+        lines.append(f"  assign ok = result == {{{', '.join(f'out{i}[{w - 1}:0]' for i in reversed(range(n)))}}};")
+        lines.append(f"  assign in_domain = {' && '.join(f'a{j} < {q}' for j in range(n))};")
+        return "\n".join(lines) + "\n"
+
     def congruence(self, params):
         return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
                 f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.moduli_note(params))

@@ -230,6 +230,41 @@ class PolyAlgorithm(Algorithm):
         return ([([0] * n, e) for e in ext[:1]] + [([q - 1] * n, e) for e in ext]
                 + [(one, high), (high, high), (alt, ext[2]), ([q - 1] * n, [0] * n)])
 
+    # --- formal reference (modforge prove; the single-product algorithms declare it) ------
+    MAX_PROOF_N = 32
+
+    def negacyclic_reference(self, params):
+        """ok: c = a*b mod (x^n + 1, q) by the schoolbook negacyclic sums (q = 2^k: mod q is the
+        k-bit wrap), with a and b unpacked from the beats as in_beats packs them; in_domain:
+        |b_i| <= small (small > 0)."""
+        n, par, k, bb, small = params.n, self.parallel(params), self.k(params), self.b_bits(params), params.small
+        if n > self.MAX_PROOF_N:
+            raise ParameterError("prove", "n", f"must be at most {self.MAX_PROOF_N} for a bounded proof", n)
+        if self.prime(params):
+            raise ParameterError("prove", "q", "must be a power of two (the reference wraps mod 2^k; a prime q "
+                                 "is not proved yet)", params.q)
+        iw = par * (k + bb)
+        lines, domain = [], []
+        for beat in range(n // par):
+            for lane in range(par):
+                at = beat * iw + lane * k
+                lines.append(f"  wire [{k - 1}:0] a{par * beat + lane} = operands[{at + k - 1}:{at}];")
+                j, at = n - par * (beat + 1) + lane, beat * iw + par * k + lane * bb
+                if small:   # sign-magnitude: the sign on top
+                    lines.append(f"  wire [{bb - 2}:0] b{j}_magnitude = operands[{at + bb - 2}:{at}];")
+                    lines.append(f"  wire [{k - 1}:0] b{j} = operands[{at + bb - 1}] ? -b{j}_magnitude "
+                                 f": b{j}_magnitude;")
+                    domain.append(f"b{j}_magnitude <= {small}")
+                else:
+                    lines.append(f"  wire [{k - 1}:0] b{j} = operands[{at + k - 1}:{at}];")
+        for c in range(n):
+            terms = [f"a{i} * b{c - i}" for i in range(c + 1)] + [f"- a{i} * b{c + n - i}" for i in range(c + 1, n)]
+            lines.append(f"  wire [{k - 1}:0] c{c} = {' + '.join(terms).replace('+ -', '-')};")
+        beats = [f"c{n - par * (beat + 1) + lane}" for beat in range(n // par) for lane in range(par)]
+        lines.append(f"  assign ok = result == {{{', '.join(reversed(beats))}}};")
+        lines.append(f"  assign in_domain = {' && '.join(domain) or chr(49) + chr(39) + 'b1'};")
+        return "\n".join(lines) + "\n"
+
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
         if not self.prime(params):
@@ -416,6 +451,11 @@ class Fir(PolyAlgorithm):
     name = "poly-fir"
     title = "weight-stationary systolic negacyclic multiplier a*b mod (x^n+1, 2^k) (FIR.PolyMult)"
 
+    formal = True
+
+    def reference(self, params):
+        return self.negacyclic_reference(params)
+
     def grid(self):
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
                 {"n": "256", "q": "8192", "small": "4"}, {"n": "32", "q": "12289"}]          # a prime q
@@ -431,6 +471,11 @@ class Fast(PolyAlgorithm):
     title = "fast M-parallel filter multiplier a*b mod (x^n+1, 2^k), M = 2^a 3^b (Fast.M.PolyMult)"
     Params: ClassVar[type] = FastParams
     parallelism = "M"
+
+    formal = True
+
+    def reference(self, params):
+        return self.negacyclic_reference(params)
 
     def parallel(self, params) -> int:
         return params.M
@@ -479,6 +524,11 @@ class Schoolbook(PolyAlgorithm):
     """
     name = "poly-schoolbook"
     title = "MAC-array schoolbook negacyclic multiplier a*b mod (x^n+1, 2^k), b broadcast (Roy & Basso)"
+
+    formal = True
+
+    def reference(self, params):
+        return self.negacyclic_reference(params)
 
     def offset(self, params) -> int:
         """A prime q: the accumulators' start, a multiple of q: n q (q - 1), the bound of
