@@ -59,7 +59,7 @@ def test_frames_and_cfg_layout():
     assert beats[0] == 0b11_10_11_11 and plan.from_frame(beats) == x   # digits 3, 3, 2, 3 of 0xF, 0xE
     words = plan.cfg_words(0x8000_000B)
     assert len(words) == 3 * plan.H and plan.cfg_width == 4 * 17 + 2 + 2
-    assert [w >> (4 * 17 + 2) for w in words] == [0] * 4 + [1] * 4 + [2] * 4
+    assert [w >> (4 * 17 + 2) for w in words] == [1] * 4 + [2] * 4 + [3] * 4
     assert [(w >> (4 * 17)) & 3 for w in words] == [0, 1, 2, 3] * 3
 
 
@@ -96,14 +96,13 @@ def test_selections_matter():
 
 
 def test_schedule():
-    """Alg 3 runs 7 transforms (CT x2, NCT x3, CT^-1, NCT^-1), Alg 2 nine; the planned cycles
-    are the transforms' frames and the passes' stated terms."""
+    """Alg 3 runs 7 transforms (CT x2, NCT x3, CT^-1, NCT^-1), Alg 2 nine; the latency is
+    the steps' sum."""
     for algorithm, count in ((3, 7), (2, 9)):
         params = next(s for s in fmlm3.parameter_sets(2048, 128) if s.algorithm == algorithm)
         plan = MultiplierPlan(params, 2)
         assert len(plan.transforms()) == count and sum(plan.paper_kinds().values()) == count
-        steps = plan.schedule()
-        frame = 2 * plan.H + plan.transform.compute_cycles()
-        assert steps["transforms"] == count * frame and plan.cycles() == sum(steps.values())
+        assert plan.latency() == sum(plan.schedule().values())
+        assert plan.cycles() == plan.latency() + plan.H - 1
     assert MultiplierPlan(next(s for s in fmlm3.parameter_sets(2048, 128) if s.algorithm == 3), 2).paper_kinds() == \
         {"CT": 2, "NCT": 3, "CT^-1": 1, "NCT^-1": 1}

@@ -46,18 +46,48 @@ added as T6 CT(z0) loads), T6's read-out (.) YC -> Z0, then T7 CT^-1 and the res
 from __future__ import annotations
 
 import dataclasses
+import math
+import random
 from collections.abc import Sequence
 
 from ...hw.digits import Accumulator, SegmentAddSub
 from ...hw.fermat import MulAdd
 from ...math import fmlm3
 from .model import KINDS, READOUT_DELAY, TransformPlan
+from .passes import ModRPass, Restrict
 
 # the order of the transforms: kind (model.KINDS key) per algorithm
 TRANSFORM_ORDER = {3: ("ct", "nct", "ct", "nct", "ct_inv", "nct", "nct_inv"),
                    2: ("ct", "nct", "ct", "nct", "ct_inv", "ct", "ct_inv", "nct", "nct_inv")}
-CFG_SELECT = {"T(N')": 0, "T'(N)": 1, "N": 2}
-STORE_TO_LOAD = 1    # a word written at cycle t is read from cycle t + 1 (a sync read port)
+CFG_SELECT = {"T(N')": 1, "T'(N)": 2, "N": 3}       # sel 0: hw.config's (empty) register file
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of the core: a transform `kind` loaded from `src` whose read-out goes through
+    `sink` (times mem2, plus mem3) to `dest`; or a time-domain pass (kind None)."""
+    kind: str | None
+    src: str
+    sink: str
+    mem2: str | None
+    mem3: str | None
+    dest: str
+
+
+HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
+# a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
+DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
+         "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
+         "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
+
+
+def default_modulus(bits: int, width: int, salt: int = 0) -> int:
+    """A fixed odd N of exactly `bits` bits coprime to R = 2^width - 1 (the build's default)."""
+    rng = random.Random(f"rsa-fmlm3 {bits} {salt}")
+    while True:
+        N = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+        if math.gcd(N, (1 << width) - 1) == 1 and N < (1 << width) - 1:
+            return N
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,8 +157,8 @@ class MultiplierPlan:
         return self.cfg_data_bits + self.index_bits + 2
 
     def cfg_words(self, N: int) -> list[int]:
-        """The cfg payloads that load N: sel 0 beat k of T(N'), sel 1 of T'(N) (L coefficients
-        of K+1 bits), sel 2 of N's digits (L digits of u bits); 3H words."""
+        """The cfg payloads that load N: sel 1 beat k of T(N'), sel 2 of T'(N) (L coefficients
+        of K+1 bits), sel 3 of N's digits (L digits of u bits); 3H words."""
         ctx = fmlm3.montgomery(self.params, N)
         parts = {"T(N')": self.beats(ctx.T_N_prime, self.K + 1), "T'(N)": self.beats(ctx.Tn_N, self.K + 1),
                  "N": self.frame(N)}
@@ -213,35 +243,60 @@ class MultiplierPlan:
         parity = (xd[0] & yd[0] & 1) ^ (md[0] & 1)                               # N is odd
         return self.pass_t(D, j0, parity, ctx.N)
 
-    # --- the schedule ------------------------------------------------------------------
-    def transforms(self) -> tuple[str, ...]:
-        return TRANSFORM_ORDER[self.params.algorithm]
+    # --- the program and its cycles ------------------------------------------------------
+    def program(self) -> list[Step]:
+        """The core's steps in order (Algorithm 3, or 2 with T(y) kept and z0's transforms)."""
+        steps = [Step("ct", "input", "mul", "TNp", None, "Z0"),                 # Z0 = T(x) (.) T(N')
+                 Step("nct", "X", "plain", None, None, "XN")]                   # XN = T'(x)
+        if self.params.algorithm == 3:
+            steps.append(Step("ct", "Y", "mul", "Z0", None, "Z0"))              # Z0 = T(y) (.) Z0
+        else:
+            steps.append(Step("ct", "Y", "plain", None, None, "YC"))            # YC = T(y)
+        steps.append(Step("nct", "Y", "mul", "XN", None, "XN"))                 # XN = T'(y) (.) XN
+        steps.append(Step("ct_inv", "Z0", "acc", None, None, "A"))              # A + c 2^(uP)
+        if self.params.algorithm == 2:
+            steps += [Step("ct", "G", "mul", "YC", None, "Z0"),                 # T(z0) (.) T(y), eq. (17)
+                      Step("ct_inv", "Z0", "acc", None, None, "A")]
+        return steps + [Step(None, "A", "pass_m", None, None, "A,B"),           # m: A or B
+                        Step("nct", "M", "mul", "TnN", "XN", "Z4"),             # Z4 = T'(m) (.) T'(N) + XN
+                        Step("nct_inv", "Z4", "racc", None, None, "A"),         # A + c2 2^(uP)
+                        Step(None, "A", "pass_d", None, None, "B"),             # D's low bits, j
+                        Step(None, "B", "pass_t", None, None, "A,B"),           # t, t - N
+                        Step(None, "A,B", "out", None, None, "o")]
 
-    def schedule(self) -> dict[str, int]:
-        """The planned cycles of one multiplication, first input beat to last output beat,
-        by the pipeline depths of the blocks it will use (the controller is not built yet:
-        a plan, not a measurement). F = 2H + C is the unit's frame interval; a transform's
-        load starts the cycle after the one before is read out, except where it reads what
-        that read-out produced."""
-        T, H = self.transform, self.H
-        frame = 2 * H + T.compute_cycles()
-        to_acc = READOUT_DELAY + Accumulator.depth                         # read-out beat -> A's word
-        steps = {
-            "transforms": len(self.transforms()) * frame,
-            # Alg 2: T6 CT(z0) loads A (+ c): after T5's last digits are accumulated
-            "alg2_z0_wait": (to_acc + STORE_TO_LOAD) if self.params.algorithm == 2 else 0,
-            "pass_m": to_acc + H + SegmentAddSub.depth + STORE_TO_LOAD,
-            # T7 NCT^-1 loads Z4: T6's last read-out beat through the MulAdd into Z4
-            "z4_wait": READOUT_DELAY + MulAdd.depth + STORE_TO_LOAD,
-            "pass_d": to_acc + 1 + H + SegmentAddSub.depth + STORE_TO_LOAD,   # + 1: the restriction
-            # + jQ', the Halver (one segment late), - N
-            "pass_t": H + SegmentAddSub.depth + 1 + SegmentAddSub.depth + STORE_TO_LOAD,
-            "output": H,
-        }
-        return steps
+    def transforms(self) -> tuple[str, ...]:
+        return tuple(step.kind for step in self.program() if step.kind)
+
+    def step_cycles(self, step: Step, first: bool) -> int:
+        """A step's cycles, its first to the next one's first (the input step: from its first
+        beat's acceptance). A transform: the first read (1; none from the input), the unit's
+        latency H + C + 3 to the first result, H - 1 more, the sink's depth, 1 to hand over;
+        a pass: H reads and its depth."""
+        H, C = self.H, self.transform.compute_cycles()
+        if step.kind:
+            return (0 if first else 1) + (H + C + READOUT_DELAY) + (H - 1) + DEPTH[step.sink] + 1
+        return H + DEPTH[step.sink]
+
+    def latency(self) -> int:
+        """First input beat accepted -> first output beat offered: the steps before the output
+        and the read-out's 3 cycles."""
+        steps = self.program()[:-1]
+        return sum(self.step_cycles(step, k == 0) for k, step in enumerate(steps)) + READOUT_DELAY
+
+    def initiation_interval(self) -> int:
+        """One multiplication at a time: the next frame's first beat is taken the cycle after
+        the output's last read."""
+        return self.latency() - READOUT_DELAY + self.H
 
     def cycles(self) -> int:
-        return sum(self.schedule().values())
+        """First input beat to last output beat."""
+        return self.latency() + self.H - 1
+
+    def schedule(self) -> dict[str, int]:
+        """The cycles of latency by step (tests and extra_info)."""
+        steps = self.program()[:-1]
+        out = {f"{k}:{step.kind or step.sink}": self.step_cycles(step, k == 0) for k, step in enumerate(steps)}
+        return out | {"readout": READOUT_DELAY}
 
     def paper_kinds(self) -> dict[str, int]:
         """The transforms by the paper's names (Table 5's count with time-domain I/O)."""
