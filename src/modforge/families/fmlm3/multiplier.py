@@ -1,10 +1,19 @@
-"""The rsa-fmlm3 multiplier as hardware will run it (not registered yet: the controller is
-to come): t = x*y*R^-1 mod N, R = 2^(uP) - 1, Algorithm 2 or 3 around ONE fmlm3-transform
-unit (kind = any), with time-domain operands and result. This module is the hardware-facing
-model: the frames and cfg words, the storage, the order of the transforms and the
-time-domain passes with the candidates they form and the facts that select one, each pass
-an exact integer step (a SegmentAddSub, Accumulator or Halver stream of s = L = 2 bfs digits
-a cycle). Its t equals math.fmlm3.montgomery_multiply (tests check it against pow).
+"""rsa-fmlm3 as the hardware runs it (multiplier_hw.py; registered in algorithms.py):
+t = x*y*R^-1 mod N, R = 2^(uP) - 1, Algorithm 2 or 3 around ONE fmlm3-transform unit (kind =
+any), with time-domain operands and result. This module is the hardware-facing model: the
+frames and cfg words, the storage, the program (the transforms and the time-domain passes
+with the candidates they form and the facts that select one, each pass an exact integer step:
+a SegmentAddSub, Accumulator or Halver stream of s = L = 2 bfs digits a cycle) and its cycles.
+Its t equals math.fmlm3.montgomery_multiply (tests check it against pow).
+
+Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 3) + (H - 1) + d + 1 =
+2H + C + 4 + d (d its sink's depth, DEPTH; the input step 2H + C + 3 + d from its first
+beat), a pass H + d; latency = the steps + 3 (the read-out), II = latency - 3 + H, cycles =
+latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
+unit's (model.TransformPlan). l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32,
+C = 233, 7 transforms: 2,270 cycles (latency 2,239); Table 6 gives 2,036 for the product
+kept in the spectral domain (5 transforms, overlapped steps), this core takes x, y and gives
+t in the time domain (2 more forward transforms) and runs its steps one after another.
 
 Frames: x, y in [0, N) as P digits of u bits, L a beat (beat k, lane l: digit Lk + l), H =
 P/L beats; the result the same way. cfg: N's spectra T(N') = CT(N'), T'(N) = NCT(N) as H
@@ -56,9 +65,6 @@ from ...math import fmlm3
 from .model import KINDS, READOUT_DELAY, TransformPlan
 from .passes import ModRPass, Restrict
 
-# the order of the transforms: kind (model.KINDS key) per algorithm
-TRANSFORM_ORDER = {3: ("ct", "nct", "ct", "nct", "ct_inv", "nct", "nct_inv"),
-                   2: ("ct", "nct", "ct", "nct", "ct_inv", "ct", "ct_inv", "nct", "nct_inv")}
 CFG_SELECT = {"T(N')": 1, "T'(N)": 2, "N": 3}       # sel 0: hw.config's (empty) register file
 
 

@@ -1,5 +1,5 @@
-"""Time-domain pieces of rsa-fmlm3 (multiplier.py is their model; the controller that
-sequences them around the transform unit is still to come). Numbers stream as segments of
+"""Time-domain pieces of rsa-fmlm3 (multiplier.py is their model, multiplier_hw.py the
+controller that sequences them around the transform unit). Numbers stream as segments of
 s = L digits (s u bits) a cycle, least significant first, as the transform unit reads out.
 
   Restrict   eq. (12) on an NCT^-1 read-out: coefficient n in [0, M) to the signed z_n
