@@ -14,6 +14,8 @@ only between multiplications.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
@@ -52,7 +54,6 @@ class MultiplierCore(wiring.Component):
         w, du = K + 1, L * u                         # a coefficient's bits, a digit beat's bits
         program = plan.program()
         sq = Signal(range(len(program)), name="step")
-        self.step = sq                                # (tests watch it)
 
         def lanes(value, bits):
             return [value[k * bits:(k + 1) * bits] for k in range(L)]
@@ -62,12 +63,11 @@ class MultiplierCore(wiring.Component):
         inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w), "ND": plan.frame(self.N)}
         used = {name for step in program for name in (step.src, step.mem2, step.mem3, *step.dest.split(","))}
         rd, wr = {}, {}
-        self.rams = {}                                # (tests read them)
         for name in SPECTRAL + DIGITS:
             if name not in used | {"TNp", "TnN", "ND", "X", "Y", "A", "B"}:
                 continue
             mem = Memory(shape=L * w if name in SPECTRAL else du, depth=H, init=inits.get(name, []))
-            m.submodules[f"{name.lower()}_ram"] = self.rams[name] = mem
+            m.submodules[f"{name.lower()}_ram"] = mem
             rd[name], wr[name] = mem.read_port(), mem.write_port()
 
         ports = {CFG_SELECT["T(N')"]: wr["TNp"], CFG_SELECT["T'(N)"]: wr["TnN"], CFG_SELECT["N"]: wr["ND"]}
@@ -129,14 +129,17 @@ class MultiplierCore(wiring.Component):
         wiring.connect(m, ro.o, wiring.flipped(self.o))
         m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
 
+        wires = SimpleNamespace(tu=tu, rd=rd, wr=wr, ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
+                                racc=racc, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, pick=pick, j=j,
+                                d_high=d_high, mod_r=mod_r, sub_d=sub_d, add_t=add_t, sub_n=sub_n, halver=halver,
+                                seg=seg, seg_now=seg_now, lanes=lanes)
         for index, step in enumerate(program):
             self._index = index
             depth = DEPTH.get(step.sink, 0)
             last_write = self._mine(op, depth) & op.at("last", depth)
             with m.If(sq == index):
                 if step.kind:
-                    self._transform_step(m, plan, step, tu, rd, wr, ld, sk, issued, op, muls, acc, racc,
-                                         beat1, carry, x0y0, parity, pick, lanes, seg, seg_now)
+                    self._transform_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
                 elif step.sink == "out":
                     m.d.comb += [ro.avail.eq(sk < H), rd["A"].addr.eq(sk), rd["B"].addr.eq(sk),
@@ -144,12 +147,10 @@ class MultiplierCore(wiring.Component):
                     with m.If(ro.go):
                         m.d.sync += sk.eq(sk + 1)
                 else:
-                    self._pass_step(m, plan, step, rd, wr, sk, op, carry, parity, pick, j, d_high, mod_r,
-                                    sub_d, add_t, sub_n, halver, seg, seg_now)
+                    self._pass_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
         with m.If(done):
             m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0)]
-        self.debug = {"tu": tu, "ld": ld, "sk": sk, "issued": issued, "op": op, "wr": wr, "rd": rd}
         return m
 
     def _mine(self, op, d: int):
@@ -157,8 +158,12 @@ class MultiplierCore(wiring.Component):
         the step before's: its tag is that step's)."""
         return op.at("valid", d) == self._index + 1
 
-    def _transform_step(self, m, plan, step, tu, rd, wr, ld, sk, issued, op, muls, acc, racc, beat1, carry, x0y0,
-                        parity, pick, lanes, seg, seg_now):
+    def _transform_step(self, m, plan, step, wires):
+        """A transform step's load (the input, or a store) and sink (into a store)."""
+        tu, rd, wr, ld, sk, issued, op = (wires.tu, wires.rd, wires.wr, wires.ld, wires.sk, wires.issued, wires.op)
+        carry, x0y0, parity, pick, lanes, seg = (wires.carry, wires.x0y0, wires.parity, wires.pick, wires.lanes,
+                                                 wires.seg)
+        muls, acc, racc, beat1 = wires.muls, wires.acc, wires.racc, wires.beat1
         L, H, K, u = plan.lanes, plan.H, plan.K, plan.params.u
         w, du = K + 1, L * u
         kind = Const(KIND_CODES[step.kind], 2)
@@ -201,8 +206,7 @@ class MultiplierCore(wiring.Component):
                      op["first"].eq(sk == 0)]
         with m.If(tu.o.valid):
             m.d.sync += sk.eq(sk + 1)
-        d = {"plain": 0, "mul": 5, "acc": 2, "racc": 3}[step.sink]
-        assert d == DEPTH[step.sink]
+        d = DEPTH[step.sink]
         dest = wr[step.dest]
         m.d.comb += [dest.addr.eq(op.at("k", d)), dest.en.eq(self._mine(op, d))]
         if step.sink == "plain":
@@ -221,8 +225,12 @@ class MultiplierCore(wiring.Component):
             with m.If(self._mine(op, d) & op.at("last", d)):
                 m.d.sync += carry.eq(unit.carry)
 
-    def _pass_step(self, m, plan, step, rd, wr, sk, op, carry, parity, pick, j, d_high, mod_r, sub_d, add_t, sub_n,
-                   halver, seg, seg_now):
+    def _pass_step(self, m, plan, step, wires):
+        """A time-domain pass: H reads of a store through its units into stores."""
+        rd, wr, sk, op, carry, parity, pick = (wires.rd, wires.wr, wires.sk, wires.op, wires.carry, wires.parity,
+                                               wires.pick)
+        j, d_high, seg, seg_now = wires.j, wires.d_high, wires.seg, wires.seg_now
+        mod_r, sub_d, add_t, sub_n, halver = wires.mod_r, wires.sub_d, wires.add_t, wires.sub_n, wires.halver
         H, du = plan.H, plan.lanes * plan.params.u
         mask = (1 << du) - 1
         issue = sk < H
