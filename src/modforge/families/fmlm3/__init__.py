@@ -1,4 +1,5 @@
 """FFT-based Montgomery multiplication FMLM3 (fft-montgomery-fmlm3-rsa.txt): the FFT/FFT^-1
-unit as fmlm3-transform. Importing registers it."""
+unit as fmlm3-transform, and the multiplier rsa-fmlm3 around one such unit. Importing
+registers them."""
 
-from . import algorithms  # noqa: F401  (registers fmlm3-transform)
+from . import algorithms  # noqa: F401  (registers fmlm3-transform and rsa-fmlm3)

@@ -11,15 +11,20 @@ Frames: P coefficients stream in as H = P/L beats and out the same way, L = 2 bf
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 import random
 from fractions import Fraction
 from typing import Literal
 
 from ...errors import ParameterError
+from ...math import fmlm3
 from ...math.primes import is_prime
 from ...registry import POW2, Algorithm, Computes, Operand, param, register
 from . import hw
 from .model import KIND_CODES, TransformPlan
+from .multiplier import Context, MultiplierPlan, default_modulus
+from .multiplier_hw import MultiplierCore
 
 PAPER = ("Dai, Chen, Cheung, Koc, Area-time Efficient Architecture of FFT-based Montgomery Multiplication "
          "(fft-montgomery-fmlm3-rsa.txt), Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
@@ -195,3 +200,210 @@ class Transform(Algorithm):
             "rams": f"2 groups x {plan.lanes} banks x {plan.H} words of {plan.K + 1} bits",
         }
 
+
+
+# ---------------------------------------------------------------- rsa-fmlm3
+
+RSA_PAPER = ("Dai, Chen, Cheung, Koc, Area-time Efficient Architecture of FFT-based Montgomery Multiplication "
+             "(fft-montgomery-fmlm3-rsa.txt), Algorithms 2 and 3, Sec. 5, Table 6")
+MIN_L, MAX_L = 16, 8192
+
+
+@dataclasses.dataclass(frozen=True)
+class RsaFmlm3Params:
+    l: int = param(1024,  # noqa: E741  (the paper's name for the operand bits)
+                   help=f"operand bits, {MIN_L}..{MAX_L} (N has exactly l bits)")
+    P: int = param(64, kind=POW2, help=f"transform length P = 2^v, {MIN_P}..{MAX_P}, at most l")
+    u: int = param(0, help="digit bits (B = 2^u), u P >= l; 0: ceil(l/P)")
+    algorithm: Literal[2, 3] = param(3, help="Algorithm 2 (9 transforms a product here, c by eq. 15) or "
+                                             "3 (7 transforms, c by eq. 20)")
+    c: str = param("", help="ring parameter: M = 2^(cP) + 1, c = 1/2 or a positive integer, checked against "
+                            "eq. (13) (Alg 2) or (19) (Alg 3); empty: the smallest that passes")
+    bfs: Literal[1, 2] = param(1, help="butterfly structures of the transform unit: 1 or 2 (L = 2 bfs digits "
+                                       "a beat)")
+    modulus: int = param(0, help="the modulus N after reset (odd, exactly l bits, coprime to R = 2^(uP) - 1; "
+                                 "cfg loads others at run time); 0: a fixed one")
+
+
+@register
+class RsaFmlm3(Algorithm):
+    """FMLM3 Montgomery multiplication t = x y R^-1 mod N, R = 2^(uP) - 1: Algorithm 2 or 3
+    run step by step around one fmlm3-transform unit (multiplier.py: the model and the
+    program; multiplier_hw.py: the controller)."""
+    name = "rsa-fmlm3"
+    family = "fmlm3"
+    title = "FFT-based Montgomery multiplier (FMLM3, Algorithms 2/3) around one transform unit, N loaded at run time"
+    paper = RSA_PAPER
+    Params = RsaFmlm3Params
+    frames = True
+    config_stream = True
+    parallelism = "bfs"
+
+    # --- parameters -------------------------------------------------------------------
+    def validate(self, params):
+        bits, P = params.l, params.P
+        if not MIN_L <= bits <= MAX_L:
+            raise ParameterError(self.name, "l", f"must be in {MIN_L}..{MAX_L}", bits)
+        if not MIN_P <= P <= min(MAX_P, bits):
+            raise ParameterError(self.name, "P", f"must be a power of two in {MIN_P}..min({MAX_P}, l)", P)
+        u = params.u or -(-bits // P)
+        if params.c.strip():
+            text = params.c.strip()
+            if text not in ("1/2", "0.5") and not text.isdigit():
+                raise ParameterError(self.name, "c", "must be 1/2 or a positive integer", params.c)
+            c = Fraction(1, 2) if text in ("1/2", "0.5") else Fraction(int(text))
+        else:
+            v = P.bit_length() - 1
+            c = fmlm3.smallest_c(v + 2 * u + 1 if params.algorithm == 2 else 2 * v + 3 * u, P)
+        sets = fmlm3.check_set(bits, P, u, c, params.algorithm)
+        if sets.ring.K > MAX_K:
+            raise ParameterError(self.name, "c", f"must keep the ring's K = cP at most {MAX_K} (P={P})", str(c))
+        width = u * P
+        modulus = params.modulus or default_modulus(bits, width)
+        self.check_modulus(modulus, bits, width, "modulus")
+        return dataclasses.replace(params, u=u, c="1/2" if c == fmlm3.HALF else str(c), modulus=modulus)
+
+    def check_modulus(self, modulus: int, bits: int, width: int, argument: str) -> None:
+        if modulus.bit_length() != bits or not modulus & 1:
+            raise ParameterError(self.name, argument, f"must be odd with exactly l={bits} bits", hex(modulus))
+        if modulus >= (1 << width) - 1 or math.gcd(modulus, (1 << width) - 1) != 1:
+            raise ParameterError(self.name, argument, f"must be below and coprime to R = 2^{width} - 1", hex(modulus))
+
+    def derive(self, params) -> MultiplierPlan:
+        c = fmlm3.HALF if params.c == "1/2" else Fraction(int(params.c))
+        return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs)
+
+    def context(self, params) -> Context:
+        return _context(self.derived(params), params.modulus)
+
+    def computes(self, params):
+        # an RSA modulus is composite: Z_N is a ring (its primality is not tested)
+        return Computes("Z_q", params.modulus, is_field=False, defined_by=("modulus",))
+
+    # --- streams ----------------------------------------------------------------------
+    def frame_beats(self, params) -> int:
+        return self.derived(params).H
+
+    def digits_text(self, params) -> str:
+        L, u = self.derived(params).lanes, params.u
+        return f"{L} digits of {u} bits: beat k, lane j (bits [{u}j, {u}(j+1))) is digit {L}k + j, low digits first"
+
+    def operands(self, params):
+        L, u = self.derived(params).lanes, params.u
+        return [Operand("x", L * u, self.digits_text(params), "x < N"),
+                Operand("y", L * u, self.digits_text(params), "y < N")]
+
+    def result_width(self, params):
+        return self.derived(params).lanes * params.u
+
+    def result(self, params):
+        return Operand("t", self.result_width(params), self.digits_text(params), "t < N")
+
+    def in_beats(self, params, operands):
+        plan = self.derived(params)
+        x, y = operands
+        return list(zip(plan.frame(x), plan.frame(y), strict=True))
+
+    def out_beats(self, params, result):
+        return self.derived(params).frame(result)
+
+    # --- the cfg stream: N's spectra and digits ----------------------------------------
+    def config_width(self, params) -> int:
+        return self.derived(params).cfg_width
+
+    def config_fields(self, params):
+        plan = self.derived(params)
+        return [Operand("data", plan.cfg_data_bits, f"{plan.lanes} lanes of {plan.K + 1} bits (spectra) or "
+                        f"{params.u} bits (digits)", "the beat"),
+                Operand("index", plan.index_bits, "unsigned binary", "the beat's index k"),
+                Operand("sel", 2, "unsigned binary", "1: T(N') = CT(N'), 2: T'(N) = NCT(N), 3: N's digits")]
+
+    def config_words(self, params, moduli: list[int]) -> list[int]:
+        """The cfg payloads that load the one modulus of `moduli` (`modforge config rsa-fmlm3
+        ... --prime N` prints them)."""
+        if len(moduli) != 1:
+            raise ParameterError(self.name, "modulus", "must be one modulus to load", ",".join(map(hex, moduli)))
+        self.check_modulus(moduli[0], params.l, params.u * params.P, "modulus")
+        return self.derived(params).cfg_words(moduli[0])
+
+    def verified_modulus(self, params) -> int:
+        """Another modulus of l bits than the build's (a core ignoring cfg fails)."""
+        width = params.u * params.P
+        other = default_modulus(params.l, width, salt=1)
+        return default_modulus(params.l, width, salt=2) if other == params.modulus else other
+
+    def verification_config(self, params):
+        other = self.verified_modulus(params)
+        return dataclasses.replace(params, modulus=other), self.config_words(params, [other])
+
+    # --- mathematics ------------------------------------------------------------------
+    def model(self, params, x, y):
+        """x y R^-1 mod N by multiplier.MultiplierPlan.multiply (the core's steps and
+        selections; tests check it against math.fmlm3.montgomery_multiply and pow)."""
+        return self.derived(params).multiply(self.context(params), x, y)
+
+    def congruence(self, params):
+        width = params.u * params.P
+        return (f"t = x*y*R^-1 mod N, R = 2^{width} - 1 (B^P - 1, B = 2^{params.u}, P = {params.P}), 0 <= t < N, "
+                f"for 0 <= x, y < N, N odd of exactly l = {params.l} bits, coprime to R (loaded through cfg)")
+
+    def random_operands(self, params, rng: random.Random):
+        return rng.randrange(params.modulus), rng.randrange(params.modulus)
+
+    def cases(self, params):
+        n = params.modulus
+        return [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (n - 1, 1), (1, n - 2), (2, 3), (n - 2, n - 1)]
+
+    # --- hardware ---------------------------------------------------------------------
+    def build(self, params):
+        return MultiplierCore(self.derived(params), params.modulus)
+
+    def cycles(self, params):
+        """First input beat to last output beat: latency + H - 1 (multiplier.py)."""
+        return self.derived(params).cycles()
+
+    def latency(self, params):
+        """The steps' cycles (MultiplierPlan.step_cycles: a transform 2H + C + 4 + its sink's
+        depth, the input one 2H + C + 3 + 5; a pass H + its depth) and the read-out's 3."""
+        return self.derived(params).latency()
+
+    def initiation_interval(self, params):
+        """latency - 3 + H: the next frame enters the cycle after the output's last read."""
+        return self.derived(params).initiation_interval()
+
+    def tag(self, params):
+        c = "h" if params.c == "1/2" else params.c
+        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}"
+
+    def grid(self):
+        return [{"l": "32", "P": "16", "algorithm": "3", "bfs": "1"},
+                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2"},
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "2"},
+                {"l": "64", "P": "32", "algorithm": "3", "bfs": "2"}]      # c = 1/2: sqrt(2) twiddles
+
+    def extended_grid(self):
+        return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"},
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"}]
+
+    def extra_info(self, params):
+        plan = self.derived(params)
+        T = plan.transform
+        config = {"width": plan.cfg_width, "words": 3 * plan.H,
+                  "payload": f"Cat(data[{plan.cfg_data_bits}], index[{plan.index_bits}], sel[2]): sel 1 beat k of "
+                             "T(N'), sel 2 of T'(N), sel 3 of N's digits (`modforge config ... --prime N` writes them)",
+                  "rule": "cfg.ready only between multiplications",
+                  "verified_primes": [hex(self.verified_modulus(params))]}
+        return {"K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "beats_H": plan.H,
+                "transform_C": T.compute_cycles(), "transforms": list(plan.transforms()),
+                "steps": plan.schedule(), "config": config,
+                "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (the input one "
+                           "2H + C + 3 + 5), a pass H + depth; II = latency - 3 + H; cycles = latency + H - 1",
+                "paper_table6_note": "Table 6 counts a product kept in the spectral domain (5 transforms for "
+                                     "Alg 3); this core takes time-domain x, y and gives t (7 transforms)"}
+
+
+@functools.lru_cache(maxsize=16)
+def _context(plan: MultiplierPlan, N: int) -> Context:
+    """What the core holds after N's cfg words (cached: the spectra of N', N)."""
+    return plan.load_cfg(plan.cfg_words(N))

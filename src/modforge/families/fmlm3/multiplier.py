@@ -1,0 +1,312 @@
+"""rsa-fmlm3 as the hardware runs it (multiplier_hw.py; registered in algorithms.py):
+t = x*y*R^-1 mod N, R = 2^(uP) - 1, Algorithm 2 or 3 around ONE fmlm3-transform unit (kind =
+any), with time-domain operands and result. This module is the hardware-facing model: the
+frames and cfg words, the storage, the program (the transforms and the time-domain passes
+with the candidates they form and the facts that select one, each pass an exact integer step:
+a SegmentAddSub, Accumulator or Halver stream of s = L = 2 bfs digits a cycle) and its cycles.
+Its t equals math.fmlm3.montgomery_multiply (tests check it against pow).
+
+Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 3) + (H - 1) + d + 1 =
+2H + C + 4 + d (d its sink's depth, DEPTH; the input step 2H + C + 3 + d from its first
+beat), a pass H + d; latency = the steps + 3 (the read-out), II = latency - 3 + H, cycles =
+latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
+unit's (model.TransformPlan). l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32,
+C = 233, 7 transforms: 2,270 cycles (latency 2,239); Table 6 gives 2,036 for the product
+kept in the spectral domain (5 transforms, overlapped steps), this core takes x, y and gives
+t in the time domain (2 more forward transforms) and runs its steps one after another.
+
+Frames: x, y in [0, N) as P digits of u bits, L a beat (beat k, lane l: digit Lk + l), H =
+P/L beats; the result the same way. cfg: N's spectra T(N') = CT(N'), T'(N) = NCT(N) as H
+beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
+
+Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits):
+  X, Y       the input digits (the loads of NCT(x), CT(y), NCT(y); x0, y0 for the parity)
+  TNp, TnN   T(N'), T'(N) from cfg;  ND  N's digits from cfg
+  Z0         X^ (.) T(N')            (CT(x)'s read-out through the MulAdd, c = 0)
+  XN         T'(x)                   (Alg 3: T'(x) (.) T'(y) after NCT(y), in place)
+  YC         T(y)                    (Alg 2 only; Alg 3 forms T(y) (.) Z0 into Z0 in place)
+  A, B       time-domain numbers and their candidates (g, m, D, t, t - N)
+  Z4         T'(m) (.) T'(N) + T'(x) (.) T'(y)  (NCT(m)'s read-out through the MulAdd)
+
+Algorithm 3, in order (each transform: load H, run C, read out H; `schedule`):
+  T1 CT(x)    load from the input beats;          read-out (.) T(N')       -> Z0
+  T2 NCT(x)   load X;                             read-out                 -> XN
+  T3 CT(y)    load Y;                             read-out (.) Z0          -> Z0
+  T4 NCT(y)   load Y;                             read-out (.) XN          -> XN
+  T5 CT^-1    load Z0;  read-out -> Accumulator:  g = sum z1_i B^i = A + c1 2^(uP)
+  pass m      A + c1 and A + c1 + 1 (-> B); the second's carry out says A + c1 >= R, and
+              then m = (A + c1 + 1) mod 2^(uP) (the model's mod_r): m < 2^(uP), no second pass
+  T6 NCT(m)   load the selected candidate;        read-out (.) T'(N) + XN  -> Z4
+  T7 NCT^-1   load Z4;  read-out -> restrict (eq. 12) -> Accumulator (signed digits):
+              sum z4_i B^i = A + c2 2^(uP), c2 signed and small
+  pass D      D = c2 - A + 2Q' = -S mod Q' plus a multiple of Q', in (Q' - 2^(K+2), 2Q' +
+              2^(K+2)); its top bits and whether its low uP bits are 0 or 1 give
+              j0 = -2 (D >= 2Q'), -1 (D >= Q') or 0: the least j with D + jQ' >= 0
+  pass t      2t = D + jQ' (2t = -S mod Q', 0 <= 2t < 4N < 4Q'), j in [j0, j0 + 4) with
+              D + jQ' = 2p mod 4, p = t mod 2 = x0 y0 + m0 N0 (t = V/R, R odd): one add of
+              the constant jQ' = j 2^(uP) + j, the Halver, and t - N beside it
+  output      t, or t - N when it does not borrow (H beats)
+Algorithm 2 stores T(y) in YC and runs T5 CT^-1 on Z0 = T(x) (.) T(N'), the Accumulator's
+g = A + c 2^(uP) giving z0 = A + c digit-wise without carries (eq. 17, `redundant_mod_r`,
+added as T6 CT(z0) loads), T6's read-out (.) YC -> Z0, then T7 CT^-1 and the rest as above
+(9 transforms).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Sequence
+
+from ...hw.digits import Accumulator, SegmentAddSub
+from ...hw.fermat import MulAdd
+from ...math import fmlm3
+from .model import KINDS, READOUT_DELAY, TransformPlan
+from .passes import ModRPass, Restrict
+
+CFG_SELECT = {"T(N')": 1, "T'(N)": 2, "N": 3}       # sel 0: hw.config's (empty) register file
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of the core: a transform `kind` loaded from `src` whose read-out goes through
+    `sink` (times mem2, plus mem3) to `dest`; or a time-domain pass (kind None)."""
+    kind: str | None
+    src: str
+    sink: str
+    mem2: str | None
+    mem3: str | None
+    dest: str
+
+
+HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
+# a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
+DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
+         "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
+         "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
+
+
+def default_modulus(bits: int, width: int, salt: int = 0) -> int:
+    """A fixed odd N of exactly `bits` bits coprime to R = 2^width - 1 (the build's default)."""
+    rng = random.Random(f"rsa-fmlm3 {bits} {salt}")
+    while True:
+        N = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+        if math.gcd(N, (1 << width) - 1) == 1 and N < (1 << width) - 1:
+            return N
+
+
+@dataclasses.dataclass(frozen=True)
+class Context:
+    """What the core holds for one modulus after the cfg loads."""
+    N: int
+    T_N_prime: tuple[int, ...]
+    Tn_N: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class MultiplierPlan:
+    params: fmlm3.Fmlm3Params
+    bfs: int
+
+    # --- sizes -----------------------------------------------------------------------
+    @property
+    def transform(self) -> TransformPlan:
+        """The one transform unit (all four kinds, chosen per frame)."""
+        return TransformPlan(self.params.P, self.params.c, "any", self.bfs)
+
+    @property
+    def lanes(self) -> int:
+        return 2 * self.bfs
+
+    @property
+    def H(self) -> int:
+        return self.params.P // self.lanes
+
+    @property
+    def K(self) -> int:
+        return self.params.ring.K
+
+    @property
+    def width(self) -> int:
+        """uP: R = 2^width - 1, Q' = 2^width + 1."""
+        return self.params.l_max
+
+    # --- frames and cfg words --------------------------------------------------------
+    def beats(self, values: Sequence[int], bits: int) -> list[int]:
+        """L values a beat, lane l at bits [l bits, (l+1) bits)."""
+        L = self.lanes
+        return [sum(x << (lane * bits) for lane, x in enumerate(values[k * L:(k + 1) * L])) for k in range(self.H)]
+
+    def unbeats(self, beats: Sequence[int], bits: int) -> list[int]:
+        mask = (1 << bits) - 1
+        return [(beat >> (lane * bits)) & mask for beat in beats for lane in range(self.lanes)]
+
+    def frame(self, x: int) -> list[int]:
+        """x as H beats of L u-bit digits, least significant first."""
+        return self.beats(fmlm3.to_digits(x, self.params.u, self.params.P), self.params.u)
+
+    def from_frame(self, beats: Sequence[int]) -> int:
+        return fmlm3.from_digits(self.unbeats(beats, self.params.u), self.params.u)
+
+    @property
+    def index_bits(self) -> int:
+        return max(1, (self.H - 1).bit_length())
+
+    @property
+    def cfg_data_bits(self) -> int:
+        return self.lanes * (self.K + 1)
+
+    @property
+    def cfg_width(self) -> int:
+        """Cat(data[L (K+1)], index[log2 H], sel[2])."""
+        return self.cfg_data_bits + self.index_bits + 2
+
+    def cfg_words(self, N: int) -> list[int]:
+        """The cfg payloads that load N: sel 1 beat k of T(N'), sel 2 of T'(N) (L coefficients
+        of K+1 bits), sel 3 of N's digits (L digits of u bits); 3H words."""
+        ctx = fmlm3.montgomery(self.params, N)
+        parts = {"T(N')": self.beats(ctx.T_N_prime, self.K + 1), "T'(N)": self.beats(ctx.Tn_N, self.K + 1),
+                 "N": self.frame(N)}
+        top = self.cfg_data_bits
+        return [data | k << top | CFG_SELECT[what] << (top + self.index_bits)
+                for what, beats in parts.items() for k, data in enumerate(beats)]
+
+    def load_cfg(self, words: Sequence[int]) -> Context:
+        """The cfg decoder: each word to its store at its index."""
+        top, mask = self.cfg_data_bits, (1 << self.cfg_data_bits) - 1
+        stores: dict[int, list[int]] = {sel: [0] * self.H for sel in CFG_SELECT.values()}
+        for word in words:
+            index = (word >> top) & ((1 << self.index_bits) - 1)
+            stores[word >> (top + self.index_bits)][index] = word & mask
+        return Context(self.from_frame(stores[CFG_SELECT["N"]]),
+                       tuple(self.unbeats(stores[CFG_SELECT["T(N')"]], self.K + 1)),
+                       tuple(self.unbeats(stores[CFG_SELECT["T'(N)"]], self.K + 1)))
+
+    # --- the passes ------------------------------------------------------------------
+    def accumulate(self, digits: Sequence[int]) -> tuple[int, int]:
+        """The Accumulator over a read-out: sum d_i B^i = A + carry 2^(uP), A < 2^(uP)."""
+        total = fmlm3.from_digits(digits, self.params.u)
+        return total & ((1 << self.width) - 1), total >> self.width
+
+    def pass_m(self, A: int, c1: int) -> int:
+        """m = (A + c1) mod R from the candidates A + c1 and A + c1 + 1, selected by the
+        second's carry out of uP bits (0 <= c1 < R)."""
+        w = self.width
+        plain, plus_one = A + c1, A + c1 + 1
+        return plus_one - (1 << w) if plus_one >> w else plain
+
+    def pass_d(self, A: int, c2: int) -> tuple[int, int]:
+        """D = c2 - A + 2Q' (= -sum z4_i B^i mod Q') and j0, the least j with D + jQ' >= 0,
+        from D's bits above uP and whether its low uP bits are 0 or 1."""
+        w, bound = self.width, 1 << (self.K + 2)
+        Q = (1 << w) + 1
+        D = c2 - A + 2 * Q
+        assert Q - bound < D < 2 * Q + bound and D >= 0
+        high, low = D >> w, D & ((1 << w) - 1)
+        at_least_2Q = high > 2 or (high == 2 and low >= 2)
+        at_least_Q = high > 1 or (high == 1 and low >= 1)
+        return D, -2 if at_least_2Q else -1 if at_least_Q else 0
+
+    def pass_t(self, D: int, j0: int, parity: int, N: int) -> int:
+        """2t = D + jQ' for the j in [j0, j0 + 4) with D + jQ' = 2 parity mod 4 (Q' = 1 mod 4),
+        halved; then t - N when it does not borrow."""
+        Q = (1 << self.width) + 1
+        j = j0 + (2 * parity - D - j0) % 4
+        twice = D + j * Q
+        assert twice >= 0 and twice % 2 == 0
+        t = twice >> 1
+        assert t < 2 * N
+        return t - N if t >= N else t
+
+    # --- one multiplication ------------------------------------------------------------
+    def multiply(self, ctx: Context, x: int, y: int) -> int:
+        """t = x y R^-1 mod N as the core computes it, from the frames of x and y."""
+        p, ring = self.params, self.params.ring
+        T = self.transform
+        xd, yd = self.unbeats(self.frame(x), p.u), self.unbeats(self.frame(y), p.u)
+
+        def mul(a, b):
+            return fmlm3.pointwise(a, b, ring)
+
+        z0 = mul(T.run(xd, "ct"), ctx.T_N_prime)                                 # T1
+        xn = T.run(xd, "nct")                                                    # T2
+        if p.algorithm == 3:
+            z0 = mul(T.run(yd, "ct"), z0)                                        # T3
+        else:
+            yc = T.run(yd, "ct")
+        xn = mul(T.run(yd, "nct"), xn)                                           # T4
+        if p.algorithm == 2:
+            A, c = self.accumulate(T.run(z0, "ct_inv"))                          # T5
+            z0d = fmlm3.redundant_mod_r(A | c << self.width, p.u, p.P)           # eq. (17)
+            z0 = mul(T.run(z0d, "ct"), yc)                                       # T6
+        A, c1 = self.accumulate(T.run(z0, "ct_inv"))                             # T5 (Alg 2: T7)
+        m = self.pass_m(A, c1)
+        md = fmlm3.to_digits(m, p.u, p.P)
+        z4 = [ring.add(a, b) for a, b in zip(mul(T.run(md, "nct"), ctx.Tn_N), xn, strict=True)]
+        A, c2 = self.accumulate(fmlm3.restrict(T.run(z4, "nct_inv"), p.P, p.u, p.M))
+        D, j0 = self.pass_d(A, c2)
+        parity = (xd[0] & yd[0] & 1) ^ (md[0] & 1)                               # N is odd
+        return self.pass_t(D, j0, parity, ctx.N)
+
+    # --- the program and its cycles ------------------------------------------------------
+    def program(self) -> list[Step]:
+        """The core's steps in order (Algorithm 3, or 2 with T(y) kept and z0's transforms)."""
+        steps = [Step("ct", "input", "mul", "TNp", None, "Z0"),                 # Z0 = T(x) (.) T(N')
+                 Step("nct", "X", "plain", None, None, "XN")]                   # XN = T'(x)
+        if self.params.algorithm == 3:
+            steps.append(Step("ct", "Y", "mul", "Z0", None, "Z0"))              # Z0 = T(y) (.) Z0
+        else:
+            steps.append(Step("ct", "Y", "plain", None, None, "YC"))            # YC = T(y)
+        steps.append(Step("nct", "Y", "mul", "XN", None, "XN"))                 # XN = T'(y) (.) XN
+        steps.append(Step("ct_inv", "Z0", "acc", None, None, "A"))              # A + c 2^(uP)
+        if self.params.algorithm == 2:
+            steps += [Step("ct", "G", "mul", "YC", None, "Z0"),                 # T(z0) (.) T(y), eq. (17)
+                      Step("ct_inv", "Z0", "acc", None, None, "A")]
+        return steps + [Step(None, "A", "pass_m", None, None, "A,B"),           # m: A or B
+                        Step("nct", "M", "mul", "TnN", "XN", "Z4"),             # Z4 = T'(m) (.) T'(N) + XN
+                        Step("nct_inv", "Z4", "racc", None, None, "A"),         # A + c2 2^(uP)
+                        Step(None, "A", "pass_d", None, None, "B"),             # D's low bits, j
+                        Step(None, "B", "pass_t", None, None, "A,B"),           # t, t - N
+                        Step(None, "A,B", "out", None, None, "o")]
+
+    def transforms(self) -> tuple[str, ...]:
+        return tuple(step.kind for step in self.program() if step.kind)
+
+    def step_cycles(self, step: Step, first: bool) -> int:
+        """A step's cycles, its first to the next one's first (the input step: from its first
+        beat's acceptance). A transform: the first read (1; none from the input), the unit's
+        latency H + C + 3 to the first result, H - 1 more, the sink's depth, 1 to hand over;
+        a pass: H reads and its depth."""
+        H, C = self.H, self.transform.compute_cycles()
+        if step.kind:
+            return (0 if first else 1) + (H + C + READOUT_DELAY) + (H - 1) + DEPTH[step.sink] + 1
+        return H + DEPTH[step.sink]
+
+    def latency(self) -> int:
+        """First input beat accepted -> first output beat offered: the steps before the output
+        and the read-out's 3 cycles."""
+        steps = self.program()[:-1]
+        return sum(self.step_cycles(step, k == 0) for k, step in enumerate(steps)) + READOUT_DELAY
+
+    def initiation_interval(self) -> int:
+        """One multiplication at a time: the next frame's first beat is taken the cycle after
+        the output's last read."""
+        return self.latency() - READOUT_DELAY + self.H
+
+    def cycles(self) -> int:
+        """First input beat to last output beat."""
+        return self.latency() + self.H - 1
+
+    def schedule(self) -> dict[str, int]:
+        """The cycles of latency by step (tests and extra_info)."""
+        steps = self.program()[:-1]
+        out = {f"{k}:{step.kind or step.sink}": self.step_cycles(step, k == 0) for k, step in enumerate(steps)}
+        return out | {"readout": READOUT_DELAY}
+
+    def paper_kinds(self) -> dict[str, int]:
+        """The transforms by the paper's names (Table 5's count with time-domain I/O)."""
+        out: dict[str, int] = {}
+        for kind in self.transforms():
+            out[KINDS[kind]] = out.get(KINDS[kind], 0) + 1
+        return out

@@ -1,0 +1,299 @@
+"""rsa-fmlm3 in Amaranth: the controller that runs multiplier.MultiplierPlan's program around
+one fmlm3-transform unit (hw.TransformCore, kind = any), L MulAdds (hw.fermat), the
+Accumulators, Restrict and the time-domain passes (passes.py, hw.digits), and the stores
+(amaranth.lib.memory, one word a beat).
+
+One step at a time (`step`). A transform step streams H beats into the unit (from the input
+frame, or a store read the cycle before), then takes its H result beats (o.ready is always
+high, so they come on consecutive cycles) through its sink into a store; the step ends with
+the last write. A pass step reads a store H cycles in a row through its units into stores.
+The output step reads the selected result through hw.stream.ReadOut. No step waits on data
+values, so the latency is MultiplierPlan.latency. cfg (N's spectra and digits) is taken
+only between multiplications.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ...hw.config import ConfigLoader
+from ...hw.delay import DelayLine
+from ...hw.digits import Accumulator, Halver, SegmentAddSub
+from ...hw.fermat import MulAdd
+from ...hw.stream import ReadOut
+from . import hw
+from .model import KIND_CODES
+from .multiplier import CFG_SELECT, DEPTH, MultiplierPlan
+from .passes import ModRPass, Restrict
+
+SPECTRAL = ("Z0", "XN", "Z4", "TNp", "TnN", "YC")
+DIGITS = ("X", "Y", "A", "B", "ND")
+
+
+class MultiplierCore(wiring.Component):
+    """i: beat k = Cat(x digits Lk..Lk+L-1, y digits Lk..Lk+L-1), u bits each; o: beat k of
+    t, the same layout as x; cfg: MultiplierPlan.cfg_words."""
+
+    def __init__(self, plan: MultiplierPlan, N: int):
+        self.plan, self.N = plan, N
+        self.latency = plan.latency()
+        self.initiation_interval = plan.initiation_interval()
+        L, u = plan.lanes, plan.params.u
+        super().__init__({"i": In(stream.Signature(2 * L * u)), "o": Out(stream.Signature(L * u)),
+                          "cfg": In(stream.Signature(plan.cfg_width))})
+
+    def elaborate(self, platform):
+        plan, m = self.plan, Module()
+        p = plan.params
+        L, H, K, u = plan.lanes, plan.H, plan.K, p.u
+        w, du = K + 1, L * u                         # a coefficient's bits, a digit beat's bits
+        program = plan.program()
+        sq = Signal(range(len(program)), name="step")
+
+        def lanes(value, bits):
+            return [value[k * bits:(k + 1) * bits] for k in range(L)]
+
+        # --- stores: one word a beat; N's spectra and digits start as the build's N --------
+        init = plan.load_cfg(plan.cfg_words(self.N))
+        inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w), "ND": plan.frame(self.N)}
+        used = {name for step in program for name in (step.src, step.mem2, step.mem3, *step.dest.split(","))}
+        rd, wr = {}, {}
+        for name in SPECTRAL + DIGITS:
+            if name not in used | {"TNp", "TnN", "ND", "X", "Y", "A", "B"}:
+                continue
+            mem = Memory(shape=L * w if name in SPECTRAL else du, depth=H, init=inits.get(name, []))
+            m.submodules[f"{name.lower()}_ram"] = mem
+            rd[name], wr[name] = mem.read_port(), mem.write_port()
+
+        ports = {CFG_SELECT["T(N')"]: wr["TNp"], CFG_SELECT["T'(N)"]: wr["TnN"], CFG_SELECT["N"]: wr["ND"]}
+        loader = ConfigLoader(L * w, plan.index_bits, 2, [], ports)
+        loader.build(m)
+        wiring.connect(m, wiring.flipped(self.cfg), loader.cfg)
+
+        # --- the transform unit ----------------------------------------------------------
+        tu = hw.TransformCore(plan.transform)
+        m.submodules.transform = tu
+        m.d.comb += tu.o.ready.eq(1)
+
+        # --- counters: the load (ld: issues or input beats), the sink or pass (sk) ---------
+        ld = Signal(range(H + 1), name="ld")
+        sk = Signal(range(H + 1), name="sk")
+        issued = Signal(name="issued")                # a store read issued last cycle (its beat now)
+        op = DelayLine(m, {"valid": range(len(program) + 1), "k": range(H), "last": 1, "first": 1}, prefix="op")
+        for name in ("valid", "k", "last", "first"):      # the registers, made outside the steps' conditions
+            op.at(name, max(DEPTH.values()))
+        done = Signal(name="done")
+        acc = Accumulator(u, K + 1, L)
+        racc = Accumulator(u, K + 2, L, signed_digits=True)
+        carry_bits = max(acc.carry_bits, racc.carry_bits)
+        carry = Signal(signed(carry_bits + 1), name="carry")
+        x0y0, parity = Signal(name="x0y0"), Signal(name="parity")
+        pick = Signal(name="pick")                    # pass_m: m is B; pass_t: the result is B
+        j = Signal(signed(4), name="j")
+        d_high = Signal(2, name="d_high")
+        m.d.comb += loader.allow.eq((sq == 0) & (ld == 0))
+
+        # MulAdds, Accumulators, Restrict, the passes' units
+        muls = []
+        for k in range(L):
+            ma = MulAdd(K, name=f"ma{k}")
+            m.submodules[f"ma{k}"] = ma
+            muls.append(ma)
+        m.submodules.acc, m.submodules.racc = acc, racc
+        restrict = Restrict(p.P, u, K, L)
+        m.submodules.restrict = restrict
+        mod_r = ModRPass(du, carry_bits)
+        m.submodules.mod_r = mod_r
+        sub_d, add_t, sub_n = SegmentAddSub(du), SegmentAddSub(du), SegmentAddSub(du)
+        m.submodules.sub_d, m.submodules.add_t, m.submodules.sub_n = sub_d, add_t, sub_n
+        halver = Halver(du)
+        m.submodules.halver = halver
+        m.d.comb += [restrict.first.eq(op["first"]), racc.first.eq(op.at("first", 1)), acc.first.eq(op["first"])]
+        m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(tu.o.payload, w), strict=True)]
+        m.d.comb += [d.eq(x) for d, x in zip(racc.d, restrict.o, strict=True)]
+        m.d.comb += [d.eq(x) for d, x in zip(acc.d, lanes(tu.o.payload, w), strict=True)]
+        beat1 = Signal(L * w, name="beat1")           # the read-out beat, aligned with the stores' words
+        m.d.sync += beat1.eq(tu.o.payload)
+
+        # segments of a number streamed over the pass (carry, e = c2 + 2, j mod 2^(uP))
+        seg = Signal(signed(max(carry_bits + 2, du + 1)), name="seg")
+        seg_now = Signal(du, name="seg_now")
+
+        ro = ReadOut(du)                              # the output step's reads, the FIFO drains after it
+        m.submodules.readout = ro
+        wiring.connect(m, ro.o, wiring.flipped(self.o))
+        m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
+
+        wires = SimpleNamespace(tu=tu, rd=rd, wr=wr, ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
+                                racc=racc, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, pick=pick, j=j,
+                                d_high=d_high, mod_r=mod_r, sub_d=sub_d, add_t=add_t, sub_n=sub_n, halver=halver,
+                                seg=seg, seg_now=seg_now, lanes=lanes)
+        for index, step in enumerate(program):
+            self._index = index
+            depth = DEPTH.get(step.sink, 0)
+            last_write = self._mine(op, depth) & op.at("last", depth)
+            with m.If(sq == index):
+                if step.kind:
+                    self._transform_step(m, plan, step, wires)
+                    m.d.comb += done.eq(last_write)
+                elif step.sink == "out":
+                    m.d.comb += [ro.avail.eq(sk < H), rd["A"].addr.eq(sk), rd["B"].addr.eq(sk),
+                                 done.eq(ro.go & (sk == H - 1))]
+                    with m.If(ro.go):
+                        m.d.sync += sk.eq(sk + 1)
+                else:
+                    self._pass_step(m, plan, step, wires)
+                    m.d.comb += done.eq(last_write)
+        with m.If(done):
+            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0)]
+        return m
+
+    def _mine(self, op, d: int):
+        """An operation of the step being generated, d cycles ago (the pipeline may still hold
+        the step before's: its tag is that step's)."""
+        return op.at("valid", d) == self._index + 1
+
+    def _transform_step(self, m, plan, step, wires):
+        """A transform step's load (the input, or a store) and sink (into a store)."""
+        tu, rd, wr, ld, sk, issued, op = (wires.tu, wires.rd, wires.wr, wires.ld, wires.sk, wires.issued, wires.op)
+        carry, x0y0, parity, pick, lanes, seg = (wires.carry, wires.x0y0, wires.parity, wires.pick, wires.lanes,
+                                                 wires.seg)
+        muls, acc, racc, beat1 = wires.muls, wires.acc, wires.racc, wires.beat1
+        L, H, K, u = plan.lanes, plan.H, plan.K, plan.params.u
+        w, du = K + 1, L * u
+        kind = Const(KIND_CODES[step.kind], 2)
+        # --- load ----------------------------------------------------------------------
+        if step.src == "input":
+            take = self.i.valid & self.i.ready
+            m.d.comb += [self.i.ready.eq(tu.i.ready & (ld < H)), tu.i.valid.eq(self.i.valid & (ld < H)),
+                         tu.i.payload.eq(Cat(*(Cat(x, Const(0, w - u)) for x in lanes(self.i.payload, u)), kind))]
+            for name, part in (("X", self.i.payload[:du]), ("Y", self.i.payload[du:])):
+                m.d.comb += [wr[name].addr.eq(ld), wr[name].data.eq(part), wr[name].en.eq(take)]
+            with m.If(take):
+                m.d.sync += ld.eq(ld + 1)
+                with m.If(ld == 0):
+                    m.d.sync += x0y0.eq(self.i.payload[0] & self.i.payload[du])
+        else:
+            src = "A" if step.src in ("M", "G") else step.src
+            m.d.comb += rd[src].addr.eq(ld)
+            if step.src == "M":
+                m.d.comb += rd["B"].addr.eq(ld)
+            m.d.sync += issued.eq(ld < H)
+            with m.If(ld < H):
+                m.d.sync += ld.eq(ld + 1)
+            if step.src in ("M", "G"):
+                data = Mux(pick, rd["B"].data, rd["A"].data) if step.src == "M" else rd["A"].data
+                extra = [Const(0, u)] * L
+                if step.src == "G":                               # + c's digits, eq. (17)
+                    m.d.sync += seg.eq(Mux(ld == 0, carry, seg >> du))
+                    extra = lanes(seg[:du], u)
+                beat = Cat(*(Cat(x + e, Const(0, w - u - 1)) for x, e in zip(lanes(data, u), extra, strict=True)))
+                if step.src == "M":
+                    with m.If(issued & (ld == 1)):               # beat 0: m's parity
+                        m.d.sync += parity.eq(x0y0 ^ data[0])
+            elif src in DIGITS:
+                beat = Cat(*(Cat(x, Const(0, w - u)) for x in lanes(rd[src].data, u)))
+            else:
+                beat = rd[src].data
+            m.d.comb += [tu.i.valid.eq(issued), tu.i.payload.eq(Cat(beat, kind))]
+        # --- sink ----------------------------------------------------------------------
+        m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self._index + 1, 0)), op["k"].eq(sk), op["last"].eq(sk == H - 1),
+                     op["first"].eq(sk == 0)]
+        with m.If(tu.o.valid):
+            m.d.sync += sk.eq(sk + 1)
+        d = DEPTH[step.sink]
+        dest = wr[step.dest]
+        m.d.comb += [dest.addr.eq(op.at("k", d)), dest.en.eq(self._mine(op, d))]
+        if step.sink == "plain":
+            m.d.comb += dest.data.eq(tu.o.payload)
+        elif step.sink == "mul":
+            m.d.comb += rd[step.mem2].addr.eq(sk)
+            if step.mem3:
+                m.d.comb += rd[step.mem3].addr.eq(sk)
+            for k, ma in enumerate(muls):
+                m.d.comb += [ma.a.eq(lanes(beat1, w)[k]), ma.b.eq(lanes(rd[step.mem2].data, w)[k]),
+                             ma.c.eq(lanes(rd[step.mem3].data, w)[k] if step.mem3 else 0)]
+            m.d.comb += dest.data.eq(Cat(*(ma.o for ma in muls)))
+        else:
+            unit = acc if step.sink == "acc" else racc
+            m.d.comb += dest.data.eq(unit.o)
+            with m.If(self._mine(op, d) & op.at("last", d)):
+                m.d.sync += carry.eq(unit.carry)
+
+    def _pass_step(self, m, plan, step, wires):
+        """A time-domain pass: H reads of a store through its units into stores."""
+        rd, wr, sk, op, carry, parity, pick = (wires.rd, wires.wr, wires.sk, wires.op, wires.carry, wires.parity,
+                                               wires.pick)
+        j, d_high, seg, seg_now = wires.j, wires.d_high, wires.seg, wires.seg_now
+        mod_r, sub_d, add_t, sub_n, halver = wires.mod_r, wires.sub_d, wires.add_t, wires.sub_n, wires.halver
+        H, du = plan.H, plan.lanes * plan.params.u
+        mask = (1 << du) - 1
+        issue = sk < H
+        m.d.comb += [op["valid"].eq(Mux(issue, self._index + 1, 0)), op["k"].eq(sk), op["last"].eq(sk == H - 1),
+                     op["first"].eq(sk == 0)]
+        with m.If(issue):
+            m.d.sync += sk.eq(sk + 1)
+        src = step.src
+        m.d.comb += rd[src].addr.eq(sk)
+        data = rd[src].data
+        first1 = op.at("first", 1)
+        if step.sink == "pass_m":
+            m.d.comb += [mod_r.a.eq(data), mod_r.first.eq(first1), mod_r.c.eq(carry)]
+            for name, value in (("A", mod_r.plain), ("B", mod_r.plus)):
+                m.d.comb += [wr[name].addr.eq(op.at("k", 2)), wr[name].en.eq(self._mine(op, 2)),
+                             wr[name].data.eq(value)]
+            with m.If(self._mine(op, 2) & op.at("last", 2)):
+                m.d.sync += pick.eq(mod_r.select)
+        elif step.sink == "pass_d":
+            # D = (c2 + 2) - A + 2^(uP+1): e = c2 + 2's segments (arithmetic shifts) minus A's
+            e = carry + 2
+            m.d.sync += seg.eq(Mux(first1, e >> du, seg >> du))
+            m.d.comb += seg_now.eq(Mux(first1, e, seg)[:du])
+            m.d.comb += [sub_d.a.eq(seg_now), sub_d.b.eq(data), sub_d.sub.eq(1), sub_d.first.eq(first1),
+                         sub_d.cin.eq(0)]
+            m.d.comb += [wr["B"].addr.eq(op.at("k", 2)), wr["B"].en.eq(self._mine(op, 2)), wr["B"].data.eq(sub_d.o)]
+            seg0, rest_zero, e_neg = Signal(2, name="d_seg0"), Signal(name="d_rest_zero"), Signal(name="e_neg")
+            low_small = Signal(2, name="d_low_small")         # D's low bits: 0, 1, else 2
+            with m.If(self._mine(op, 2) & op.at("first", 2)):
+                m.d.sync += [seg0.eq(sub_d.o[:2]), rest_zero.eq(1), e_neg.eq(e < 0),
+                             low_small.eq(Mux(sub_d.o[2:] == 0, Mux(sub_d.o[1], 2, sub_d.o[0]), 2))]
+            with m.Elif(self._mine(op, 2) & (sub_d.o != 0)):
+                m.d.sync += rest_zero.eq(0)
+            # with the last segment: D's high bits, j0, j (multiplier.pass_d, pass_t)
+            with m.If(self._mine(op, 2) & op.at("last", 2)):
+                high = Signal(2, name="d_high_now")
+                small = Mux(rest_zero & (sub_d.o == 0), low_small, 2)
+                m.d.comb += high.eq(2 - e_neg - sub_d.cout)
+                at_least_2q = (high == 2) & (small == 2)
+                at_least_q = (high == 2) | ((high == 1) & (small != 0))
+                j0 = Signal(signed(3), name="j0")
+                m.d.comb += j0.eq(Mux(at_least_2q, -2, Mux(at_least_q, -1, 0)))
+                delta = (Cat(Const(0, 1), parity) - seg0 - j0)[:2]
+                m.d.sync += [j.eq(j0 + delta), d_high.eq(high)]
+        else:   # pass_t: 2t = D + j Q' = (B + j) + (D_high + j) 2^(uP); halve; t - N
+            jext = Signal(du, name="j_seg")
+            m.d.comb += jext.eq(Mux(first1, j.as_signed(), Mux(j < 0, mask, 0)))
+            m.d.comb += [add_t.a.eq(data), add_t.b.eq(jext), add_t.sub.eq(0), add_t.first.eq(first1), add_t.cin.eq(0)]
+            t_high = Signal(signed(5), name="t_high")
+            m.d.comb += t_high.eq(d_high + j + add_t.cout - (j < 0))
+            m.d.comb += [halver.d.eq(add_t.o), halver.valid.eq(self._mine(op, 2)), halver.last.eq(op.at("last", 2)),
+                         halver.top.eq(t_high[0])]
+            top_bit = Signal(name="t_top")                    # bit uP of t
+            with m.If(self._mine(op, 2) & op.at("last", 2)):
+                m.d.sync += top_bit.eq(t_high[1])
+            m.d.comb += rd["ND"].addr.eq(op.at("k", 3))
+            m.d.comb += [sub_n.a.eq(halver.o), sub_n.b.eq(rd["ND"].data), sub_n.sub.eq(1),
+                         sub_n.first.eq(op.at("first", 4)), sub_n.cin.eq(0)]
+            half = Signal(du, name="t_half")
+            m.d.sync += half.eq(halver.o)
+            for name, value in (("A", half), ("B", sub_n.o)):
+                m.d.comb += [wr[name].addr.eq(op.at("k", 5)), wr[name].en.eq(self._mine(op, 5)),
+                             wr[name].data.eq(value)]
+            with m.If(self._mine(op, 5) & op.at("last", 5)):
+                m.d.sync += pick.eq(top_bit | ~sub_n.cout)
+

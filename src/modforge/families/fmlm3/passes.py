@@ -1,0 +1,72 @@
+"""Time-domain pieces of rsa-fmlm3 (multiplier.py is their model, multiplier_hw.py the
+controller that sequences them around the transform unit). Numbers stream as segments of
+s = L digits (s u bits) a cycle, least significant first, as the transform unit reads out.
+
+  Restrict   eq. (12) on an NCT^-1 read-out: coefficient n in [0, M) to the signed z_n
+             (z_n - M above 2(n+1)(B-1)^2), L coefficients a beat
+  ModRPass   multiplier.pass_m: A + c and A + c + 1 of a stored number A and a carry c
+             (hw.digits.SegmentAddSub twice), and the selection (the second's carry out)
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Elaboratable, Module, Mux, Signal, signed
+
+from ...hw.digits import SegmentAddSub
+
+
+class Restrict(Elaboratable):
+    """d: L coefficients of beat k (lane l: n = Lk + l, K+1 bits, in [0, M)), first: beat 0;
+    o: the signed values z_n (K+2 bits) `depth` = 1 cycle later. The bounds 2(n+1)(B-1)^2
+    step by 2L(B-1)^2 a beat (registers, no multiplier)."""
+
+    depth = 1
+
+    def __init__(self, P: int, u: int, K: int, lanes: int):
+        self.P, self.u, self.K, self.lanes = P, u, K, lanes
+        self.d = [Signal(K + 1, name=f"rs_d{lane}") for lane in range(lanes)]
+        self.first = Signal(name="rs_first")
+        self.o = [Signal(signed(K + 2), name=f"rs_o{lane}") for lane in range(lanes)]
+
+    def elaborate(self, platform):
+        m = Module()
+        unit = 2 * ((1 << self.u) - 1) ** 2
+        M = (1 << self.K) + 1
+        bound_bits = (unit * (self.P + 1)).bit_length()
+        for lane, (d, o) in enumerate(zip(self.d, self.o, strict=True)):
+            base = unit * (lane + 1)
+            bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)
+            here = Mux(self.first, base, bound)                  # 2(n+1)(B-1)^2 of this beat
+            m.d.sync += [bound.eq(here + unit * self.lanes),
+                         o.eq(Mux(d > here, d - M, d))]
+        return m
+
+
+class ModRPass(Elaboratable):
+    """a: segment k of A (`width` bits), first: segment 0 (c is read then and held by the
+    unit), c: the carry to add (c_bits, unsigned); plain, plus: segment k of A + c and
+    A + c + 1, `depth` = 1 cycle later; select: the carry out of A + c + 1 after the last
+    segment (A + c >= R = 2^(number's bits) - 1: take plus, else plain)."""
+
+    depth = 1
+
+    def __init__(self, width: int, c_bits: int):
+        self.width, self.c_bits = width, c_bits
+        self.a, self.c = Signal(width, name="mr_a"), Signal(c_bits, name="mr_c")
+        self.first = Signal(name="mr_first")
+        self.plain, self.plus = Signal(width, name="mr_plain"), Signal(width, name="mr_plus")
+        self.select = Signal(name="mr_select")
+
+    def elaborate(self, platform):
+        m = Module()
+        w = self.width
+        rest = Signal(max(1, self.c_bits - w), name="mr_rest")      # c's segments still to add
+        segment = Mux(self.first, self.c[:w], rest[:w])
+        m.d.sync += rest.eq(Mux(self.first, self.c >> w, rest >> w))
+        for name, cin in (("plain", 0), ("plus", 1)):
+            adder = SegmentAddSub(w)
+            m.submodules[name] = adder
+            m.d.comb += [adder.a.eq(self.a), adder.b.eq(segment), adder.sub.eq(0), adder.first.eq(self.first),
+                         adder.cin.eq(cin), getattr(self, name).eq(adder.o)]
+        m.d.comb += self.select.eq(m.submodules["plus"].cout)
+        return m

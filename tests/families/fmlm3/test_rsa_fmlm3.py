@@ -1,0 +1,135 @@
+"""rsa-fmlm3's contract: parameter rules (ParameterError naming the argument, before
+anything is generated), the defaults made explicit, the cfg words (`modforge config`), the
+model against math.fmlm3.montgomery_multiply and pow, and the cycle claims; a amaranth.sim
+run of the core (its latency and II as claimed, a modulus loaded through cfg)."""
+
+import random
+
+import pytest
+from amaranth.sim import Simulator
+
+from modforge.cli import main
+from modforge.errors import ParameterError
+from modforge.families.fmlm3.multiplier import default_modulus
+from modforge.math import fmlm3
+from modforge.registry import lookup
+
+ALG = lookup("rsa-fmlm3")
+
+
+def reject(cfg, argument, text):
+    with pytest.raises(ParameterError) as e:
+        ALG.parse(cfg)
+    assert e.value.argument == argument and text in str(e.value), str(e.value)
+
+
+def test_rules():
+    reject({"l": "8", "P": "8"}, "l", "16..8192")
+    reject({"l": "32", "P": "4"}, "P", "8..min(1024, l)")
+    reject({"l": "32", "P": "64"}, "P", "8..min(1024, l)")
+    reject({"l": "32", "P": "16", "u": "1"}, "u", "u*P >= l")
+    reject({"l": "32", "P": "16", "c": "1/3"}, "c", "1/2 or a positive integer")
+    reject({"l": "32", "P": "16", "algorithm": "3", "c": "1/2"}, "c", "eq. (19)")
+    reject({"l": "32", "P": "16", "modulus": str((1 << 31) + 2)}, "modulus", "odd")
+    reject({"l": "32", "P": "16", "modulus": str((1 << 20) + 1)}, "modulus", "exactly l=32 bits")
+    reject({"l": "32", "P": "16", "modulus": str(3 * 0x2AAAAAAB)}, "modulus", "coprime to R")
+    reject({"bfs": "4"}, "bfs", "")
+    reject({"algorithm": "1"}, "algorithm", "")
+
+
+def test_defaults_made_explicit():
+    p = ALG.parse({"l": "64", "P": "32"})
+    assert (p.u, p.c, p.algorithm, p.bfs) == (2, "1/2", 3, 1) and p.modulus == default_modulus(64, 64)
+    assert ALG.parse({"l": "2048", "P": "128"}).c == "1/2"              # Table 6's set: c = 1/2
+    assert ALG.parse({"l": "32", "P": "8", "algorithm": "2"}).c == "2"
+
+
+@pytest.mark.parametrize("cfg", [{"l": "32", "P": "16", "bfs": "2"}, {"l": "64", "P": "32", "algorithm": "2"},
+                                 {"l": "48", "P": "8", "algorithm": "3", "bfs": "2"}])
+def test_model(cfg):
+    p = ALG.parse(cfg)
+    loaded, _ = ALG.verification_config(p)
+    rng = random.Random(3)
+    for params in (p, loaded):
+        ctx = ALG.derived(params).params
+        mont = fmlm3.montgomery(ctx, params.modulus)
+        operands = ALG.cases(params) + [ALG.random_operands(params, rng) for _ in range(30)]
+        for x, y in operands:
+            t = ALG.model(params, x, y)
+            assert t == fmlm3.montgomery_multiply(mont, x, y) == x * y * pow(mont.R, -1, params.modulus) % \
+                params.modulus
+            assert ALG.derived(params).from_frame(ALG.out_beats(params, t)) == t
+
+
+def test_config_words_load_another_modulus():
+    p = ALG.parse({"l": "32", "P": "16", "bfs": "2"})
+    loaded, words = ALG.verification_config(p)
+    plan = ALG.derived(p)
+    assert loaded.modulus != p.modulus and loaded.modulus.bit_length() == 32
+    assert len(words) == 3 * plan.H and ALG.plan(p).config_width == plan.cfg_width
+    assert plan.load_cfg(words).N == loaded.modulus
+    with pytest.raises(ParameterError):
+        ALG.config_words(p, [1 << 31])
+    with pytest.raises(ParameterError):
+        ALG.config_words(p, [loaded.modulus, loaded.modulus])
+
+
+def test_cli_config_words(capsys):
+    modulus = default_modulus(32, 32, salt=7)
+    assert main(["config", "rsa-fmlm3", "l=32", "P=16", "--prime", hex(modulus)]) == 0
+    words = [int(x, 16) for x in capsys.readouterr().out.split()]
+    assert words == ALG.config_words(ALG.parse({"l": "32", "P": "16"}), [modulus])
+
+
+def test_cycle_claims():
+    """latency = the steps + 3, II = latency - 3 + H, cycles = latency + H - 1; Table 6's set
+    (l = 2048, P = 128, u = 16, Alg 3, 2 BFS)."""
+    p = ALG.parse({"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"})
+    plan = ALG.derived(p)
+    H, C = plan.H, plan.transform.compute_cycles()
+    assert ALG.latency(p) == 7 * (2 * H + C + 4) - 1 + (5 + 0 + 5 + 5 + 2 + 5 + 3) + (3 * H + 2 + 2 + 5) + 3
+    assert ALG.initiation_interval(p) == ALG.latency(p) - 3 + H and ALG.cycles(p) == ALG.latency(p) + H - 1
+
+
+def test_core_in_amaranth_sim():
+    """The core loads another modulus through cfg and multiplies frames back to back with
+    the claimed latency and II (the conformance test runs the Verilog on both simulators)."""
+    p = ALG.parse({"l": "32", "P": "16", "bfs": "2"})
+    loaded, words = ALG.verification_config(p)
+    dut = ALG.build(p)
+    plan, rng = ALG.derived(p), random.Random(9)
+    pairs = [(loaded.modulus - 1, loaded.modulus - 1)] + [ALG.random_operands(loaded, rng) for _ in range(3)]
+    du = plan.lanes * p.u
+    beats = [x | y << du for pair in pairs for x, y in ALG.in_beats(loaded, pair)]
+    taken, offered, outs = [], [], []
+
+    async def bench(ctx):
+        for word in words:
+            ctx.set(dut.cfg.valid, 1)
+            ctx.set(dut.cfg.payload, word)
+            await ctx.tick().until(dut.cfg.ready)
+        ctx.set(dut.cfg.valid, 0)
+        ctx.set(dut.o.ready, 1)
+        cycle = 0
+        while len(outs) < len(beats) and cycle < 20000:
+            ctx.set(dut.i.valid, len(taken) < len(beats))
+            if len(taken) < len(beats):
+                ctx.set(dut.i.payload, beats[len(taken)])
+            ready, valid, payload = ctx.get(dut.i.ready), ctx.get(dut.o.valid), ctx.get(dut.o.payload)
+            await ctx.tick()
+            if ready and len(taken) < len(beats):
+                taken.append(cycle)
+            if valid:
+                offered.append(cycle)
+                outs.append(payload)
+            cycle += 1
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    H = plan.H
+    assert {o - t for o, t in zip(offered, taken, strict=True)} == {ALG.latency(p)}
+    assert {taken[k + H] - taken[k] for k in range(0, len(taken) - H, H)} == {ALG.initiation_interval(p)}
+    assert [plan.from_frame(outs[k:k + H]) for k in range(0, len(outs), H)] == \
+        [ALG.model(loaded, x, y) for x, y in pairs]
