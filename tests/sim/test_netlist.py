@@ -16,7 +16,14 @@ SMALLEST = {
     "modmul": ("modmul-barrett", {"q": "251"}),
     "ntt": ("ntt-forward", {"q": "0x80014001", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"}),
     "polyring": ("poly-fir", {"n": "16", "q": "8192", "small": "4"}),
+    "wordserial": ("rsa-montgomery", {"l": "64", "w": "16", "pe": "2"}),
+    "fmlm3": ("fmlm3-transform", {"P": "8", "c": "1", "kind": "ct", "bfs": "1"}),
 }
+
+
+def test_every_family_has_a_netlist_case():
+    from modforge.families import FAMILIES
+    assert set(SMALLEST) == set(FAMILIES)
 
 
 @pytest.mark.sim
