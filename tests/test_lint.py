@@ -13,12 +13,6 @@ from modforge.tidy import tidy
 
 # slow to generate (Amaranth alone takes ~25 s): linted in the slow tier
 SLOW = {"poly-saber"}
-# still have unread bits in Amaranth's internal nets (a constant right shift's top bits, a
-# bitwise operator's low bits): clean apart from UNUSEDSIGNAL until tidy narrows those too
-UNUSED_LEFT = {"gf2n-bmm", "gf2n-fiko", "gf2n-montgomery", "gf2n-rffiko", "gfpm-lse-nam", "modmul-barrett",
-               "modmul-k2red-shift", "modmul-montgomery", "modmul-plantard", "ntt-forward", "ntt-inverse",
-               "ntt-polymul"}
-
 
 def lint(directory, design) -> list[str]:
     run = subprocess.run(["verilator", "--lint-only", "-Wall", *design.files, "--top-module", design.top],
@@ -34,8 +28,6 @@ def test_lint_clean(alg, tmp_path):
         pytest.skip("verilator is not installed")
     design = generate(alg, alg.parse(dict(alg.grid()[0])), tmp_path)
     warnings = lint(tmp_path, design)
-    if alg.name in UNUSED_LEFT:
-        warnings = [w for w in warnings if not w.startswith("%Warning-UNUSEDSIGNAL")]
     assert not warnings, "\n".join(warnings[:20])
 
 
@@ -55,3 +47,23 @@ def test_tidy_narrows_extends_and_renames():
     assert "connect \\B \\b [3:0]" in out and "parameter \\B_WIDTH 4" in out
     assert "\\empty" not in out and "module \\top__sub" in out and "cell \\top__sub $3" in out
     assert "unread" not in out                                                # an alias nothing reads
+
+
+def test_tidy_shifts_slices_and_defaults():
+    rtlil = "\n".join([
+        "module \\top", "  wire width 8 input 0 \\a", "  wire width 8 input 1 \\b", "  wire width 5 output 2 \\y",
+        "  wire width 2 output 3 \\z", "  wire width 1 output 4 \\w", "  wire width 4 $1", "  wire width 1 $2",
+        "  cell $shr $3", "    parameter \\A_SIGNED 0", "    parameter \\B_SIGNED 0", "    parameter \\A_WIDTH 8",
+        "    parameter \\B_WIDTH 2", "    parameter \\Y_WIDTH 5", "    connect \\A \\a [7:0]",
+        "    connect \\B 2'11", "    connect \\Y \\y", "  end",
+        "  cell $xor $4", "    parameter \\A_SIGNED 0", "    parameter \\B_SIGNED 0", "    parameter \\A_WIDTH 4",
+        "    parameter \\B_WIDTH 4", "    parameter \\Y_WIDTH 4", "    connect \\A \\a [3:0]",
+        "    connect \\B \\b [3:0]", "    connect \\Y $1", "  end",
+        "  process $5", "    assign $2 [0] 1'0", "    switch \\a [1:0]", "      case 2'01",
+        "        assign $2 [0] 1'1", "    end", "  end",
+        "connect \\z $1 [3:2]", "connect \\w $2 [0]", "end", ""])
+    out = tidy(rtlil, "top")
+    assert "$shr" not in out and "connect \\y [4:0] \\a [7:3]" in out               # a >> 3: a slice
+    assert "wire width 2 $1" in out and "connect \\A \\a [3:2]" in out          # only the xor's read bits
+    assert "connect \\z [1:0] $1 [1:0]" in out
+    assert "      case 2'01\n        assign $2 [0] 1'1\n      case\n    end" in out   # a default case

@@ -241,6 +241,8 @@ def _analyse(m: Module, outputs: dict[str, set[str]]) -> None:
             lhs, pos = _take_sig(toks, 0)
             item.drives = m.bits(lhs)
             item.reads = m.bits(toks[pos:])
+            item.sources = {b: [r] for b, r in zip(item.drives, item.reads, strict=True)}
+            item.conditions = []
         elif item.kind == "process":
             item.sources, item.conditions = {}, []
             for line in item.lines:
@@ -304,7 +306,7 @@ def _live(m: Module, exact: bool) -> set[Bit]:
         item, k = driver[b]
         if exact and item.kind == "cell" and item.type in PREFIX_OPS:
             work += _reads_of_bit(item, k)
-        elif exact and item.kind == "process":
+        elif exact and item.kind in ("process", "connect"):
             work += item.sources[b]
             if id(item) not in done:
                 done.add(id(item))
@@ -353,18 +355,81 @@ def _narrow_process(m: Module, item: Item, live: set[Bit]) -> None:
     lines = []
     for line in item.lines:
         toks = _tokens(line)
-        if toks and toks[0] == "assign":
+        if toks and toks[0] in ("assign", "connect"):
             lhs, pos = _take_sig(toks, 1)
             pairs = [(b, r) for b, r in zip(m.bits(lhs), m.bits(toks[pos:]), strict=True)
                      if isinstance(b, str) or b[1] < cut.get(b[0], b[1] + 1)]
             if not pairs:
                 continue
             indent = line[:len(line) - len(line.lstrip())]
-            line = f"{indent}assign {sigspec([b for b, _ in pairs])} {sigspec([r for _, r in pairs])}"
+            line = f"{indent}{toks[0]} {sigspec([b for b, _ in pairs])} {sigspec([r for _, r in pairs])}"
         lines.append(line)
     item.lines = lines
     for name, width in cut.items():
         _set_width(m.wires[name], width)
+
+
+def _drop_low_bits(m: Module, live: set[Bit]) -> None:
+    """A bitwise operator whose low result bits are not read computes only the bits from the
+    lowest read one up (bit k of its result depends on bit k of its operands alone); its
+    (internal) result wire is renumbered from there."""
+    offsets: dict[str, int] = {}
+    for item in m.items:
+        if item.kind == "connect":              # a slice or concatenation: bitwise too
+            toks = _tokens(item.lines[-1])
+            lhs, pos = _take_sig(toks, 1)
+            y, x = m.bits(lhs), m.bits(toks[pos:])
+            wire = m.wires.get(y[0][0]) if y and not isinstance(y[0], str) else None
+            if wire is None or not wire.name.startswith("$") or y != [(wire.name, k) for k in range(wire.width)]:
+                continue
+            low = min((k for k, b in enumerate(y) if b in live), default=0)
+            if low:
+                item.lines[-1] = f"connect {sigspec(y[low:])} {sigspec(x[low:])}"
+                offsets[wire.name] = low
+            continue
+        if item.kind != "cell" or item.type not in BITWISE:
+            continue
+        y = item.conns["Y"]
+        wire = m.wires.get(y[0][0]) if y and not isinstance(y[0], str) else None
+        if wire is None or wire.port or not wire.name.startswith("$") or y != [(wire.name, k) for k in
+                                                                             range(wire.width)]:
+            continue
+        low = min((k for k, b in enumerate(y) if b in live), default=0)
+        if low == 0:
+            continue
+        _explicit_widths(item)                  # operands at the result's width, then sliced
+        for port in ("A", "B", "Y"):
+            if port in item.conns:
+                item.conns[port] = item.conns[port][low:]
+                if item.type != "$mux":
+                    item.params[f"\\{port}_WIDTH"] = str(len(item.conns[port]))
+        if item.type == "$mux":
+            item.params["\\WIDTH"] = str(len(y) - low)
+        offsets[wire.name] = low
+
+    if not offsets:
+        return
+
+    def moved(bits: list[Bit]) -> list[Bit]:
+        return [b if isinstance(b, str) or b[0] not in offsets else (b[0], b[1] - offsets[b[0]]) for b in bits]
+
+    def rewrite(line: str) -> str:
+        toks = _tokens(line)
+        indent = line[:len(line) - len(line.lstrip())]
+        if toks and toks[0] in ("assign", "connect"):
+            lhs, pos = _take_sig(toks, 1)
+            return f"{indent}{toks[0]} {sigspec(moved(m.bits(lhs)))} {sigspec(moved(m.bits(toks[pos:])))}"
+        if toks and toks[0] == "switch":
+            return f"{indent}switch {sigspec(moved(m.bits(toks[1:])))}"
+        return line
+
+    for item in m.items:
+        if item.kind == "cell":
+            item.conns = {port: moved(bits) for port, bits in item.conns.items()}
+        elif item.kind in ("process", "connect"):
+            item.lines = [rewrite(line) for line in item.lines]
+    for name, low in offsets.items():
+        _set_width(m.wires[name], m.wires[name].width - low)
 
 
 def _set_width(wire: Wire, width: int) -> None:
@@ -376,7 +441,9 @@ def _extend(item: Item, port: str, width: int) -> None:
     bits = item.conns[port]
     if len(bits) >= width:
         return
-    signed = item.params.get(f"\\{port}_SIGNED") == "1"
+    # Verilog (and Yosys) sign-extend only when every operand of the expression is signed
+    ports = (port,) if item.type in SHIFTS or "B" not in item.conns else ("A", "B")
+    signed = all(item.params.get(f"\\{p}_SIGNED") == "1" for p in ports)
     fill: Bit = bits[-1] if signed and bits else "0"
     item.conns[port] = bits + [fill] * (width - len(bits))
     item.params[f"\\{port}_WIDTH"] = str(width)
@@ -394,14 +461,51 @@ def _explicit_widths(item: Item) -> None:
         _extend(item, "B", width)
 
 
+def _constant_shifts(m: Module) -> None:
+    """A shift by a constant is a slice (with zero or sign bits): a connect, whose unread
+    bits can go, instead of an operator with an unread part (`x >> 5`)."""
+    for n, item in enumerate(m.items):
+        b = item.conns.get("B", [])
+        if (item.kind != "cell" or item.type not in SHIFTS or item.params.get("\\B_SIGNED") == "1"
+                or not all(c in ("0", "1") for c in b)):
+            continue
+        shift = int("".join(str(c) for c in reversed(b)) or "0", 2)
+        a, y = item.conns["A"], item.conns["Y"]
+        signed = item.params.get("\\A_SIGNED") == "1"
+        full = max(len(a), len(y))                      # the width the shift is computed at
+        shift = min(shift, full)                        # all of it shifted out either way
+        ext = a + [a[-1] if signed and a else "0"] * (full + shift)    # a, zero- or sign-extended
+        if item.type == "$shl":
+            bits = [ext[k - shift] if k >= shift else "0" for k in range(len(y))]
+        elif item.type == "$sshr" and signed:
+            bits = [ext[min(k + shift, full - 1)] for k in range(len(y))]
+        else:
+            bits = [ext[k + shift] if k + shift < full else "0" for k in range(len(y))]
+        m.items[n] = Item("connect", [f"connect {sigspec(y)} {sigspec(bits)}"])
+
+
+def _in_range_selects(m: Module) -> None:
+    """A right shift of a wider value into a narrower result (`y = a >> b`, a bit_select) whose
+    every shift amount stays inside the value is a part-select, `a[b +: w]`: the same bits,
+    without an expression wider than what it is assigned to."""
+    for item in m.items:
+        if (item.kind == "cell" and item.type in ("$shr", "$shift") and item.params.get("\\B_SIGNED") != "1"
+                and len(item.conns["A"]) > len(item.conns["Y"])
+                and (1 << len(item.conns["B"])) - 1 + len(item.conns["Y"]) <= len(item.conns["A"])):
+            item.type = "$shiftx"
+
+
 def tidy_module(m: Module, outputs: dict[str, set[str]], renames: dict[str, str]) -> None:
+    _constant_shifts(m)
+    _in_range_selects(m)
     _analyse(m, outputs)
     live = _live(m, exact=True)
     for item in m.items:
         if item.kind == "cell" and item.type in PREFIX_OPS:
             _narrow(m, item, live)
-        elif item.kind == "process":
+        elif item.kind in ("process", "connect"):
             _narrow_process(m, item, live)
+    _drop_low_bits(m, live)
     _analyse(m, outputs)
     live = _live(m, exact=False)        # what the narrowed operators still name is kept
     m.items = [item for item in m.items if item.root or any(b in live for b in item.drives)]
