@@ -131,10 +131,10 @@ def _header(algorithm: Algorithm, plan: Plan, core) -> str:
     return "".join(f"// {line}\n" for line in lines)
 
 
-# Amaranth's own Verilog export (amaranth.back.verilog, 0.5) on the tidied RTLIL, without its
-# `proc -nomux`: Amaranth's processes are combinational already, and proc would drop the
-# switches' default cases (proc_clean), mark them full_case (proc_rmdead) and turn `x == 0`
-# into `!x`, a multi-bit logical not (opt_expr).
+# Amaranth's own Verilog export (amaranth.back.verilog, 0.5) on the tidied RTLIL, with only
+# proc_clean of its `proc -nomux`: Amaranth's processes are combinational already, and the rest
+# of proc would mark the switches full_case (proc_rmdead) and turn `x == 0` into `!x`, a
+# multi-bit logical not (opt_expr); proc_clean, after tidy, would drop their default cases.
 INTERNAL_ATTRS = "-remove generator -remove top -remove src -remove amaranth.hierarchy -remove amaranth.decoding"
 YOSYS_SCRIPT = ["memory_collect", f"attrmap {INTERNAL_ATTRS}",
                 f"attrmap -modattr {INTERNAL_ATTRS}", "write_verilog -norename"]
@@ -142,8 +142,12 @@ YOSYS_SCRIPT = ["memory_collect", f"attrmap {INTERNAL_ATTRS}",
 
 def to_verilog(core, module: str) -> str:
     """The Verilog of an Amaranth component, top module `module`: clean under verilator -Wall (tidy.py)."""
-    text = tidy(rtlil.convert(core, name=module, emit_src=False), module)
     yosys = find_yosys(lambda version: version >= (0, 40))
+    text = rtlil.convert(core, name=module, emit_src=False)
+    # proc_clean first: it resolves switches on zero-width values (`switch {}`), whose
+    # cases write_verilog drops
+    text = yosys.run(["-q", "-"], f"read_rtlil <<rtlil\n{text}\nrtlil\nproc_clean\nwrite_rtlil", ignore_warnings=True)
+    text = tidy(text, module)
     # Yosys warns that not every process can be written as Verilog; Amaranth's processes can
     text = yosys.run(["-q", "-"], "\n".join([f"read_rtlil <<rtlil\n{text}\nrtlil", *YOSYS_SCRIPT]),
                      ignore_warnings=True)

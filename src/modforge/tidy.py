@@ -78,6 +78,10 @@ class Module:
                 parts.append(list(reversed(const.group(2))))
                 pos += 1
                 continue
+            if re.fullmatch(r"-?\d+", t):             # a plain integer: 32 bits
+                parts.append(list(format(int(t) & 0xFFFFFFFF, "032b")[::-1]))
+                pos += 1
+                continue
             wire = self.wires[t]
             lo, hi = 0, wire.width - 1
             if pos + 1 < len(toks) and toks[pos + 1].startswith("["):
@@ -496,6 +500,10 @@ def _in_range_selects(m: Module) -> None:
 
 
 def tidy_module(m: Module, outputs: dict[str, set[str]], renames: dict[str, str]) -> None:
+    # every wire named with its bit range: a wire narrowed below keeps meaning the same bits
+    for item in m.items:
+        if item.kind in ("process", "connect"):
+            item.lines = [_render_process_line(m, line) for line in item.lines]
     _constant_shifts(m)
     _in_range_selects(m)
     _analyse(m, outputs)
@@ -571,9 +579,9 @@ def _render_connect(m: Module, item: Item) -> str:
 def _render_process_line(m: Module, line: str) -> str:
     toks = _tokens(line)
     indent = line[:len(line) - len(line.lstrip())]
-    if toks and toks[0] == "assign":
+    if toks and toks[0] in ("assign", "connect"):
         lhs, pos = _take_sig(toks, 1)
-        return f"{indent}assign {sigspec(m.bits(lhs))} {sigspec(m.bits(toks[pos:]))}"
+        return f"{indent}{toks[0]} {sigspec(m.bits(lhs))} {sigspec(m.bits(toks[pos:]))}"
     if toks and toks[0] == "switch":
         return f"{indent}switch {sigspec(m.bits(toks[1:]))}"
     return line
