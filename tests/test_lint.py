@@ -35,7 +35,7 @@ def test_tidy_narrows_extends_and_renames():
     rtlil = "\n".join([
         "module \\top", "  wire width 4 input 0 \\a", "  wire width 8 input 1 \\b", "  wire width 4 output 2 \\y",
         "  wire width 9 $1", "  wire width 3 \\unread", "  wire width 0 \\empty",
-        "  cell $add $2", "    parameter \\A_SIGNED 0", "    parameter \\B_SIGNED 0", "    parameter \\A_WIDTH 4",
+        "  cell $sub $2", "    parameter \\A_SIGNED 0", "    parameter \\B_SIGNED 0", "    parameter \\A_WIDTH 4",
         "    parameter \\B_WIDTH 8", "    parameter \\Y_WIDTH 9", "    connect \\A \\a [3:0]",
         "    connect \\B \\b [7:0]", "    connect \\Y $1", "  end",
         "  cell \\top.sub $3", "    connect \\x $1 [3:0]", "    connect \\o \\y", "  end",

@@ -286,16 +286,46 @@ def _reads_of_bit(item: Item, k: int) -> list[Bit]:
     return out + item.conns.get("S", [])
 
 
+def _whole_y(m: Module, item: Item) -> Wire | None:
+    """The wire an operator's result is, if it is one whole non-port wire (it can be narrowed)."""
+    y = item.conns.get("Y", [])
+    wire = m.wires.get(y[0][0]) if y and not isinstance(y[0], str) else None
+    if wire is None or wire.port or y != [(wire.name, k) for k in range(wire.width)]:
+        return None
+    return wire
+
+
+def _exact_cells(m: Module) -> set[int]:
+    """The operators whose unread result bits tidy removes (_narrow, _drop_low_bits), so that
+    liveness may go through them bit by bit: narrowing a producer never cuts a bit a
+    remaining reference names."""
+    out = set()
+    for item in m.items:
+        # an addition keeps its width: Yosys builds its adder trees (alumacc) from the widths
+        # it is given, and narrowed additions map to more carry logic (ntt-polymul n=16
+        # k2red-shift on xcup: +28 CARRY8, +47 LUT); its unread top bits are waived instead
+        if item.kind != "cell" or item.type not in PREFIX_OPS or item.type == "$add":
+            continue
+        wire = _whole_y(m, item)
+        if wire is not None and (item.type not in BITWISE or wire.name.startswith("$")):
+            out.add(id(item))
+    return out
+
+
 def _live(m: Module, exact: bool) -> set[Bit]:
-    """Bits some output, memory write or submodule instance depends on. Exact: through an
-    operator of PREFIX_OPS, bit by bit; otherwise an item needed for one bit reads all its inputs."""
+    """Bits some output, memory write or submodule instance depends on. Exact: through the
+    operators, processes and connects whose unread bits tidy then removes, bit by bit (a
+    process or connect: the bits up to the read one, or only it where low bits go too);
+    otherwise an item needed for one bit reads all its inputs."""
     driver: dict[Bit, tuple[Item, int]] = {}
     for item in m.items:
         for k, b in enumerate(item.drives):
             driver[b] = (item, k)
+    exact_cells = _exact_cells(m) if exact else set()
     live: set[Bit] = set()
     work: list[Bit] = [(w.name, k) for w in m.wires.values() if w.output for k in range(w.width)]
     done: set[int] = set()
+    upto: dict[str, int] = {}               # process/connect wires: sources marked below this bit
     for item in m.items:
         if item.root:
             work += item.reads
@@ -308,21 +338,35 @@ def _live(m: Module, exact: bool) -> set[Bit]:
         if b not in driver:
             continue
         item, k = driver[b]
-        if exact and item.kind == "cell" and item.type in PREFIX_OPS:
+        if id(item) in exact_cells:
             work += _reads_of_bit(item, k)
         elif exact and item.kind in ("process", "connect"):
-            work += item.sources[b]
             if id(item) not in done:
                 done.add(id(item))
                 work += item.conditions
+            wire = m.wires[b[0]]
+            mine = all((wire.name, j) in item.sources for j in range(wire.width))
+            if not mine or wire.port:
+                top = wire.width                                    # kept whole: every bit's sources
+            elif item.kind == "connect" and wire.name.startswith("$") and item.drives == [
+                    (wire.name, j) for j in range(wire.width)]:
+                work += item.sources[b]                             # low bits go too: this bit alone
+                continue
+            else:
+                top = b[1] + 1                                      # cut above the highest read bit
+            for j in range(upto.get(wire.name, 0), top):
+                work += item.sources[(wire.name, j)]
+            upto[wire.name] = max(upto.get(wire.name, 0), top)
         elif id(item) not in done:
             done.add(id(item))
             work += item.reads
     return live
 
 
-def _narrow(m: Module, item: Item, live: set[Bit]) -> None:
+def _narrow(m: Module, item: Item, live: set[Bit], exact_cells: set[int]) -> None:
     """Drop the result bits of an operator above the highest one that is read."""
+    if id(item) not in exact_cells:
+        return
     y = item.conns["Y"]
     width = max((k + 1 for k, b in enumerate(y) if b in live), default=0)
     name = y[0][0] if y and not isinstance(y[0], str) else ""
@@ -508,9 +552,10 @@ def tidy_module(m: Module, outputs: dict[str, set[str]], renames: dict[str, str]
     _in_range_selects(m)
     _analyse(m, outputs)
     live = _live(m, exact=True)
+    exact_cells = _exact_cells(m)
     for item in m.items:
         if item.kind == "cell" and item.type in PREFIX_OPS:
-            _narrow(m, item, live)
+            _narrow(m, item, live, exact_cells)
         elif item.kind in ("process", "connect"):
             _narrow_process(m, item, live)
     _drop_low_bits(m, live)
@@ -533,13 +578,15 @@ def tidy_module(m: Module, outputs: dict[str, set[str]], renames: dict[str, str]
 
 
 ARITH = {"$add", "$sub", "$mul", "$neg", "$shl"}
-CARRY_BITS = "the low bits of this sum or product are not read, only the carries out of them"
+CARRY_BITS = ("not every bit of this sum, difference or product is read: low bits carry into the read ones; "
+              "a sum keeps its width for synthesis")
 
 
 def _waive_carry_bits(m: Module) -> None:
     """An arithmetic result read only above some bits (a product's high half, the +1 of an
-    add/sub carried in through bit 0) leaves those low bits unread, as it must: mark the
-    wire (attribute lint_unused) so that design.py exempts its declaration from UNUSEDSIGNAL."""
+    add/sub carried in through bit 0), or a sum kept at its width (_exact_cells), leaves bits
+    unread, as it must: mark the wire (attribute lint_unused) so that design.py exempts its
+    declaration from UNUSEDSIGNAL."""
     read = {b for item in m.items for b in item.reads if not isinstance(b, str)}
     for item in m.items:
         if item.kind != "cell" or item.type not in ARITH:
