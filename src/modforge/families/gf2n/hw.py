@@ -71,14 +71,14 @@ class MontgomeryCore(_Gf2nCore):
         # add: R + b_i*A; the quotient bit is its constant coefficient
         ra = _wire(m, n, r ^ Mux(sb[0], a, 0), "R_add")
         # reduce: + q*F (F's t^n term becomes bit n-1 after the shift), then / t
-        rr = _wire(m, n, ra ^ Mux(ra[0], f & mask(n), 0), "R_red")
+        rr = _wire(m, n - 1, (ra ^ Mux(ra[0], f & mask(n), 0))[1:], "R_red")   # its bit 0 is 0: / t drops it
         with m.If(load):
             # load: A, B in, R = 0
             a_in, b_in = self._operands(operands)
             m.d.sync += [a.eq(a_in), sb.eq(b_in), r.eq(0)]
         with m.Elif(step):
             # step: (R + b_i*A + q*F) / t
-            m.d.sync += [sb.eq(sb >> 1), r.eq(Cat(rr[1:], ra[0]))]
+            m.d.sync += [sb.eq(sb >> 1), r.eq(Cat(rr, ra[0]))]
         return r
 
 
@@ -101,7 +101,7 @@ class BmmCore(_Gf2nCore):
         ss = _wire(m, n + 1, Cat(Const(0, 1), s) ^ Mux(sbh[r - 1], a, 0), "S_shift_add")
         # Montgomery unit: T + bl*A, + q*F, / t
         ta = _wire(m, n, t ^ Mux(sbl[0], a, 0), "T_add")
-        tr = _wire(m, n, ta ^ Mux(ta[0], fl, 0), "T_red")
+        tr = _wire(m, n - 1, (ta ^ Mux(ta[0], fl, 0))[1:], "T_red")            # its bit 0 is 0: / t drops it
         with m.If(load):
             # load: A, the halves of B, S = T = 0
             a_in, b_in = self._operands(operands)
@@ -111,7 +111,7 @@ class BmmCore(_Gf2nCore):
             m.d.sync += [
                 sbh.eq(sbh << 1), sbl.eq(sbl >> 1),
                 s.eq(ss[:n] ^ Mux(ss[n], fl, 0)),
-                t.eq(Cat(tr[1:], ta[0])),
+                t.eq(Cat(tr, ta[0])),
             ]
         # output: S + T (reduced; errata: not S + T + F)
         return s ^ t
@@ -182,7 +182,7 @@ class FikoCore(_KaratsubaCore):
         # Montgomery unit: R0 + b0*A0; the quotient bit is coefficient 0
         r0a = _wire(m, r, r0 ^ Mux(self.b0_bit, a0, 0), "R0_add")
         qm = r0a[0]
-        r0r = _wire(m, r, r0a ^ Mux(qm, f0, 0), "R0_red")
+        r0r = _wire(m, len(r0), (r0a ^ Mux(qm, f0, 0))[1:], "R0_red")          # its bit 0 is 0: / t drops it
         with m.If(load):
             # load: clear the quotient units
             m.d.sync += [r1.eq(0), q1.eq(0), r0.eq(0), q0.eq(0)]
@@ -191,15 +191,15 @@ class FikoCore(_KaratsubaCore):
             m.d.sync += [
                 r1.eq(r1s[:h] ^ Mux(qb, f1 & mask(h), 0)),
                 q1.eq(Cat(qb, q1[:r - 1])),
-                r0.eq(r0r[1:]),
+                r0.eq(r0r),
                 q0.eq(Cat(q0[1:], qm)),
             ]
         # reduction terms (Fig. 1): C0' = C0 + Q'F0, C2' = C2 + QF1, C1' = C1 + (Q'+Q)(F0+F1)
-        c0p = _wire(m, 2 * r - 1, self.c0 ^ const_mul(q0, f0), "C0p")
+        c0p_ur = _wire(m, r - 1, (self.c0 ^ const_mul(q0, f0))[r:], "C0p_hi")   # the sum reads C0' >> r only
         c2p = _wire(m, r, self.c2 ^ const_mul(q1, f1), "C2p")
         c1p = _wire(m, n, self.c1 ^ const_mul(q0 ^ q1, f0 ^ f1), "C1p_full")
         # final sum (errata): A*B*t^-r mod F
-        return self.final_sum(m, c0p[r:], c1p, c2p)
+        return self.final_sum(m, c0p_ur, c1p, c2p)
 
 
 class RfFikoCore(_KaratsubaCore):

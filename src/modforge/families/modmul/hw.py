@@ -17,7 +17,7 @@ product may have its own modulus.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Mux, Value, signed
+from amaranth.hdl import Cat, Const, Mux, Signal, Value, signed
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
 from ...hw.pipeline import PipelinedCore, Stager
@@ -207,7 +207,8 @@ class WlmCore(ModmulCore):
         for i, w in enumerate(self.words):
             delta = om - w
             tl, th = t[:w], t[w:]
-            tp = (-tl)[:w]
+            tp = Signal(w, name=f"tp{i}")        # one negation for both uses (no half-used copy)
+            m.d.comb += tp.eq(-tl)
             c = tp[w - 1] | tl[w - 1]
             # step i, stage 1: partial products of q_h t'
             pp = register_products(stage, partial_products(tp, w, self.qh, qh_max.bit_length(), dsp), f"q{i}")
