@@ -6,13 +6,13 @@ import random
 
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from modforge.design import generate
 from modforge.families.ntt.algorithms import Forward
 from modforge.registry import lookup
 from modforge.sim.runners import SIMULATORS
 from modforge.sim.verify import verify
+from tests.streams import play
 
 CONFIGS = [
     ("ntt-forward", {"q": "0x800a000000000001", "n": "32", "pe": "4", "reduction": "wlm-mixed"}),
@@ -156,31 +156,6 @@ def test_load_between_frames(name, buffers, base):
     def beat(ops):
         return sum(x << (k * core.plan.P * alg.width(p)) for k, x in enumerate(ops))
 
-    outs = []
-
-    async def bench(ctx):
-        k = 0
-        for _ in range(len(script) * 8 + 20 * alg.latency(p)):
-            if len(outs) == len(expected):
-                return
-            port, payload = script[k] if k < len(script) else (None, 0)
-            offer = port is not None and rng.random() < 0.8
-            ctx.set(core.i.valid, offer and port == "i")
-            ctx.set(core.cfg.valid, offer and port == "cfg")
-            if port == "i":
-                ctx.set(core.i.payload, beat(payload))
-            elif port == "cfg":
-                ctx.set(core.cfg.payload, payload)
-            o_ready = rng.random() < 0.7
-            ctx.set(core.o.ready, o_ready)
-            if ctx.get(core.o.valid) and o_ready:
-                outs.append(ctx.get(core.o.payload))
-            if offer and ctx.get(core.i.ready if port == "i" else core.cfg.ready):
-                k += 1
-            await ctx.tick()
-
-    sim = Simulator(core)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    script = [(port, beat(payload) if port == "i" else payload) for port, payload in script]
+    outs = play(core, script, len(expected), rng, len(script) * 8 + 20 * alg.latency(p))
     assert outs == expected

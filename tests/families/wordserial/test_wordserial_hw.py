@@ -8,12 +8,12 @@ import random
 
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from modforge.families.wordserial.algorithms import RsaMontgomery
 from modforge.registry import lookup
 from modforge.sim.runners import SIMULATORS
 from modforge.sim.verify import verify
+from tests.streams import play
 
 SMALL = {"l": "64", "w": "16", "pe": "2"}
 
@@ -84,28 +84,5 @@ def test_load_between_frames():
         script += [("i", xj | yj << p.w) for xj, yj in alg.in_beats(pq, (x, y))]
         expected += alg.out_beats(pq, alg.model(pq, x, y))
     core = alg.build(p)
-    outs = []
-
-    async def bench(ctx):
-        k = 0
-        for _ in range(len(script) * 8 + 20 * alg.latency(p)):
-            if len(outs) == len(expected):
-                return
-            port, payload = script[k] if k < len(script) else (None, 0)
-            offer = port is not None and rng.random() < 0.8
-            ctx.set(core.i.valid, offer and port == "i")
-            ctx.set(core.cfg.valid, offer and port == "cfg")
-            ctx.set(core.i.payload if port == "i" else core.cfg.payload, payload)
-            o_ready = rng.random() < 0.7
-            ctx.set(core.o.ready, o_ready)
-            if ctx.get(core.o.valid) and o_ready:
-                outs.append(ctx.get(core.o.payload))
-            if offer and ctx.get(core.i.ready if port == "i" else core.cfg.ready):
-                k += 1
-            await ctx.tick()
-
-    sim = Simulator(core)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    outs = play(core, script, len(expected), rng, len(script) * 8 + 20 * alg.latency(p))
     assert outs == expected
