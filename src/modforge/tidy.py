@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 
 Bit = tuple[str, int] | str    # (wire, index) or a constant bit '0', '1', 'x', 'z', '-'
 
@@ -461,21 +462,11 @@ def _drop_low_bits(m: Module, live: set[Bit]) -> None:
     def moved(bits: list[Bit]) -> list[Bit]:
         return [b if isinstance(b, str) or b[0] not in offsets else (b[0], b[1] - offsets[b[0]]) for b in bits]
 
-    def rewrite(line: str) -> str:
-        toks = _tokens(line)
-        indent = line[:len(line) - len(line.lstrip())]
-        if toks and toks[0] in ("assign", "connect"):
-            lhs, pos = _take_sig(toks, 1)
-            return f"{indent}{toks[0]} {sigspec(moved(m.bits(lhs)))} {sigspec(moved(m.bits(toks[pos:])))}"
-        if toks and toks[0] == "switch":
-            return f"{indent}switch {sigspec(moved(m.bits(toks[1:])))}"
-        return line
-
     for item in m.items:
         if item.kind == "cell":
             item.conns = {port: moved(bits) for port, bits in item.conns.items()}
         elif item.kind in ("process", "connect"):
-            item.lines = [rewrite(line) for line in item.lines]
+            item.lines = [_render_process_line(m, line, moved) for line in item.lines]
     for name, low in offsets.items():
         _set_width(m.wires[name], m.wires[name].width - low)
 
@@ -623,14 +614,16 @@ def _render_connect(m: Module, item: Item) -> str:
     return f"{indent}connect {sigspec(item.drives)} {sigspec(item.reads)}"
 
 
-def _render_process_line(m: Module, line: str) -> str:
+def _render_process_line(m: Module, line: str,
+                         move: Callable[[list[Bit]], list[Bit]] = lambda bits: bits) -> str:
+    """A process line with its signals written out bit by bit (`move`: bits renumbered)."""
     toks = _tokens(line)
     indent = line[:len(line) - len(line.lstrip())]
     if toks and toks[0] in ("assign", "connect"):
         lhs, pos = _take_sig(toks, 1)
-        return f"{indent}{toks[0]} {sigspec(m.bits(lhs))} {sigspec(m.bits(toks[pos:]))}"
+        return f"{indent}{toks[0]} {sigspec(move(m.bits(lhs)))} {sigspec(move(m.bits(toks[pos:])))}"
     if toks and toks[0] == "switch":
-        return f"{indent}switch {sigspec(m.bits(toks[1:]))}"
+        return f"{indent}switch {sigspec(move(m.bits(toks[1:])))}"
     return line
 
 
