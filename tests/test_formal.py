@@ -11,7 +11,8 @@ from modforge.registry import lookup
 @pytest.mark.synth
 @pytest.mark.parametrize("args", [["gf2n-blakely", "n=16"], ["gf2n-montgomery", "n=16"],
                                   ["gfpm-mse-digit", "p=2", "m=13", "poly=auto", "D=3"],
-                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"]])
+                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"],
+                                  ["fmlm3-transform", "P=8", "c=1/2", "kind=ct", "bfs=1"]])
 def test_prove_passes(tmp_path, capsys, args):
     code = main(["prove", *args, "-o", str(tmp_path / "p")])
     captured = capsys.readouterr()
@@ -33,6 +34,19 @@ def test_a_wrong_reference_fails(tmp_path, monkeypatch):
 
 
 @pytest.mark.synth
+def test_a_wrong_transform_fails(tmp_path, monkeypatch):
+    """One twiddle of the last stage omega^1 instead of omega^-1 (2 for 9 = 2^-1 mod 17)."""
+    algorithm = lookup("fmlm3-transform")
+    params = algorithm.parse({"P": "8", "c": "1/2", "kind": "ct", "bfs": "1"})
+    right = algorithm.reference(params)
+    wrong = right.replace("t3_5_product = a2_5 * 10'd9;", "t3_5_product = a2_5 * 10'd2;")
+    assert wrong != right
+    monkeypatch.setattr(type(algorithm), "reference", lambda self, p: wrong)
+    result = formal.prove(algorithm, params, tmp_path)
+    assert result.status == "failed" and "cycle 36" in result.message      # frame + latency
+
+
+@pytest.mark.synth
 def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     """The harness checks the timing too: a core that claims one cycle less is caught."""
     import dataclasses
@@ -48,6 +62,8 @@ def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     (["modmul-barrett", "q=0xfff00001"], "must be at most 16 bits wide"),
     (["poly-fir", "n=64", "q=4"], "must be at most 32 for a bounded proof"),
     (["gfpm-mse-digit", "p=3", "m=97", "poly=paper", "D=8"], "bits an operand"),
+    (["fmlm3-transform", "P=16", "c=1/2"], "must be at most 8 for a bounded proof"),
+    (["fmlm3-transform", "P=8", "kind=any"], "must be one transform"),
 ])
 def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert main(["prove", *args]) == 2
@@ -55,9 +71,8 @@ def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-# No reference yet: a 64-bit-and-up Montgomery product (wordserial) and the FMLM3 transform's
-# mod-M sums (a P = 8 proof did not end within 10 minutes) are past this bounded proof.
-NOT_YET_PROVABLE = {"wordserial", "fmlm3"}
+# No reference yet: a 64-bit-and-up Montgomery product (wordserial) is past this bounded proof.
+NOT_YET_PROVABLE = {"wordserial"}
 
 
 def test_every_family_has_a_provable_algorithm():
@@ -74,6 +89,8 @@ def test_an_algorithm_without_a_reference_is_refused(capsys):
 REFERENCE_CASES = [("gf2n-fiko", {"n": "9"}), ("gfpm-lse-basic", {"p": "3", "m": "5", "poly": "auto"}),
                    ("modmul-montgomery", {"q": "251"}), ("poly-fast", {"n": "16", "q": "4", "small": "1", "M": "2"}),
                    ("ntt-forward", {"q": "193", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"})]
+REFERENCE_CASES += [("fmlm3-transform", {"P": "8", "c": c, "kind": kind, "bfs": "1"})   # proved: c = 1/2, ct
+                    for c in ("1/2", "2") for kind in ("ct", "nct", "ct_inv", "nct_inv")]
 
 
 @pytest.mark.sim

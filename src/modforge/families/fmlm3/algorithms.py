@@ -152,6 +152,65 @@ class Transform(Algorithm):
             return [(x,) for x in xs]
         return [(x, code) for x in xs for code in range(4)]
 
+    # --- formal reference (modforge prove) ----------------------------------------------
+    formal = True
+    MAX_PROOF_P = 8
+
+    def reference(self, params):
+        """ok: result = the transform of the operands, each coefficient canonical in [0, M), natural
+        order (the congruence: `congruence`), for coefficients x_k < M (in_domain).
+
+        Written from the sums, not from the unit: every kind is an evaluation X_n = sum_k x_k z_n^k
+        at z_n = A^(-2n) (CT), A^(1-2n) (NCT) or A^(2n) (the inverses), then times P^-1 (CT^-1) or
+        (A^n P)^-1 (NCT^-1). Radix-2 decimation in time splits x into its even and odd halves
+        E, O, the same evaluation at z_n^2: X_n = E_n + z_n O_n and X_(n+m/2) = E_n - z_n O_n
+        (z_(n+m/2) = -z_n, as A^P = -1). Unrolled with bit-reversed input, stage s (span m = 2^s,
+        J = P/m) takes (u, v) at positions (i+j, i+j+m/2) to u +- v z_j^J, z_j^J = A^e a constant
+        mod M, e = -2jJ, (1-2j)J or 2jJ; every value `% M`. Its internal values are the partial
+        transforms the unit keeps in its RAMs, which ABC's SAT sweeping pairs up."""
+        P, plan = params.P, self.derived(params)
+        if P > self.MAX_PROOF_P:
+            raise ParameterError("prove", "P", f"must be at most {self.MAX_PROOF_P} for a bounded proof", P)
+        if params.kind == "any":
+            raise ParameterError("prove", "kind", "must be one transform (ct, nct, ct_inv or nct_inv)", params.kind)
+        K, w, v = plan.K, plan.K + 1, P.bit_length() - 1
+        M = (1 << K) + 1
+        A = (1 << int(plan.c)) if plan.c.denominator == 1 else (1 << 3 * K // 4) - (1 << K // 4)  # sqrt(2): errata
+        assert pow(A, P, M) == M - 1
+
+        def times(name: str, value: str, factor: int) -> list[str]:
+            """name = value * factor mod M (factor a constant in [0, M))."""
+            return [f"  wire [{2 * w - 1}:0] {name}_product = {value} * {2 * w}'d{factor};",
+                    f"  wire [{w - 1}:0] {name} = {name}_product % {2 * w}'d{M};"]
+
+        def twiddle(j: int, J: int) -> int:
+            e = {"ct": -2 * j * J, "nct": (1 - 2 * j) * J}.get(params.kind, 2 * j * J)
+            return pow(A, e, M)
+
+        lines = [f"  wire [{w - 1}:0] x{k} = operands[{k * w + w - 1}:{k * w}];" for k in range(P)]
+        a = [f"x{int(f'{i:0{v}b}'[::-1], 2)}" for i in range(P)]
+        for s in range(1, v + 1):
+            m, out = 1 << s, list(a)
+            for i in range(0, P, m):
+                for j in range(m // 2):
+                    top, bottom = i + j, i + j + m // 2
+                    t = f"t{s}_{bottom}"
+                    lines += times(t, a[bottom], twiddle(j, P // m))
+                    for index, expr in ((top, f"{a[top]} + {t}"), (bottom, f"{a[top]} + {w}'d{M} - {t}")):
+                        name = f"a{s}_{index}"
+                        lines += [f"  wire [{w}:0] {name}_sum = {expr};",
+                                  f"  wire [{w - 1}:0] {name} = {name}_sum % {w + 1}'d{M};"]
+                        out[index] = name
+            a = out
+        if params.kind.endswith("_inv"):
+            for n in range(P):
+                scale = pow(P * (pow(A, n, M) if params.kind == "nct_inv" else 1), -1, M)
+                lines += times(f"y{n}", a[n], scale)
+                a[n] = f"y{n}"
+        domain = " && ".join(f"x{k} <= {w}'d{1 << K}" for k in range(P))
+        lines += [f"  assign ok = result == {{{', '.join(reversed(a))}}};", f"  assign in_domain = {domain};"]
+        return "\n".join(lines) + "\n"
+
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
         return hw.TransformCore(self.derived(params))
