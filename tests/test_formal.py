@@ -35,11 +35,11 @@ def test_a_wrong_reference_fails(tmp_path, monkeypatch):
 
 @pytest.mark.synth
 def test_a_wrong_transform_fails(tmp_path, monkeypatch):
-    """One twiddle of the last stage omega^1 instead of omega^-1 (2 for 9 = 2^-1 mod 17)."""
+    """One twiddle of the last stage omega^1 instead of omega^-1 (2^1 for 2^7 = 2^-1 mod 17)."""
     algorithm = lookup("fmlm3-transform")
     params = algorithm.parse({"P": "8", "c": "1/2", "kind": "ct", "bfs": "1"})
     right = algorithm.reference(params)
-    wrong = right.replace("t3_5_product = a2_5 * 10'd9;", "t3_5_product = a2_5 * 10'd2;")
+    wrong = right.replace("t3_5_product = a2_5 << 7;", "t3_5_product = a2_5 << 1;")
     assert wrong != right
     monkeypatch.setattr(type(algorithm), "reference", lambda self, p: wrong)
     result = formal.prove(algorithm, params, tmp_path)
@@ -62,7 +62,7 @@ def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     (["modmul-barrett", "q=0xfff00001"], "must be at most 16 bits wide"),
     (["poly-fir", "n=64", "q=4"], "must be at most 32 for a bounded proof"),
     (["gfpm-mse-digit", "p=3", "m=97", "poly=paper", "D=8"], "bits an operand"),
-    (["fmlm3-transform", "P=16", "c=1/2"], "must be at most 8 for a bounded proof"),
+    (["fmlm3-transform", "P=32", "c=1/2"], "must keep K = cP at most 8 for a bounded proof"),
     (["fmlm3-transform", "P=8", "kind=any"], "must be one transform"),
 ])
 def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
@@ -90,7 +90,7 @@ REFERENCE_CASES = [("gf2n-fiko", {"n": "9"}), ("gfpm-lse-basic", {"p": "3", "m":
                    ("modmul-montgomery", {"q": "251"}), ("poly-fast", {"n": "16", "q": "4", "small": "1", "M": "2"}),
                    ("ntt-forward", {"q": "193", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"})]
 REFERENCE_CASES += [("fmlm3-transform", {"P": "8", "c": c, "kind": kind, "bfs": "1"})   # proved: c = 1/2, ct
-                    for c in ("1/2", "2") for kind in ("ct", "nct", "ct_inv", "nct_inv")]
+                    for c in ("1/2", "1") for kind in ("ct", "nct", "ct_inv", "nct_inv")]
 
 
 @pytest.mark.sim

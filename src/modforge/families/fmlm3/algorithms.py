@@ -154,23 +154,26 @@ class Transform(Algorithm):
 
     # --- formal reference (modforge prove) ----------------------------------------------
     formal = True
-    MAX_PROOF_P = 8
+    MAX_PROOF_K = 8        # P = 16, c = 1/2 and P = 8, c = 1 (c = 1/2 at P = 8: K = 4)
 
     def reference(self, params):
-        """ok: result = the transform of the operands, each coefficient canonical in [0, M), natural
-        order (the congruence: `congruence`), for coefficients x_k < M (in_domain).
+        """ok iff every result coefficient X_n (bits [n(K+1), (n+1)(K+1)), natural order) is
+        canonical, in [0, M), and X_n = sum_k x_k omega^(-kn) (CT), sum_k x_k A^k omega^(-kn) (NCT),
+        P^-1 sum_k x_k omega^(kn) (CT^-1) or (A^n P)^-1 sum_k x_k omega^(kn) (NCT^-1) mod M,
+        omega = A^2, for operand coefficients x_k < M in natural order (in_domain).
 
         Written from the sums, not from the unit: every kind is an evaluation X_n = sum_k x_k z_n^k
-        at z_n = A^(-2n) (CT), A^(1-2n) (NCT) or A^(2n) (the inverses), then times P^-1 (CT^-1) or
-        (A^n P)^-1 (NCT^-1). Radix-2 decimation in time splits x into its even and odd halves
+        at z_n = A^(-2n) (CT), A^(1-2n) (NCT) or A^(2n) (the inverses), then times P^-1 or
+        (A^n P)^-1. Radix-2 decimation in time splits x into its even and odd halves
         E, O, the same evaluation at z_n^2: X_n = E_n + z_n O_n and X_(n+m/2) = E_n - z_n O_n
         (z_(n+m/2) = -z_n, as A^P = -1). Unrolled with bit-reversed input, stage s (span m = 2^s,
         J = P/m) takes (u, v) at positions (i+j, i+j+m/2) to u +- v z_j^J, z_j^J = A^e a constant
         mod M, e = -2jJ, (1-2j)J or 2jJ; every value `% M`. Its internal values are the partial
         transforms the unit keeps in its RAMs, which ABC's SAT sweeping pairs up."""
         P, plan = params.P, self.derived(params)
-        if P > self.MAX_PROOF_P:
-            raise ParameterError("prove", "P", f"must be at most {self.MAX_PROOF_P} for a bounded proof", P)
+        if plan.K > self.MAX_PROOF_K:
+            raise ParameterError("prove", "c", f"must keep K = cP at most {self.MAX_PROOF_K} for a bounded proof "
+                                 f"(P={P})", f"{params.c} (K={plan.K})")
         if params.kind == "any":
             raise ParameterError("prove", "kind", "must be one transform (ct, nct, ct_inv or nct_inv)", params.kind)
         K, w, v = plan.K, plan.K + 1, P.bit_length() - 1
@@ -179,9 +182,13 @@ class Transform(Algorithm):
         assert pow(A, P, M) == M - 1
 
         def times(name: str, value: str, factor: int) -> list[str]:
-            """name = value * factor mod M (factor a constant in [0, M))."""
-            return [f"  wire [{2 * w - 1}:0] {name}_product = {value} * {2 * w}'d{factor};",
-                    f"  wire [{w - 1}:0] {name} = {name}_product % {2 * w}'d{M};"]
+            """name = value * factor mod M (factor a constant in [0, M)): a shift by k when
+            factor = 2^k mod M, k < 2K (the product then stays below 2^(3K+1))."""
+            wide = 3 * K + 1
+            shifts = [k for k in range(2 * K) if pow(2, k, M) == factor]
+            product = f"{value} << {shifts[0]}" if shifts else f"{value} * {wide}'d{factor}"
+            return [f"  wire [{wide - 1}:0] {name}_product = {product};",
+                    f"  wire [{w - 1}:0] {name} = {name}_product % {wide}'d{M};"]
 
         def twiddle(j: int, J: int) -> int:
             e = {"ct": -2 * j * J, "nct": (1 - 2 * j) * J}.get(params.kind, 2 * j * J)
