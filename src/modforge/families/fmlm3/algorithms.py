@@ -179,7 +179,7 @@ class Transform(Algorithm):
         K, w, v = plan.K, plan.K + 1, P.bit_length() - 1
         M = (1 << K) + 1
         A = (1 << int(plan.c)) if plan.c.denominator == 1 else (1 << 3 * K // 4) - (1 << K // 4)  # sqrt(2): errata
-        assert pow(A, P, M) == M - 1
+        assert pow(A, P, M) == M - 1         # the butterflies' +-: z_(n+m/2) = -z_n
 
         def times(name: str, value: str, factor: int) -> list[str]:
             """name = value * factor mod M (factor a constant in [0, M)): a shift by k when
@@ -191,7 +191,7 @@ class Transform(Algorithm):
                     f"  wire [{w - 1}:0] {name} = {name}_product % {wide}'d{M};"]
 
         def twiddle(j: int, J: int) -> int:
-            e = {"ct": -2 * j * J, "nct": (1 - 2 * j) * J}.get(params.kind, 2 * j * J)
+            e = {"ct": -2 * j * J, "nct": (1 - 2 * j) * J, "ct_inv": 2 * j * J, "nct_inv": 2 * j * J}[params.kind]
             return pow(A, e, M)
 
         lines = [f"  wire [{w - 1}:0] x{k} = operands[{k * w + w - 1}:{k * w}];" for k in range(P)]
