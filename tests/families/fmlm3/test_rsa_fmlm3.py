@@ -175,3 +175,15 @@ def test_cycle_claims_spectral():
     assert ALG.latency(p) == 2 * (H + mul) + 5 * (2 * H + C + 4) + (DEPTH["acc"] + mul + DEPTH["racc"]) + \
         (3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]) + 3
     assert ALG.cycles(p) == ALG.latency(p) + H - 1 < 2036
+
+
+def test_store_groups():
+    """The spectral stores share block RAMs with no step reading (or writing) two of a group:
+    3 memories in the time domain, 4 in the spectral one (MultiplierPlan.store_groups)."""
+    for cfg in ALG.grid() + ALG.extended_grid():
+        plan = ALG.derived(ALG.parse(cfg))
+        groups = plan.store_groups()
+        assert len(groups) == (4 if plan.domain == "spectral" else 3)
+        assert sorted(n for g in groups for n in g) == sorted(
+            {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YC", "YN"} if plan.domain == "spectral" else set())
+            | ({"YC"} if plan.params.algorithm == 2 else set()))

@@ -52,7 +52,10 @@ Frames: x, y in [0, N) as P digits of u bits, L a beat (beat k, lane l: digit Lk
 P/L beats; the result the same way. cfg: N's spectra T(N') = CT(N'), T'(N) = NCT(N) as H
 beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
 
-Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits):
+Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits; the
+spectral stores as regions of STORE_GROUPS' block RAMs, ram_style = block: {TNp, TnN, YC},
+{Z0, Z4}, {XN}, {YN}, a 4-BRAM36 memory each at L (K+1) = 260 bits; the digit stores stay
+small memories Yosys puts in LUT RAM):
   X, Y       the input digits (the loads of NCT(x), CT(y), NCT(y); x0, y0 for the parity)
   TNp, TnN   T(N'), T'(N) from cfg;  ND  N's digits from cfg
   Z0         X^ (.) T(N')            (CT(x)'s read-out through the MulAdd, c = 0)
@@ -123,6 +126,13 @@ DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in"
          "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
          "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
          "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
+
+
+# The spectral stores share block RAMs: each group is one memory (1 read, 1 write port; a
+# store is a region of H words), grouped so that no step reads two stores of a group or
+# writes two (`store_groups` checks the program). The digit stores stay one small memory each.
+STORE_GROUPS = (("TNp", "TnN", "YC"), ("Z0", "Z4"), ("XN",), ("YN",))
+DIGIT_STORES = ("X", "Y", "A", "B", "ND")
 
 
 def default_modulus(bits: int, width: int, salt: int = 0) -> int:
@@ -352,6 +362,26 @@ class MultiplierPlan:
                             Step("nct", "T", "plain", None, None, "XN"),        # T'(t)
                             Step(None, "Z0,XN", "out", None, None, "o")]
         return steps + [Step(None, "A,B", "out", None, None, "o")]
+
+    @staticmethod
+    def accesses(step: Step) -> tuple[set[str], set[str]]:
+        """The stores a step reads and writes (the picked sources M, T, G are A and B)."""
+        reads = {*step.src.split(","), step.mem2, step.mem3, *(step.side or ())[1:]} - {"input", None}
+        reads = {"A", "B"} | reads - {"M", "T", "G"} if reads & {"M", "T", "G"} else reads
+        writes = set() if step.sink == "out" else {*step.dest.split(","), *(step.side or ())[:1]}
+        return {r for r in reads if r}, writes
+
+    def store_groups(self) -> list[tuple[str, ...]]:
+        """The used stores of each STORE_GROUPS memory (regions in this order), checked: a step
+        reads at most one of a group and writes at most one."""
+        program = self.program()
+        used = {"TNp", "TnN"}.union(*(r | w for r, w in map(self.accesses, program)))
+        groups = [names for names in (tuple(n for n in group if n in used) for group in STORE_GROUPS) if names]
+        for step in program:
+            for names in groups:
+                reads, writes = self.accesses(step)
+                assert len(reads & set(names)) <= 1 and len(writes & set(names)) <= 1, (step, names)
+        return groups
 
     def transforms(self) -> tuple[str, ...]:
         return tuple(step.kind for step in self.program() if step.kind)

@@ -1,7 +1,8 @@
 """rsa-fmlm3 in Amaranth: the controller that runs multiplier.MultiplierPlan's program around
 one fmlm3-transform unit (hw.TransformCore, kind = any), L MulAdds (hw.fermat), the
 Accumulators, Restrict and the time-domain passes (passes.py, hw.digits), and the stores
-(amaranth.lib.memory, one word a beat).
+(amaranth.lib.memory, one word a beat; the spectral ones as regions of shared block RAMs,
+one read and one write port each, `_store_group`).
 
 One step at a time (`step`). A transform step streams H beats into the unit (from the input
 frame, or a store read the cycle before), then takes its H result beats (o.ready is always
@@ -28,11 +29,8 @@ from ...hw.fermat import MulAdd
 from ...hw.stream import ReadOut
 from . import hw
 from .model import KIND_CODES
-from .multiplier import CFG_SELECT, DEPTH, MultiplierPlan
+from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, MultiplierPlan
 from .passes import ModRPass, Restrict
-
-SPECTRAL = ("Z0", "XN", "Z4", "TNp", "TnN", "YC", "YN")
-DIGITS = ("X", "Y", "A", "B", "ND")
 
 
 class MultiplierCore(wiring.Component):
@@ -62,16 +60,15 @@ class MultiplierCore(wiring.Component):
         # --- stores: one word a beat; N's spectra and digits start as the build's N --------
         init = plan.load_cfg(plan.cfg_words(self.N))
         inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w), "ND": plan.frame(self.N)}
-        used = {name for step in program for name in (*step.src.split(","), step.mem2, step.mem3,
-                                                      *step.dest.split(","), *(step.side or ()))}
-        used |= {"X", "Y"} if plan.domain == "time" else set()
         rd, wr = {}, {}
-        for name in SPECTRAL + DIGITS:
-            if name not in used | {"TNp", "TnN", "ND", "A", "B"}:
+        for name in DIGIT_STORES:
+            if name in ("X", "Y") and plan.domain == "spectral":
                 continue
-            mem = Memory(shape=L * w if name in SPECTRAL else du, depth=H, init=inits.get(name, []))
+            mem = Memory(shape=du, depth=H, init=inits.get(name, []))
             m.submodules[f"{name.lower()}_ram"] = mem
             rd[name], wr[name] = mem.read_port(), mem.write_port()
+        for names in plan.store_groups():
+            self._store_group(m, plan, names, sq, inits, rd, wr)
 
         ports = {CFG_SELECT["T(N')"]: wr["TNp"], CFG_SELECT["T'(N)"]: wr["TnN"], CFG_SELECT["N"]: wr["ND"]}
         loader = ConfigLoader(L * w, plan.index_bits, 2, [], ports)
@@ -167,6 +164,38 @@ class MultiplierCore(wiring.Component):
             m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0)]
         return m
 
+    def _store_group(self, m, plan, names, sq, inits, rd, wr):
+        """One block RAM for the stores `names` (region r: store r's H words): rd[name] and
+        wr[name] are stand-ins the steps drive like ports. The read address is the one of the
+        store the current step reads (at most one a group, MultiplierPlan.store_groups), the
+        write the one whose en is high (at most one a cycle)."""
+        H, width = plan.H, plan.lanes * (plan.K + 1)
+        bits = plan.index_bits
+        init = [word for name in names for word in inits.get(name, [0] * H)]
+        mem = Memory(shape=width, depth=len(names) << bits, init=init, attrs={"ram_style": "block"})
+        m.submodules[f"{names[0].lower()}_ram"] = mem
+        rport, wport = mem.read_port(), mem.write_port()
+        for name in names:
+            rd[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_raddr"), data=rport.data)
+            wr[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_waddr"),
+                                       data=Signal(width, name=f"{name}_wdata"), en=Signal(name=f"{name}_wen"))
+        if len(names) == 1:
+            m.d.comb += [rport.addr.eq(rd[names[0]].addr), wport.addr.eq(wr[names[0]].addr),
+                         wport.data.eq(wr[names[0]].data), wport.en.eq(wr[names[0]].en)]
+            return
+        raddr = Cat(rd[names[0]].addr, Const(0, len(rport.addr) - bits))
+        for index, step in enumerate(plan.program()):
+            for region, name in enumerate(names):
+                if name in plan.accesses(step)[0]:
+                    raddr = Mux(sq == index, Cat(rd[name].addr, Const(region, len(rport.addr) - bits)), raddr)
+        m.d.comb += rport.addr.eq(raddr)
+        waddr, wdata = Const(0, len(wport.addr)), Const(0, width)
+        for region, name in enumerate(names):
+            w = wr[name]
+            waddr = waddr | Mux(w.en, Cat(w.addr, Const(region, len(wport.addr) - bits)), 0)
+            wdata = wdata | Mux(w.en, w.data, 0)
+        m.d.comb += [wport.addr.eq(waddr), wport.data.eq(wdata), wport.en.eq(Cat(*(wr[n].en for n in names)).any())]
+
     def _mine(self, op, d: int):
         """An operation of the step being generated, d cycles ago (the pipeline may still hold
         the step before's: its tag is that step's)."""
@@ -213,7 +242,7 @@ class MultiplierCore(wiring.Component):
                         m.d.sync += parity.eq(x0y0 ^ data[0])
                     elif step.src == "T":
                         m.d.sync += wires.t_lsb.eq(data[0])
-            elif src in DIGITS:
+            elif src in DIGIT_STORES:
                 beat = Cat(*(Cat(x, Const(0, w - u)) for x in lanes(rd[src].data, u)))
             else:
                 beat = rd[src].data
