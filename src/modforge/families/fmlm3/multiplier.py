@@ -53,7 +53,8 @@ P/L beats; the result the same way. cfg: N's spectra T(N') = CT(N'), T'(N) = NCT
 beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
 
 Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits; the
-spectral stores as regions of STORE_GROUPS' block RAMs, ram_style = block: {TNp, TnN, YC},
+spectral stores as regions of STORE_GROUPS' memories, marked ram_style = block from 4,096
+bits on (multiplier_hw.BLOCK_RAM_BITS): {TNp, TnN, YC},
 {Z0, Z4}, {XN}, {YN}, a 4-BRAM36 memory each at L (K+1) = 260 bits; the digit stores stay
 small memories Yosys puts in LUT RAM):
   X, Y       the input digits (the loads of NCT(x), CT(y), NCT(y); x0, y0 for the parity)

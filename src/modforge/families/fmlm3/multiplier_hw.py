@@ -32,6 +32,8 @@ from .model import KIND_CODES
 from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, MultiplierPlan
 from .passes import ModRPass, Restrict
 
+BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked ram_style = block
+
 
 class MultiplierCore(wiring.Component):
     """i: beat k = Cat(x digits Lk..Lk+L-1, y digits Lk..Lk+L-1), u bits each; o: beat k of
@@ -172,7 +174,11 @@ class MultiplierCore(wiring.Component):
         H, width = plan.H, plan.lanes * (plan.K + 1)
         bits = plan.index_bits
         init = [word for name in names for word in inits.get(name, [0] * H)]
-        mem = Memory(shape=width, depth=len(names) << bits, init=init, attrs={"ram_style": "block"})
+        depth = len(names) << bits
+        # block RAM from a quarter of a RAMB18 on; smaller ones are left to Yosys (LUT RAM,
+        # which the netlist simulation's cell models can also run: their RAMB36E1 has no behaviour)
+        attrs = {"ram_style": "block"} if width * depth >= BLOCK_RAM_BITS else {}
+        mem = Memory(shape=width, depth=depth, init=init, attrs=attrs)
         m.submodules[f"{names[0].lower()}_ram"] = mem
         rport, wport = mem.read_port(), mem.write_port()
         for name in names:
