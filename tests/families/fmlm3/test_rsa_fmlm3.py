@@ -10,7 +10,8 @@ from amaranth.sim import Simulator
 
 from modforge.cli import main
 from modforge.errors import ParameterError
-from modforge.families.fmlm3.multiplier import default_modulus
+from modforge.families.fmlm3.multiplier import DEPTH, default_modulus
+from modforge.hw.fermat import MulAdd
 from modforge.math import fmlm3
 from modforge.registry import lookup
 
@@ -133,3 +134,56 @@ def test_core_in_amaranth_sim():
     assert {taken[k + H] - taken[k] for k in range(0, len(taken) - H, H)} == {ALG.initiation_interval(p)}
     assert [plan.from_frame(outs[k:k + H]) for k in range(0, len(outs), H)] == \
         [ALG.model(loaded, x, y) for x, y in pairs]
+
+
+@pytest.mark.parametrize("cfg", [{"l": "32", "P": "16", "bfs": "2"}, {"l": "32", "P": "8", "algorithm": "2"},
+                                 {"l": "64", "P": "32", "bfs": "2"}])
+def test_model_spectral(cfg):
+    """domain = spectral: T(t), T'(t), t mod 2 from the spectra equal math.fmlm3.montgomery_product's
+    (an independent sequence of its steps) and t = x y R^-1 mod N by pow; the frames round-trip;
+    the output spectra feed the next product (x^e mod N by square-and-multiply matches pow)."""
+    p = ALG.parse(cfg | {"domain": "spectral"})
+    plan, rng = ALG.derived(p), random.Random(5)
+    mont = fmlm3.montgomery(plan.params, p.modulus)
+    for X, Y in ALG.cases(p) + [ALG.random_operands(p, rng) for _ in range(20)]:
+        T = ALG.model(p, X, Y)
+        t, expected = fmlm3.montgomery_product(mont, X, Y)
+        assert T == expected and t == fmlm3.from_digits(fmlm3.ct_inv(T.cyclic, plan.params.ring), p.u)
+        assert plan.from_spectral_frame(ALG.out_beats(p, T)) == T
+        assert [plan.from_spectral_frame([b[k] for b in ALG.in_beats(p, (X, Y))]) for k in (0, 1)] == [X, Y]
+    x, e = rng.randrange(p.modulus), rng.getrandbits(12) | 1 << 11
+    r2 = pow(mont.R, 2, p.modulus)
+    x_bar = ALG.model(p, plan.spectra(x), plan.spectra(r2))
+    acc = plan.spectra(mont.R % p.modulus)
+    for i in reversed(range(e.bit_length())):
+        acc = ALG.model(p, acc, acc)
+        if e >> i & 1:
+            acc = ALG.model(p, acc, x_bar)
+    assert fmlm3.from_digits(fmlm3.ct_inv(ALG.model(p, acc, plan.spectra(1)).cyclic, plan.params.ring), p.u) == \
+        pow(x, e, p.modulus)
+
+
+def test_cycle_claims_spectral():
+    """domain = spectral, Table 6's set: 5 transforms (CT^-1, NCT, NCT^-1, CT, NCT), the input
+    (multiplying as it comes) and one multiply pass (the third product runs beside CT^-1), the
+    3 time-domain passes; Table 6 gives 2,036 (multiplier.py)."""
+    p = ALG.parse({"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"})
+    plan = ALG.derived(p)
+    H, C = plan.H, plan.transform.compute_cycles()
+    assert plan.paper_kinds() == {"CT^-1": 1, "NCT": 2, "NCT^-1": 1, "CT": 1}
+    mul = 1 + MulAdd.depth
+    assert ALG.latency(p) == 2 * (H + mul) + 5 * (2 * H + C + 4) + (DEPTH["acc"] + mul + DEPTH["racc"]) + \
+        (3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]) + 3
+    assert ALG.cycles(p) == ALG.latency(p) + H - 1 < 2036
+
+
+def test_store_groups():
+    """The spectral stores share block RAMs with no step reading (or writing) two of a group:
+    3 memories in the time domain, 4 in the spectral one (MultiplierPlan.store_groups)."""
+    for cfg in ALG.grid() + ALG.extended_grid():
+        plan = ALG.derived(ALG.parse(cfg))
+        groups = plan.store_groups()
+        assert len(groups) == (4 if plan.domain == "spectral" else 3)
+        assert sorted(n for g in groups for n in g) == sorted(
+            {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YC", "YN"} if plan.domain == "spectral" else set())
+            | ({"YC"} if plan.params.algorithm == 2 else set()))

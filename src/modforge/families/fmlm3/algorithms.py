@@ -289,6 +289,10 @@ class RsaFmlm3Params:
                                        "a beat)")
     modulus: int = param(0, help="the modulus N after reset (odd, exactly l bits, coprime to R = 2^(uP) - 1; "
                                  "cfg loads others at run time); 0: a fixed one")
+    domain: Literal["time", "spectral"] = param(
+        "time", help="time: x, y and t as digits (7 transforms a product for Alg 3); spectral: as T(.) = CT(.), "
+                     "T'(.) = NCT(.) and the parity, the form an exponentiation keeps between products "
+                     "(Algorithms 2 and 3 as the paper states them: 5 transforms for Alg 3)")
 
 
 @register
@@ -337,7 +341,8 @@ class RsaFmlm3(Algorithm):
 
     def derive(self, params) -> MultiplierPlan:
         c = fmlm3.HALF if params.c == "1/2" else Fraction(int(params.c))
-        return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs)
+        return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs,
+                              params.domain)
 
     def context(self, params) -> Context:
         return _context(self.derived(params), params.modulus)
@@ -354,24 +359,40 @@ class RsaFmlm3(Algorithm):
         L, u = self.derived(params).lanes, params.u
         return f"{L} digits of {u} bits: beat k, lane j (bits [{u}j, {u}(j+1))) is digit {L}k + j, low digits first"
 
+    def spectra_text(self, params) -> str:
+        plan = self.derived(params)
+        L, w = plan.lanes, plan.K + 1
+        return (f"Cat(T lanes, T' lanes, parity): beat k, lane j (bits [{w}j, {w}(j+1))) is coefficient {L}k + j "
+                f"of T(.) = CT(digits), the same from bit {L * w} for T'(.) = NCT(digits), bit {2 * L * w} the "
+                "number's parity (every beat)")
+
     def operands(self, params):
+        if params.domain == "spectral":
+            width, text = self.derived(params).spectral_width, self.spectra_text(params)
+            return [Operand("x", width, text, "the spectra of an x < N"),
+                    Operand("y", width, text, "the spectra of a y < N")]
         L, u = self.derived(params).lanes, params.u
         return [Operand("x", L * u, self.digits_text(params), "x < N"),
                 Operand("y", L * u, self.digits_text(params), "y < N")]
 
     def result_width(self, params):
-        return self.derived(params).lanes * params.u
+        plan = self.derived(params)
+        return plan.spectral_width if params.domain == "spectral" else plan.lanes * params.u
 
     def result(self, params):
+        if params.domain == "spectral":
+            return Operand("t", self.result_width(params), self.spectra_text(params), "the spectra of t < N")
         return Operand("t", self.result_width(params), self.digits_text(params), "t < N")
 
     def in_beats(self, params, operands):
         plan = self.derived(params)
         x, y = operands
-        return list(zip(plan.frame(x), plan.frame(y), strict=True))
+        frame = plan.spectral_frame if params.domain == "spectral" else plan.frame
+        return list(zip(frame(x), frame(y), strict=True))
 
     def out_beats(self, params, result):
-        return self.derived(params).frame(result)
+        plan = self.derived(params)
+        return plan.spectral_frame(result) if params.domain == "spectral" else plan.frame(result)
 
     # --- the cfg stream: N's spectra and digits ----------------------------------------
     def config_width(self, params) -> int:
@@ -405,27 +426,45 @@ class RsaFmlm3(Algorithm):
     # --- mathematics ------------------------------------------------------------------
     def model(self, params, x, y):
         """x y R^-1 mod N by multiplier.MultiplierPlan.multiply (the core's steps and
-        selections; tests check it against math.fmlm3.montgomery_multiply and pow)."""
-        return self.derived(params).multiply(self.context(params), x, y)
+        selections; tests check it against math.fmlm3.montgomery_multiply and pow); domain =
+        spectral: x, y and t as math.fmlm3.Spectral (multiply_spectral, checked against
+        math.fmlm3.montgomery_product)."""
+        plan = self.derived(params)
+        if params.domain == "spectral":
+            return plan.multiply_spectral(self.context(params), x, y)
+        return plan.multiply(self.context(params), x, y)
 
     def congruence(self, params):
         width = params.u * params.P
+        if params.domain == "spectral":
+            return (f"T(t), T'(t), t mod 2 for t = x*y*R^-1 mod N, R = 2^{width} - 1, 0 <= t < N, from T(x), T'(x), "
+                    f"x mod 2 and those of y, 0 <= x, y < N (T = CT, T' = NCT of the {params.u}-bit digits over "
+                    f"Z_M, M = 2^{self.derived(params).K}+1), N odd of exactly l = {params.l} bits, coprime to R "
+                    "(loaded through cfg)")
         return (f"t = x*y*R^-1 mod N, R = 2^{width} - 1 (B^P - 1, B = 2^{params.u}, P = {params.P}), 0 <= t < N, "
                 f"for 0 <= x, y < N, N odd of exactly l = {params.l} bits, coprime to R (loaded through cfg)")
 
     def random_operands(self, params, rng: random.Random):
-        return rng.randrange(params.modulus), rng.randrange(params.modulus)
+        return self._operands(params, (rng.randrange(params.modulus), rng.randrange(params.modulus)))
 
     def cases(self, params):
         n = params.modulus
-        return [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (n - 1, 1), (1, n - 2), (2, 3), (n - 2, n - 1)]
+        pairs = [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (n - 1, 1), (1, n - 2), (2, 3), (n - 2, n - 1)]
+        return [self._operands(params, pair) for pair in pairs]
+
+    def _operands(self, params, pair: tuple[int, int]) -> tuple:
+        """The numbers, or (domain = spectral) their spectra."""
+        if params.domain == "spectral":
+            return tuple(self.derived(params).spectra(x) for x in pair)
+        return pair
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
         return MultiplierCore(self.derived(params), params.modulus)
 
     def cycles(self, params):
-        """First input beat to last output beat: latency + H - 1 (multiplier.py)."""
+        """First input beat to last output beat: latency + H - 1 (multiplier.py; Table 6's 2,036
+        compared there)."""
         return self.derived(params).cycles()
 
     def latency(self, params):
@@ -439,18 +478,22 @@ class RsaFmlm3(Algorithm):
 
     def tag(self, params):
         c = "h" if params.c == "1/2" else params.c
-        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}"
+        spectral = "_spec" if params.domain == "spectral" else ""
+        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}{spectral}"
 
     def grid(self):
         return [{"l": "32", "P": "16", "algorithm": "3", "bfs": "1"},
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "2"},
-                {"l": "64", "P": "32", "algorithm": "3", "bfs": "2"}]      # c = 1/2: sqrt(2) twiddles
+                {"l": "64", "P": "32", "algorithm": "3", "bfs": "2"},      # c = 1/2: sqrt(2) twiddles
+                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"}]
 
     def extended_grid(self):
         return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"},
-                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"}]
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"},
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"}]
 
     def extra_info(self, params):
         plan = self.derived(params)
@@ -463,10 +506,13 @@ class RsaFmlm3(Algorithm):
         return {"K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "beats_H": plan.H,
                 "transform_C": T.compute_cycles(), "transforms": list(plan.transforms()),
                 "steps": plan.schedule(), "config": config,
-                "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (the input one "
-                           "2H + C + 3 + 5), a pass H + depth; II = latency - 3 + H; cycles = latency + H - 1",
-                "paper_table6_note": "Table 6 counts a product kept in the spectral domain (5 transforms for "
-                                     "Alg 3); this core takes time-domain x, y and gives t (7 transforms)"}
+                "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (time: the input "
+                           "one 2H + C + 3 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
+                           "depth; II = latency - 3 + H; cycles = latency + H - 1",
+                "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
+                                     "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "
+                                     "halving: 2,042 for l = 2048, P = 128, 2 BFS; multiplier.py); domain = spectral "
+                                     "is that product (5 transforms), time adds CT and NCT of x and y (7)"}
 
 
 @functools.lru_cache(maxsize=16)

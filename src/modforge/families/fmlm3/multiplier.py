@@ -1,10 +1,12 @@
 """rsa-fmlm3 as the hardware runs it (multiplier_hw.py; registered in algorithms.py):
 t = x*y*R^-1 mod N, R = 2^(uP) - 1, Algorithm 2 or 3 around ONE fmlm3-transform unit (kind =
-any), with time-domain operands and result. This module is the hardware-facing model: the
+any), with time-domain operands and result (domain = time) or their spectra (domain =
+spectral). This module is the hardware-facing model: the
 frames and cfg words, the storage, the program (the transforms and the time-domain passes
 with the candidates they form and the facts that select one, each pass an exact integer step:
 a SegmentAddSub, Accumulator or Halver stream of s = L = 2 bfs digits a cycle) and its cycles.
-Its t equals math.fmlm3.montgomery_multiply (tests check it against pow).
+Its t equals math.fmlm3.montgomery_multiply (tests check it against pow), its spectral
+result math.fmlm3.montgomery_product's.
 
 Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 3) + (H - 1) + d + 1 =
 2H + C + 4 + d (d its sink's depth, DEPTH; the input step 2H + C + 3 + d from its first
@@ -12,19 +14,55 @@ beat), a pass H + d; latency = the steps + 3 (the read-out), II = latency - 3 + 
 latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
 unit's (model.TransformPlan). l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32,
 C = 233, 7 transforms: 2,270 cycles (latency 2,239); Table 6 gives 2,036 for the product
-kept in the spectral domain (5 transforms, overlapped steps), this core takes x, y and gives
-t in the time domain (2 more forward transforms) and runs its steps one after another.
+kept in the spectral domain (domain = spectral: 5 transforms); the time domain needs the
+2 more forward transforms of x and y.
+
+domain = spectral (Algorithms 2 and 3 as the paper states them, the form math.fmlm3.modexp
+keeps between products): x and y come in as T(x) = CT(x), T'(x) = NCT(x) and x mod 2 (beat k
+= Cat(T lanes, T' lanes, parity), `spectral_frame`), t leaves the same way. The program: the
+input (H beats: T(x) (.) T(N') into Z0 on the MulAdds as the beats come, T'(x), T(y), T'(y)
+into XN, YC, YN), Alg 3's pass Z0 = T(y) (.) Z0, then the time program from T5 CT^-1
+(beside it, on the otherwise idle MulAdds, the side pass XN = T'(x) (.) T'(y)) through pass
+t, then T(t) = CT(t) and T'(t) = NCT(t) into Z0 and XN, read out together: 5 transforms
+for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + MulAdd.depth)
+[Alg 3's pass] + 5 (2H + C + 4) + the sinks' depths + the 3 passes + 3; l = 2048, P = 128,
+u = 16, Alg 3, 2 BFS (MulAdd.depth 4): 1,728 cycles (latency 1,697).
+
+Table 6's 2,036 (same set) against Table 5: its rows for Alg 3 summed one after another,
+5 transforms (CT^-1 270, NCT 237 twice, NCT^-1 274, CT 235: 1,253), 4 component-wise
+multiply-adds at Delta_MA + P + 3, 6 time-domain additions at P/4 + 6 and one halving at
+P/4 + 5, give 2,042 + 4 Delta_MA (math.fmlm3.multiplication_cycles): the table's figure is
+that sequential sum (within 0.3 % with Delta_MA = 0), no step overlapped. This core differs
+in three places, and comes out 15 % below:
+  - a transform here is 2H + C + 4 + d = 301..306 (C = 233, the load and the read-out H = 32
+    each inside it); the paper's 235..274 leave the load and read-out to the units that
+    write into and read from the transform RAM (the MA's P + 3, the adders' P/4 + 6);
+  - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
+    input, one on NCT(m)'s read-out (T'(m) (.) T'(N) + XN), one beside CT^-1, and only one
+    is a step of its own (H + 5 = 37 cycles); the paper has ONE Multiply Adder (9 DSP) at
+    one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. One shared
+    MulAdd here would cost P - H = 96 more cycles for each product on the critical path
+    (input, the pass, NCT(m)'s read-out, which would have to slow the transform unit's
+    read-out 4x; the side pass still fits beside CT^-1): about 290 cycles on this set
+    (1,728 -> ~2,020) for 3/4 of the MulAdds' DSPs and LUTs;
+  - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
+    6 additions and a halving (265), by forming the candidates side by side (passes.py).
 
 Frames: x, y in [0, N) as P digits of u bits, L a beat (beat k, lane l: digit Lk + l), H =
 P/L beats; the result the same way. cfg: N's spectra T(N') = CT(N'), T'(N) = NCT(N) as H
 beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
 
-Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits):
+Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits; the
+spectral stores as regions of STORE_GROUPS' memories, marked ram_style = block from 4,096
+bits on (multiplier_hw.BLOCK_RAM_BITS): {TNp, TnN, YC},
+{Z0, Z4}, {XN}, {YN}, a 4-BRAM36 memory each at L (K+1) = 260 bits; the digit stores stay
+small memories Yosys puts in LUT RAM):
   X, Y       the input digits (the loads of NCT(x), CT(y), NCT(y); x0, y0 for the parity)
   TNp, TnN   T(N'), T'(N) from cfg;  ND  N's digits from cfg
   Z0         X^ (.) T(N')            (CT(x)'s read-out through the MulAdd, c = 0)
   XN         T'(x)                   (Alg 3: T'(x) (.) T'(y) after NCT(y), in place)
   YC         T(y)                    (Alg 2 only; Alg 3 forms T(y) (.) Z0 into Z0 in place)
+  YN         T'(y)                   (domain = spectral: the input's; time: unused)
   A, B       time-domain numbers and their candidates (g, m, D, t, t - N)
   Z4         T'(m) (.) T'(N) + T'(x) (.) T'(y)  (NCT(m)'s read-out through the MulAdd)
 
@@ -71,20 +109,31 @@ CFG_SELECT = {"T(N')": 1, "T'(N)": 2, "N": 3}       # sel 0: hw.config's (empty)
 @dataclasses.dataclass(frozen=True)
 class Step:
     """One step of the core: a transform `kind` loaded from `src` whose read-out goes through
-    `sink` (times mem2, plus mem3) to `dest`; or a time-domain pass (kind None)."""
+    `sink` (times mem2, plus mem3) to `dest`; or a time-domain pass (kind None). `side`:
+    (dest, a, b), a multiply pass dest = a (.) b the MulAdds run alongside a transform whose
+    sink does not use them (its first H + 1 + MulAdd.depth cycles, well inside the step)."""
     kind: str | None
     src: str
     sink: str
     mem2: str | None
     mem3: str | None
     dest: str
+    side: tuple[str, str, str] | None = None
 
 
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
 # a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
-DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
+DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in": 1 + MulAdd.depth,
+         "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
          "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
          "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
+
+
+# The spectral stores share block RAMs: each group is one memory (1 read, 1 write port; a
+# store is a region of H words), grouped so that no step reads two stores of a group or
+# writes two (`store_groups` checks the program). The digit stores stay one small memory each.
+STORE_GROUPS = (("TNp", "TnN", "YC"), ("Z0", "Z4"), ("XN",), ("YN",))
+DIGIT_STORES = ("X", "Y", "A", "B", "ND")
 
 
 def default_modulus(bits: int, width: int, salt: int = 0) -> int:
@@ -108,6 +157,7 @@ class Context:
 class MultiplierPlan:
     params: fmlm3.Fmlm3Params
     bfs: int
+    domain: str = "time"          # time: x, y, t as digits; spectral: as T(.), T'(.) and the parity
 
     # --- sizes -----------------------------------------------------------------------
     @property
@@ -148,6 +198,24 @@ class MultiplierPlan:
 
     def from_frame(self, beats: Sequence[int]) -> int:
         return fmlm3.from_digits(self.unbeats(beats, self.params.u), self.params.u)
+
+    @property
+    def spectral_width(self) -> int:
+        """domain = spectral: a beat of T(.) and T'(.) (L coefficients of K+1 bits each) and the
+        parity."""
+        return 2 * self.lanes * (self.K + 1) + 1
+
+    def spectral_frame(self, X: fmlm3.Spectral) -> list[int]:
+        """Beat k = Cat(T(x) lanes, T'(x) lanes, x mod 2), coefficient Lk + l in lane l."""
+        half = self.lanes * (self.K + 1)
+        return [c | n << half | X.lsb << 2 * half for c, n in zip(
+            self.beats(X.cyclic, self.K + 1), self.beats(X.negacyclic, self.K + 1), strict=True)]
+
+    def from_spectral_frame(self, beats: Sequence[int]) -> fmlm3.Spectral:
+        half = self.lanes * (self.K + 1)
+        mask = (1 << half) - 1
+        return fmlm3.Spectral(beats[0] >> 2 * half & 1, tuple(self.unbeats([b & mask for b in beats], self.K + 1)),
+                              tuple(self.unbeats([b >> half & mask for b in beats], self.K + 1)))
 
     @property
     def index_bits(self) -> int:
@@ -220,55 +288,101 @@ class MultiplierPlan:
         return t - N if t >= N else t
 
     # --- one multiplication ------------------------------------------------------------
+    def spectra(self, x: int) -> fmlm3.Spectral:
+        """x's parity, T(x) = CT(x) and T'(x) = NCT(x), as the transform unit computes them."""
+        d = fmlm3.to_digits(x, self.params.u, self.params.P)
+        return fmlm3.Spectral(x & 1, tuple(self.transform.run(d, "ct")), tuple(self.transform.run(d, "nct")))
+
     def multiply(self, ctx: Context, x: int, y: int) -> int:
         """t = x y R^-1 mod N as the core computes it, from the frames of x and y."""
+        return self.product(ctx, self.spectra(x), self.spectra(y))
+
+    def multiply_spectral(self, ctx: Context, X: fmlm3.Spectral, Y: fmlm3.Spectral) -> fmlm3.Spectral:
+        """domain = spectral: T(t), T'(t) and t mod 2 from those of x and y (Algorithm 2's and
+        3's input and output, the exponentiation loop's form; steps 18-19 on the core's t)."""
+        return self.spectra(self.product(ctx, X, Y))
+
+    def product(self, ctx: Context, X: fmlm3.Spectral, Y: fmlm3.Spectral) -> int:
+        """t from the spectra, the core's steps in order (the products commute, so the order
+        the program forms them in does not change a value)."""
         p, ring = self.params, self.params.ring
         T = self.transform
-        xd, yd = self.unbeats(self.frame(x), p.u), self.unbeats(self.frame(y), p.u)
 
         def mul(a, b):
             return fmlm3.pointwise(a, b, ring)
 
-        z0 = mul(T.run(xd, "ct"), ctx.T_N_prime)                                 # T1
-        xn = T.run(xd, "nct")                                                    # T2
+        z0 = mul(X.cyclic, ctx.T_N_prime)                                        # T(x) (.) T(N')
+        xn = mul(Y.negacyclic, X.negacyclic)                                     # T'(x) (.) T'(y)
         if p.algorithm == 3:
-            z0 = mul(T.run(yd, "ct"), z0)                                        # T3
+            z0 = mul(Y.cyclic, z0)
         else:
-            yc = T.run(yd, "ct")
-        xn = mul(T.run(yd, "nct"), xn)                                           # T4
-        if p.algorithm == 2:
-            A, c = self.accumulate(T.run(z0, "ct_inv"))                          # T5
+            A, c = self.accumulate(T.run(z0, "ct_inv"))
             z0d = fmlm3.redundant_mod_r(A | c << self.width, p.u, p.P)           # eq. (17)
-            z0 = mul(T.run(z0d, "ct"), yc)                                       # T6
-        A, c1 = self.accumulate(T.run(z0, "ct_inv"))                             # T5 (Alg 2: T7)
+            z0 = mul(T.run(z0d, "ct"), Y.cyclic)
+        A, c1 = self.accumulate(T.run(z0, "ct_inv"))
         m = self.pass_m(A, c1)
         md = fmlm3.to_digits(m, p.u, p.P)
         z4 = [ring.add(a, b) for a, b in zip(mul(T.run(md, "nct"), ctx.Tn_N), xn, strict=True)]
         A, c2 = self.accumulate(fmlm3.restrict(T.run(z4, "nct_inv"), p.P, p.u, p.M))
         D, j0 = self.pass_d(A, c2)
-        parity = (xd[0] & yd[0] & 1) ^ (md[0] & 1)                               # N is odd
+        parity = (X.lsb & Y.lsb) ^ (md[0] & 1)                                   # N is odd
         return self.pass_t(D, j0, parity, ctx.N)
 
     # --- the program and its cycles ------------------------------------------------------
     def program(self) -> list[Step]:
-        """The core's steps in order (Algorithm 3, or 2 with T(y) kept and z0's transforms)."""
-        steps = [Step("ct", "input", "mul", "TNp", None, "Z0"),                 # Z0 = T(x) (.) T(N')
-                 Step("nct", "X", "plain", None, None, "XN")]                   # XN = T'(x)
-        if self.params.algorithm == 3:
-            steps.append(Step("ct", "Y", "mul", "Z0", None, "Z0"))              # Z0 = T(y) (.) Z0
+        """The core's steps in order (Algorithm 3, or 2 with T(y) kept and z0's transforms;
+        domain = spectral: the spectra come in, their products are passes, and t leaves as
+        CT(t), NCT(t))."""
+        alg2 = self.params.algorithm == 2
+        if self.domain == "spectral":
+            # Z0 = T(x) (.) T(N') as the beats come in; T'(x), T(y), T'(y) stored
+            steps = [Step(None, "input", "in", "TNp", None, "Z0,XN,YC,YN")]
+            if not alg2:
+                steps.append(Step(None, "Z0", "pass_mul", "YC", None, "Z0"))   # Z0 = T(y) (.) Z0
         else:
-            steps.append(Step("ct", "Y", "plain", None, None, "YC"))            # YC = T(y)
-        steps.append(Step("nct", "Y", "mul", "XN", None, "XN"))                 # XN = T'(y) (.) XN
-        steps.append(Step("ct_inv", "Z0", "acc", None, None, "A"))              # A + c 2^(uP)
-        if self.params.algorithm == 2:
+            steps = [Step("ct", "input", "mul", "TNp", None, "Z0"),             # Z0 = T(x) (.) T(N')
+                     Step("nct", "X", "plain", None, None, "XN")]               # XN = T'(x)
+            if alg2:
+                steps.append(Step("ct", "Y", "plain", None, None, "YC"))        # YC = T(y)
+            else:
+                steps.append(Step("ct", "Y", "mul", "Z0", None, "Z0"))          # Z0 = T(y) (.) Z0
+            steps.append(Step("nct", "Y", "mul", "XN", None, "XN"))             # XN = T'(y) (.) XN
+        # A + c 2^(uP); spectral: XN = T'(x) (.) T'(y) meanwhile
+        steps.append(Step("ct_inv", "Z0", "acc", None, None, "A",
+                          ("XN", "XN", "YN") if self.domain == "spectral" else None))
+        if alg2:
             steps += [Step("ct", "G", "mul", "YC", None, "Z0"),                 # T(z0) (.) T(y), eq. (17)
                       Step("ct_inv", "Z0", "acc", None, None, "A")]
-        return steps + [Step(None, "A", "pass_m", None, None, "A,B"),           # m: A or B
-                        Step("nct", "M", "mul", "TnN", "XN", "Z4"),             # Z4 = T'(m) (.) T'(N) + XN
-                        Step("nct_inv", "Z4", "racc", None, None, "A"),         # A + c2 2^(uP)
-                        Step(None, "A", "pass_d", None, None, "B"),             # D's low bits, j
-                        Step(None, "B", "pass_t", None, None, "A,B"),           # t, t - N
-                        Step(None, "A,B", "out", None, None, "o")]
+        steps += [Step(None, "A", "pass_m", None, None, "A,B"),                 # m: A or B
+                  Step("nct", "M", "mul", "TnN", "XN", "Z4"),                   # Z4 = T'(m) (.) T'(N) + XN
+                  Step("nct_inv", "Z4", "racc", None, None, "A"),               # A + c2 2^(uP)
+                  Step(None, "A", "pass_d", None, None, "B"),                   # D's low bits, j
+                  Step(None, "B", "pass_t", None, None, "A,B")]                 # t, t - N
+        if self.domain == "spectral":
+            return steps + [Step("ct", "T", "plain", None, None, "Z0"),         # T(t): t is A or B
+                            Step("nct", "T", "plain", None, None, "XN"),        # T'(t)
+                            Step(None, "Z0,XN", "out", None, None, "o")]
+        return steps + [Step(None, "A,B", "out", None, None, "o")]
+
+    @staticmethod
+    def accesses(step: Step) -> tuple[set[str], set[str]]:
+        """The stores a step reads and writes (the picked sources M, T, G are A and B)."""
+        reads = {*step.src.split(","), step.mem2, step.mem3, *(step.side or ())[1:]} - {"input", None}
+        reads = {"A", "B"} | reads - {"M", "T", "G"} if reads & {"M", "T", "G"} else reads
+        writes = set() if step.sink == "out" else {*step.dest.split(","), *(step.side or ())[:1]}
+        return {r for r in reads if r}, writes
+
+    def store_groups(self) -> list[tuple[str, ...]]:
+        """The used stores of each STORE_GROUPS memory (regions in this order), checked: a step
+        reads at most one of a group and writes at most one."""
+        program = self.program()
+        used = {"TNp", "TnN"}.union(*(r | w for r, w in map(self.accesses, program)))
+        groups = [names for names in (tuple(n for n in group if n in used) for group in STORE_GROUPS) if names]
+        for step in program:
+            for names in groups:
+                reads, writes = self.accesses(step)
+                assert len(reads & set(names)) <= 1 and len(writes & set(names)) <= 1, (step, names)
+        return groups
 
     def transforms(self) -> tuple[str, ...]:
         return tuple(step.kind for step in self.program() if step.kind)
@@ -279,6 +393,8 @@ class MultiplierPlan:
         latency H + C + 3 to the first result, H - 1 more, the sink's depth, 1 to hand over;
         a pass: H reads and its depth."""
         H, C = self.H, self.transform.compute_cycles()
+        if step.sink == "in":
+            return H + DEPTH["in"]
         if step.kind:
             return (0 if first else 1) + (H + C + READOUT_DELAY) + (H - 1) + DEPTH[step.sink] + 1
         return H + DEPTH[step.sink]

@@ -1,7 +1,8 @@
 """rsa-fmlm3 in Amaranth: the controller that runs multiplier.MultiplierPlan's program around
 one fmlm3-transform unit (hw.TransformCore, kind = any), L MulAdds (hw.fermat), the
 Accumulators, Restrict and the time-domain passes (passes.py, hw.digits), and the stores
-(amaranth.lib.memory, one word a beat).
+(amaranth.lib.memory, one word a beat; the spectral ones as regions of shared block RAMs,
+one read and one write port each, `_store_group`).
 
 One step at a time (`step`). A transform step streams H beats into the unit (from the input
 frame, or a store read the cycle before), then takes its H result beats (o.ready is always
@@ -28,23 +29,23 @@ from ...hw.fermat import MulAdd
 from ...hw.stream import ReadOut
 from . import hw
 from .model import KIND_CODES
-from .multiplier import CFG_SELECT, DEPTH, MultiplierPlan
+from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, MultiplierPlan
 from .passes import ModRPass, Restrict
 
-SPECTRAL = ("Z0", "XN", "Z4", "TNp", "TnN", "YC")
-DIGITS = ("X", "Y", "A", "B", "ND")
+BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked ram_style = block
 
 
 class MultiplierCore(wiring.Component):
     """i: beat k = Cat(x digits Lk..Lk+L-1, y digits Lk..Lk+L-1), u bits each; o: beat k of
-    t, the same layout as x; cfg: MultiplierPlan.cfg_words."""
+    t, the same layout as x (domain = spectral: x, y and t as MultiplierPlan.spectral_frame
+    beats); cfg: MultiplierPlan.cfg_words."""
 
     def __init__(self, plan: MultiplierPlan, N: int):
         self.plan, self.N = plan, N
         self.latency = plan.latency()
         self.initiation_interval = plan.initiation_interval()
-        L, u = plan.lanes, plan.params.u
-        super().__init__({"i": In(stream.Signature(2 * L * u)), "o": Out(stream.Signature(L * u)),
+        width = plan.spectral_width if plan.domain == "spectral" else plan.lanes * plan.params.u
+        super().__init__({"i": In(stream.Signature(2 * width)), "o": Out(stream.Signature(width)),
                           "cfg": In(stream.Signature(plan.cfg_width))})
 
     def elaborate(self, platform):
@@ -61,14 +62,15 @@ class MultiplierCore(wiring.Component):
         # --- stores: one word a beat; N's spectra and digits start as the build's N --------
         init = plan.load_cfg(plan.cfg_words(self.N))
         inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w), "ND": plan.frame(self.N)}
-        used = {name for step in program for name in (step.src, step.mem2, step.mem3, *step.dest.split(","))}
         rd, wr = {}, {}
-        for name in SPECTRAL + DIGITS:
-            if name not in used | {"TNp", "TnN", "ND", "X", "Y", "A", "B"}:
+        for name in DIGIT_STORES:
+            if name in ("X", "Y") and plan.domain == "spectral":
                 continue
-            mem = Memory(shape=L * w if name in SPECTRAL else du, depth=H, init=inits.get(name, []))
+            mem = Memory(shape=du, depth=H, init=inits.get(name, []))
             m.submodules[f"{name.lower()}_ram"] = mem
             rd[name], wr[name] = mem.read_port(), mem.write_port()
+        for names in plan.store_groups():
+            self._store_group(m, plan, names, sq, inits, rd, wr)
 
         ports = {CFG_SELECT["T(N')"]: wr["TNp"], CFG_SELECT["T'(N)"]: wr["TnN"], CFG_SELECT["N"]: wr["ND"]}
         loader = ConfigLoader(L * w, plan.index_bits, 2, [], ports)
@@ -87,12 +89,16 @@ class MultiplierCore(wiring.Component):
         op = DelayLine(m, {"valid": range(len(program) + 1), "k": range(H), "last": 1, "first": 1}, prefix="op")
         for name in ("valid", "k", "last", "first"):      # the registers, made outside the steps' conditions
             op.at(name, max(DEPTH.values()))
+        side = DelayLine(m, {"valid": 1, "k": range(H)}, prefix="side")   # a side pass's issues
+        side.at("valid", DEPTH["pass_mul"])
+        side.at("k", DEPTH["pass_mul"])
+        side_k = Signal(range(H + 1), name="side_k")
         done = Signal(name="done")
         acc = Accumulator(u, K + 1, L)
         racc = Accumulator(u, K + 2, L, signed_digits=True)
         carry_bits = max(acc.carry_bits, racc.carry_bits)
         carry = Signal(signed(carry_bits + 1), name="carry")
-        x0y0, parity = Signal(name="x0y0"), Signal(name="parity")
+        x0y0, parity, t_lsb = Signal(name="x0y0"), Signal(name="parity"), Signal(name="t_lsb")
         pick = Signal(name="pick")                    # pass_m: m is B; pass_t: the result is B
         j = Signal(signed(4), name="j")
         d_high = Signal(2, name="d_high")
@@ -124,15 +130,19 @@ class MultiplierCore(wiring.Component):
         seg = Signal(signed(max(carry_bits + 2, du + 1)), name="seg")
         seg_now = Signal(du, name="seg_now")
 
-        ro = ReadOut(du)                              # the output step's reads, the FIFO drains after it
+        ro = ReadOut(len(self.o.payload))             # the output step's reads, the FIFO drains after it
         m.submodules.readout = ro
         wiring.connect(m, ro.o, wiring.flipped(self.o))
-        m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
+        if plan.domain == "spectral":
+            m.d.comb += ro.data.eq(Cat(rd["Z0"].data, rd["XN"].data, t_lsb))
+        else:
+            m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
 
         wires = SimpleNamespace(tu=tu, rd=rd, wr=wr, ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
-                                racc=racc, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, pick=pick, j=j,
+                                racc=racc, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, t_lsb=t_lsb,
+                                pick=pick, j=j,
                                 d_high=d_high, mod_r=mod_r, sub_d=sub_d, add_t=add_t, sub_n=sub_n, halver=halver,
-                                seg=seg, seg_now=seg_now, lanes=lanes)
+                                seg=seg, seg_now=seg_now, lanes=lanes, side=side, side_k=side_k)
         for index, step in enumerate(program):
             self._index = index
             depth = DEPTH.get(step.sink, 0)
@@ -142,16 +152,55 @@ class MultiplierCore(wiring.Component):
                     self._transform_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
                 elif step.sink == "out":
-                    m.d.comb += [ro.avail.eq(sk < H), rd["A"].addr.eq(sk), rd["B"].addr.eq(sk),
-                                 done.eq(ro.go & (sk == H - 1))]
+                    m.d.comb += [ro.avail.eq(sk < H), done.eq(ro.go & (sk == H - 1))]
+                    m.d.comb += [rd[name].addr.eq(sk) for name in step.src.split(",")]
                     with m.If(ro.go):
                         m.d.sync += sk.eq(sk + 1)
+                elif step.sink == "in":
+                    self._input_step(m, plan, step, wires)
+                    m.d.comb += done.eq(last_write)
                 else:
                     self._pass_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
         with m.If(done):
-            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0)]
+            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0)]
         return m
+
+    def _store_group(self, m, plan, names, sq, inits, rd, wr):
+        """One block RAM for the stores `names` (region r: store r's H words): rd[name] and
+        wr[name] are stand-ins the steps drive like ports. The read address is the one of the
+        store the current step reads (at most one a group, MultiplierPlan.store_groups), the
+        write the one whose en is high (at most one a cycle)."""
+        H, width = plan.H, plan.lanes * (plan.K + 1)
+        bits = plan.index_bits
+        init = [word for name in names for word in inits.get(name, [0] * H)]
+        depth = len(names) << bits
+        # block RAM from a quarter of a RAMB18 on; smaller ones are left to Yosys (LUT RAM,
+        # which the netlist simulation's cell models can also run: their RAMB36E1 has no behaviour)
+        attrs = {"ram_style": "block"} if width * depth >= BLOCK_RAM_BITS else {}
+        mem = Memory(shape=width, depth=depth, init=init, attrs=attrs)
+        m.submodules[f"{names[0].lower()}_ram"] = mem
+        rport, wport = mem.read_port(), mem.write_port()
+        for name in names:
+            rd[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_raddr"), data=rport.data)
+            wr[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_waddr"),
+                                       data=Signal(width, name=f"{name}_wdata"), en=Signal(name=f"{name}_wen"))
+        if len(names) == 1:
+            m.d.comb += [rport.addr.eq(rd[names[0]].addr), wport.addr.eq(wr[names[0]].addr),
+                         wport.data.eq(wr[names[0]].data), wport.en.eq(wr[names[0]].en)]
+            return
+        raddr = Cat(rd[names[0]].addr, Const(0, len(rport.addr) - bits))
+        for index, step in enumerate(plan.program()):
+            for region, name in enumerate(names):
+                if name in plan.accesses(step)[0]:
+                    raddr = Mux(sq == index, Cat(rd[name].addr, Const(region, len(rport.addr) - bits)), raddr)
+        m.d.comb += rport.addr.eq(raddr)
+        waddr, wdata = Const(0, len(wport.addr)), Const(0, width)
+        for region, name in enumerate(names):
+            w = wr[name]
+            waddr = waddr | Mux(w.en, Cat(w.addr, Const(region, len(wport.addr) - bits)), 0)
+            wdata = wdata | Mux(w.en, w.data, 0)
+        m.d.comb += [wport.addr.eq(waddr), wport.data.eq(wdata), wport.en.eq(Cat(*(wr[n].en for n in names)).any())]
 
     def _mine(self, op, d: int):
         """An operation of the step being generated, d cycles ago (the pipeline may still hold
@@ -163,6 +212,7 @@ class MultiplierCore(wiring.Component):
         tu, rd, wr, ld, sk, issued, op = (wires.tu, wires.rd, wires.wr, wires.ld, wires.sk, wires.issued, wires.op)
         carry, x0y0, parity, pick, lanes, seg = (wires.carry, wires.x0y0, wires.parity, wires.pick, wires.lanes,
                                                  wires.seg)
+        picked = step.src in ("M", "T")               # m (after pass_m) or t (after pass_t): A, or B by pick
         muls, acc, racc, beat1 = wires.muls, wires.acc, wires.racc, wires.beat1
         L, H, K, u = plan.lanes, plan.H, plan.K, plan.params.u
         w, du = K + 1, L * u
@@ -179,28 +229,32 @@ class MultiplierCore(wiring.Component):
                 with m.If(ld == 0):
                     m.d.sync += x0y0.eq(self.i.payload[0] & self.i.payload[du])
         else:
-            src = "A" if step.src in ("M", "G") else step.src
+            src = "A" if step.src in ("M", "G", "T") else step.src
             m.d.comb += rd[src].addr.eq(ld)
-            if step.src == "M":
+            if picked:
                 m.d.comb += rd["B"].addr.eq(ld)
             m.d.sync += issued.eq(ld < H)
             with m.If(ld < H):
                 m.d.sync += ld.eq(ld + 1)
-            if step.src in ("M", "G"):
-                data = Mux(pick, rd["B"].data, rd["A"].data) if step.src == "M" else rd["A"].data
+            if step.src in ("M", "G", "T"):
+                data = Mux(pick, rd["B"].data, rd["A"].data) if picked else rd["A"].data
                 extra = [Const(0, u)] * L
                 if step.src == "G":                               # + c's digits, eq. (17)
                     m.d.sync += seg.eq(Mux(ld == 0, carry, seg >> du))
                     extra = lanes(seg[:du], u)
                 beat = Cat(*(Cat(x + e, Const(0, w - u - 1)) for x, e in zip(lanes(data, u), extra, strict=True)))
-                if step.src == "M":
-                    with m.If(issued & (ld == 1)):               # beat 0: m's parity
+                with m.If(issued & (ld == 1)):                   # beat 0: m's parity, t's
+                    if step.src == "M":
                         m.d.sync += parity.eq(x0y0 ^ data[0])
-            elif src in DIGITS:
+                    elif step.src == "T":
+                        m.d.sync += wires.t_lsb.eq(data[0])
+            elif src in DIGIT_STORES:
                 beat = Cat(*(Cat(x, Const(0, w - u)) for x in lanes(rd[src].data, u)))
             else:
                 beat = rd[src].data
             m.d.comb += [tu.i.valid.eq(issued), tu.i.payload.eq(Cat(beat, kind))]
+        if step.side:
+            self._side_pass(m, plan, step.side, wires)
         # --- sink ----------------------------------------------------------------------
         m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self._index + 1, 0)), op["k"].eq(sk), op["last"].eq(sk == H - 1),
                      op["first"].eq(sk == 0)]
@@ -225,6 +279,50 @@ class MultiplierCore(wiring.Component):
             with m.If(self._mine(op, d) & op.at("last", d)):
                 m.d.sync += carry.eq(unit.carry)
 
+    def _input_step(self, m, plan, step, wires):
+        """domain = spectral: the H input beats' spectra into their stores, the first times
+        mem2 on the MulAdds on its way (mem2 read at the beat's index as it is taken, the beat
+        registered beside the read); x0 y0 from the first beat."""
+        rd, wr, ld, op = wires.rd, wires.wr, wires.ld, wires.op
+        w = plan.K + 1
+        lanes_w = plan.lanes * w
+        take = self.i.valid & self.i.ready
+        m.d.comb += self.i.ready.eq(ld < plan.H)
+        x, y = self.i.payload[:plan.spectral_width], self.i.payload[plan.spectral_width:]
+        parts = (x[:lanes_w], x[lanes_w:2 * lanes_w], y[:lanes_w], y[lanes_w:2 * lanes_w])
+        first, *rest = step.dest.split(",")
+        for name, part in zip(rest, parts[1:], strict=True):
+            m.d.comb += [wr[name].addr.eq(ld), wr[name].data.eq(part), wr[name].en.eq(take)]
+        beat1 = Signal(lanes_w, name="in_beat1")
+        m.d.sync += beat1.eq(parts[0])
+        m.d.comb += [op["valid"].eq(Mux(take, self._index + 1, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
+                     op["first"].eq(ld == 0), rd[step.mem2].addr.eq(ld)]
+        self._multiply(m, plan, wires, beat1, rd[step.mem2].data, wr[first], op.at("k", DEPTH["in"]),
+                       self._mine(op, DEPTH["in"]))
+        with m.If(take):
+            m.d.sync += ld.eq(ld + 1)
+            with m.If(ld == 0):
+                m.d.sync += wires.x0y0.eq(x[-1] & y[-1])
+
+    def _multiply(self, m, plan, wires, a, b, dest, addr, en):
+        """dest[addr] = a (.) b lane by lane on the MulAdds (a, b this cycle; addr, en at the
+        write, MulAdd.depth later)."""
+        w = plan.K + 1
+        for k, ma in enumerate(wires.muls):
+            m.d.comb += [ma.a.eq(wires.lanes(a, w)[k]), ma.b.eq(wires.lanes(b, w)[k]), ma.c.eq(0)]
+        m.d.comb += [dest.addr.eq(addr), dest.en.eq(en), dest.data.eq(Cat(*(ma.o for ma in wires.muls)))]
+
+    def _side_pass(self, m, plan, names, wires):
+        """dest = a (.) b over H issues from the step's start, on its own counter and delay line."""
+        rd, wr, side, k = wires.rd, wires.wr, wires.side, wires.side_k
+        dest, a, b = names
+        issue = k < plan.H
+        m.d.comb += [side["valid"].eq(issue), side["k"].eq(k), rd[a].addr.eq(k), rd[b].addr.eq(k)]
+        with m.If(issue):
+            m.d.sync += k.eq(k + 1)
+        d = DEPTH["pass_mul"]
+        self._multiply(m, plan, wires, rd[a].data, rd[b].data, wr[dest], side.at("k", d), side.at("valid", d))
+
     def _pass_step(self, m, plan, step, wires):
         """A time-domain pass: H reads of a store through its units into stores."""
         rd, wr, sk, op, carry, parity, pick = (wires.rd, wires.wr, wires.sk, wires.op, wires.carry, wires.parity,
@@ -242,7 +340,12 @@ class MultiplierCore(wiring.Component):
         m.d.comb += rd[src].addr.eq(sk)
         data = rd[src].data
         first1 = op.at("first", 1)
-        if step.sink == "pass_m":
+        if step.sink == "pass_mul":                   # dest = src (.) mem2, lane by lane
+            d = DEPTH[step.sink]
+            m.d.comb += rd[step.mem2].addr.eq(sk)
+            self._multiply(m, plan, wires, data, rd[step.mem2].data, wr[step.dest], op.at("k", d),
+                           self._mine(op, d))
+        elif step.sink == "pass_m":
             m.d.comb += [mod_r.a.eq(data), mod_r.first.eq(first1), mod_r.c.eq(carry)]
             for name, value in (("A", mod_r.plain), ("B", mod_r.plus)):
                 m.d.comb += [wr[name].addr.eq(op.at("k", 2)), wr[name].en.eq(self._mine(op, 2)),
