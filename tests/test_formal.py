@@ -7,11 +7,17 @@ from modforge import formal
 from modforge.cli import main
 from modforge.registry import lookup
 
+# the smallest ntt core (n = 16, q = 193: 8 bits; P = 4 and one register stage in the
+# reduction: few cycles to unroll); its reference is the butterfly network, which SAT
+# sweeping matches with the core's stage by stage (the flat evaluation sum did not finish)
+NTT_PROOF = ["ntt-forward", "q=193", "n=16", "pe=4", "reduction=montgomery-shift", "dsp=none", "pipeline=000001"]
+
 
 @pytest.mark.synth
 @pytest.mark.parametrize("args", [["gf2n-blakely", "n=16"], ["gf2n-montgomery", "n=16"],
                                   ["gfpm-mse-digit", "p=2", "m=13", "poly=auto", "D=3"],
-                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"]])
+                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"],
+                                  NTT_PROOF])
 def test_prove_passes(tmp_path, capsys, args):
     code = main(["prove", *args, "-o", str(tmp_path / "p")])
     captured = capsys.readouterr()
@@ -30,6 +36,22 @@ def test_a_wrong_reference_fails(tmp_path, monkeypatch):
     monkeypatch.setattr(type(algorithm), "reference", lambda self, p: wrong)
     result = formal.prove(algorithm, params, tmp_path)
     assert result.status == "failed" and "FAILED" in result.message and "cycle 18" in result.message  # frame + latency
+
+
+@pytest.mark.synth
+def test_a_wrong_ntt_reference_fails(tmp_path, monkeypatch):
+    """The NTT reference with another primitive 2n-th root (psi^3) than the core's: the proof
+    must find operands where they differ, at the last result beat."""
+    import dataclasses
+    algorithm = lookup("ntt-forward")
+    params = algorithm.parse(dict(arg.split("=") for arg in NTT_PROOF[1:]))
+    other = dataclasses.replace(params, psi=pow(params.psi, 3, params.q))
+    right = type(algorithm).reference
+    assert right(algorithm, other) != right(algorithm, params)
+    monkeypatch.setattr(type(algorithm), "reference", lambda self, p: right(self, other))
+    result = formal.prove(algorithm, params, tmp_path)
+    last = algorithm.plan(params).latency + algorithm.plan(params).frame_beats
+    assert result.status == "failed" and f"cycle {last}" in result.message
 
 
 @pytest.mark.synth
