@@ -430,7 +430,7 @@ class Forward(NttAlgorithm):
 
     # --- formal reference (modforge prove) ----------------------------------------------
     formal = True
-    MAX_PROOF_N = 16
+    MAX_PROOF_N = 32
 
     def reference(self, params):
         """ok: out[i] = sum_j a_j psi^((2 bitrev(i)+1) j) mod q for coefficients < q, written as
