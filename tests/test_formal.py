@@ -11,7 +11,8 @@ from modforge.registry import lookup
 @pytest.mark.synth
 @pytest.mark.parametrize("args", [["gf2n-blakely", "n=16"], ["gf2n-montgomery", "n=16"],
                                   ["gfpm-mse-digit", "p=2", "m=13", "poly=auto", "D=3"],
-                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"]])
+                                  ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"],
+                                  ["rsa-montgomery", "l=8", "w=4", "dsp=none"]])
 def test_prove_passes(tmp_path, capsys, args):
     code = main(["prove", *args, "-o", str(tmp_path / "p")])
     captured = capsys.readouterr()
@@ -33,6 +34,18 @@ def test_a_wrong_reference_fails(tmp_path, monkeypatch):
 
 
 @pytest.mark.synth
+def test_a_wrong_montgomery_reference_fails(tmp_path, monkeypatch):
+    """rsa-montgomery's reference with N' off by one (its m no longer clears the low word)."""
+    algorithm = lookup("rsa-montgomery")
+    params = algorithm.parse({"l": "8", "w": "4", "dsp": "none"})
+    right = algorithm.reference(params)
+    wrong = right.replace("* 4'd11;", "* 4'd12;")
+    assert wrong != right
+    monkeypatch.setattr(type(algorithm), "reference", lambda self, p: wrong)
+    assert formal.prove(algorithm, params, tmp_path).status == "failed"
+
+
+@pytest.mark.synth
 def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     """The harness checks the timing too: a core that claims one cycle less is caught."""
     import dataclasses
@@ -48,6 +61,7 @@ def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     (["modmul-barrett", "q=0xfff00001"], "must be at most 16 bits wide"),
     (["poly-fir", "n=64", "q=4"], "must be at most 32 for a bounded proof"),
     (["gfpm-mse-digit", "p=3", "m=97", "poly=paper", "D=8"], "bits an operand"),
+    (["rsa-montgomery", "l=16", "w=8"], "argument 'l' must be at most 8 for a bounded proof"),
 ])
 def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert main(["prove", *args]) == 2
@@ -55,9 +69,9 @@ def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-# No reference yet: a 64-bit-and-up Montgomery product (wordserial) and the FMLM3 transform's
-# mod-M sums (a P = 8 proof did not end within 10 minutes) are past this bounded proof.
-NOT_YET_PROVABLE = {"wordserial", "fmlm3"}
+# No reference yet: the FMLM3 transform's mod-M sums (a P = 8 proof did not end within 10
+# minutes) are past this bounded proof.
+NOT_YET_PROVABLE = {"fmlm3"}
 
 
 def test_every_family_has_a_provable_algorithm():
@@ -73,7 +87,9 @@ def test_an_algorithm_without_a_reference_is_refused(capsys):
 
 REFERENCE_CASES = [("gf2n-fiko", {"n": "9"}), ("gfpm-lse-basic", {"p": "3", "m": "5", "poly": "auto"}),
                    ("modmul-montgomery", {"q": "251"}), ("poly-fast", {"n": "16", "q": "4", "small": "1", "M": "2"}),
-                   ("ntt-forward", {"q": "193", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"})]
+                   ("ntt-forward", {"q": "193", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"}),
+                   ("rsa-montgomery", {"l": "8", "w": "4"}),
+                   ("rsa-montgomery", {"l": "8", "w": "8", "modulus": "0x81"})]
 
 
 @pytest.mark.sim
