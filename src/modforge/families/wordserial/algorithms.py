@@ -161,7 +161,7 @@ class RsaMontgomery(Algorithm):
 
     # --- formal reference (modforge prove) ----------------------------------------------
     formal = True
-    MAX_PROOF_BITS = 8     # l = 16 (w = 8) did not end within 15 minutes
+    MAX_PROOF_BITS = 8     # l = 16, w = 8 did not end within 15 minutes (300 s of CPU)
 
     def reference(self, params):
         """ok: t = x*y*R^-1 mod N for x, y < N, by radix-2^w Montgomery from the definition, one
