@@ -19,6 +19,7 @@ NTT_PROOF_32 = [arg.replace("n=16", "n=32") for arg in NTT_PROOF] + ["--timeout"
                                   ["gfpm-mse-digit", "p=2", "m=13", "poly=auto", "D=3"],
                                   ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"],
                                   ["fmlm3-transform", "P=8", "c=1/2", "kind=ct", "bfs=1"],
+                                  ["rsa-montgomery", "l=8", "w=4", "dsp=none"],
                                   NTT_PROOF, pytest.param(NTT_PROOF_32, marks=pytest.mark.slow)])
 def test_prove_passes(tmp_path, capsys, args):
     code = main(["prove", *args, "-o", str(tmp_path / "p")])
@@ -70,6 +71,18 @@ def test_a_wrong_ntt_reference_fails(tmp_path, monkeypatch):
 
 
 @pytest.mark.synth
+def test_a_wrong_montgomery_reference_fails(tmp_path, monkeypatch):
+    """rsa-montgomery's reference with N' off by one (its m no longer clears the low word)."""
+    algorithm = lookup("rsa-montgomery")
+    params = algorithm.parse({"l": "8", "w": "4", "dsp": "none"})
+    right = algorithm.reference(params)
+    wrong = right.replace("* 4'd11;", "* 4'd12;")
+    assert wrong != right
+    monkeypatch.setattr(type(algorithm), "reference", lambda self, p: wrong)
+    assert formal.prove(algorithm, params, tmp_path).status == "failed"
+
+
+@pytest.mark.synth
 def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     """The harness checks the timing too: a core that claims one cycle less is caught."""
     import dataclasses
@@ -88,6 +101,7 @@ def test_a_wrong_latency_fails(tmp_path, monkeypatch):
     (["gfpm-mse-digit", "p=3", "m=97", "poly=paper", "D=8"], "bits an operand"),
     (["fmlm3-transform", "P=32", "c=1/2"], "must keep K = cP at most 8 for a bounded proof"),
     (["fmlm3-transform", "P=8", "kind=any"], "must be one transform"),
+    (["rsa-montgomery", "l=16", "w=8"], "argument 'l' must be at most 8 for a bounded proof"),
 ])
 def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert main(["prove", *args]) == 2
@@ -95,14 +109,10 @@ def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-# No reference yet: a 64-bit-and-up Montgomery product (wordserial) is past this bounded proof.
-NOT_YET_PROVABLE = {"wordserial"}
-
-
 def test_every_family_has_a_provable_algorithm():
     from modforge.families import FAMILIES
     provable = {lookup(name).family for name in formal.provable()}
-    assert provable == set(FAMILIES) - NOT_YET_PROVABLE
+    assert provable == set(FAMILIES)     # and test_prove_passes proves one design of each
 
 
 def test_an_algorithm_without_a_reference_is_refused(capsys):
@@ -112,7 +122,9 @@ def test_an_algorithm_without_a_reference_is_refused(capsys):
 
 REFERENCE_CASES = [("gf2n-fiko", {"n": "9"}), ("gfpm-lse-basic", {"p": "3", "m": "5", "poly": "auto"}),
                    ("modmul-montgomery", {"q": "251"}), ("poly-fast", {"n": "16", "q": "4", "small": "1", "M": "2"}),
-                   ("ntt-forward", {"q": "193", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"})]
+                   ("ntt-forward", {"q": "193", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"}),
+                   ("rsa-montgomery", {"l": "8", "w": "4"}),
+                   ("rsa-montgomery", {"l": "8", "w": "8", "modulus": "0x81"})]
 REFERENCE_CASES += [("fmlm3-transform", {"P": "8", "c": c, "kind": kind, "bfs": "1"})   # proved: c = 1/2, ct
                     for c in ("1/2", "1") for kind in ("ct", "nct", "ct_inv", "nct_inv")]
 

@@ -39,10 +39,10 @@ class ConfigLoader(wiring.Component):
         sel = cfg.payload[self.data_bits + self.word_bits:]
         m.d.comb += cfg.ready.eq(self.allow)
         take = cfg.valid & cfg.ready
-        with m.If(take & (sel == 0)):
-            with m.Switch(word):
-                for k, reg in enumerate(self.registers):
-                    with m.Case(k):
-                        m.d.sync += reg.eq(data[:len(reg)])
+        for k, reg in enumerate(self.registers):
+            # one `if` a register, not a case on `word`: a one-bit word with one register would
+            # be a case that leaves word 1 out (verilator -Wall: CASEINCOMPLETE)
+            with m.If(take & (sel == 0) & (word == k)):
+                m.d.sync += reg.eq(data[:len(reg)])
         for s, port in self.ports.items():
             m.d.comb += [port.en.eq(take & (sel == s)), port.addr.eq(word), port.data.eq(data[:len(port.data)])]

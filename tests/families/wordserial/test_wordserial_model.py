@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from modforge.families.wordserial import model as M
 from modforge.registry import lookup
 
-SIZES = [(64, 16), (64, 32), (96, 24), (68, 17), (256, 32), (128, 8), (192, 64)]
+SIZES = [(64, 16), (64, 32), (96, 24), (68, 17), (256, 32), (128, 8), (192, 64), (8, 4), (8, 8), (16, 4)]
 
 
 def reference(x, y, modulus, bits):

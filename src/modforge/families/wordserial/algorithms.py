@@ -22,7 +22,7 @@ from . import hw, model as M
 PAPER = ("Koc, Acar, Kaliski, Analyzing and Comparing Montgomery Multiplication Algorithms, IEEE Micro "
          "16(3), 1996: FIOS (word-serial baseline of issue 22; the FFT-based FMLM3 is "
          "fft-montgomery-fmlm3-rsa.txt)")
-MIN_L, MAX_L, MIN_W, MAX_W = 64, 8192, 8, 64
+MIN_L, MAX_L, MIN_W, MAX_W = 8, 8192, 4, 64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,6 +159,36 @@ class RsaMontgomery(Algorithm):
         return [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (1, n - 1), (n - 1, 1), (2, 3), (1, 0),
                 (n - 2, n - 1), ((1 << params.w) - 1, (1 << params.w) + 1)]
 
+    # --- formal reference (modforge prove) ----------------------------------------------
+    formal = True
+    MAX_PROOF_BITS = 8     # l = 16, w = 8 did not end within 15 minutes (300 s of CPU)
+
+    def reference(self, params):
+        """ok: t = x*y*R^-1 mod N for x, y < N, by radix-2^w Montgomery from the definition, one
+        step per word of x on whole integers (no inner word loop, no schedule): t_0 = 0,
+        m_i = (t_i + x_i y) N' mod 2^w, t_(i+1) = (t_i + x_i y + m_i N) / 2^w, exact since
+        N N' = -1 mod 2^w; so t_s 2^l = x y + (sum m_i 2^(w i)) N = x y mod N and t_s < 2N, and
+        the result is t_s - N if t_s >= N, else t_s. (A flat x*y*R^-1 mod N by Verilog's % proves
+        too, slower; the word steps give the proof internal points it shares with FIOS.) N is
+        the build's modulus: the harness leaves cfg idle, and the core holds its reset N."""
+        bits, w, s, n = params.l, params.w, self.s(params), params.modulus
+        if bits > self.MAX_PROOF_BITS:
+            raise ParameterError("prove", "l", f"must be at most {self.MAX_PROOF_BITS} for a bounded proof", bits)
+        wide = bits + w + 1                    # t_i + x_i y + m_i N < 2N + 2 (2^w - 1) N < 2^(l+w+1)
+        x = ", ".join(f"operands[{2 * w * j + w - 1}:{2 * w * j}]" for j in reversed(range(s)))
+        y = ", ".join(f"operands[{2 * w * j + 2 * w - 1}:{2 * w * j + w}]" for j in reversed(range(s)))
+        lines = [f"  wire [{bits - 1}:0] x = {{{x}}};", f"  wire [{bits - 1}:0] y = {{{y}}};",
+                 f"  wire [{bits}:0] t0 = 0;"]
+        for i in range(s):
+            lines += [f"  wire [{wide - 1}:0] a{i} = t{i} + x[{w * i + w - 1}:{w * i}] * y;",
+                      f"  wire [{w - 1}:0] m{i} = a{i}[{w - 1}:0] * {w}'d{M.n_prime(n, w)};",
+                      f"  wire [{wide - 1}:0] b{i} = a{i} + m{i} * {bits}'d{n};",
+                      f"  wire [{bits}:0] t{i + 1} = b{i}[{wide - 1}:{w}];"]
+        lines += [f"  wire [{bits}:0] expected = t{s} >= {bits + 1}'d{n} ? t{s} - {bits + 1}'d{n} : t{s};",
+                  f"  assign ok = result == expected[{bits - 1}:0];",
+                  f"  assign in_domain = x < {bits}'d{n} && y < {bits}'d{n};"]
+        return "\n".join(lines) + "\n"
+
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
         return hw.MontgomeryCore(params.l, params.w, params.pe, DSP_PROFILES[params.dsp], params.modulus)
@@ -194,7 +224,8 @@ class RsaMontgomery(Algorithm):
 
     def grid(self):
         return [{"l": "256", "w": "32", "pe": "1"}, {"l": "256", "w": "32", "pe": "4"},
-                {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"}]
+                {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"},
+                {"l": "8", "w": "4", "pe": "1", "dsp": "none"}]         # the size `modforge prove` reaches
 
     def extended_grid(self):
         return [{"l": "1024", "pe": "16"}, {"l": "2048", "pe": "16"}, {"l": "4096", "w": "32", "pe": "16"},
