@@ -97,8 +97,11 @@ def power_mul_depth(sqrt2: bool) -> int:
 class PowerMul(Elaboratable):
     """a (K+1 bits, in [0, M)) and ctrl (power_control) in; o = a*A^e*2^k mod M `depth`
     cycles later (no enable: one product a cycle, the pipeline never stalls).
-      stage 1: the barrel shift(s) of a, split at bit K (lo, hi registered)
-      stage 2: lo - hi or hi - lo mod M (each shift)
+    A shift by amount < K is a K-bit rotation: a0 2^amount = hi 2^K + lo, and the rotation
+    holds lo in bits >= amount, hi below, so lo - hi needs no 2K-bit shifter; a = 2^K = -1
+    (a1 = 1, a0 = 0) rotates 1 with the sign flipped.
+      stage 1: the rotation(s) of a0 | a1 (registered with the amount and the sign)
+      stage 2: lo - hi or hi - lo mod M (each shift; the split at `amount` is a mask)
       stage 3 (sqrt2): the first result, or the difference of both for an odd power"""
 
     def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
@@ -116,9 +119,18 @@ class PowerMul(Elaboratable):
         for i in range(2 if self.sqrt2 else 1):
             field = self.ctrl[i * (ab + 1):(i + 1) * (ab + 1)]
             amount, neg = field[:ab], field[ab]
-            shifted = self.a << amount
-            lo, hi, neg1 = Signal(K, name=f"{name}_lo{i}"), Signal(K, name=f"{name}_hi{i}"), Signal(name=f"{name}_n{i}")
-            m.d.sync += [lo.eq(shifted[:K]), hi.eq(shifted[K:2 * K]), neg1.eq(neg)]
+            rotated = self.a[:K] | self.a[K]
+            for j in range(0, ab, 2):                        # a log rotator, amount < K, 4:1 steps
+                r = [rotated.rotate_left((t << j) % K) for t in range(4)]
+                if j + 1 < ab:
+                    rotated = Mux(amount[j + 1], Mux(amount[j], r[3], r[2]), Mux(amount[j], r[1], r[0]))
+                else:
+                    rotated = Mux(amount[j], r[1], r[0])
+            rot, amount1, neg1 = (Signal(K, name=f"{name}_rot{i}"), Signal(ab, name=f"{name}_k{i}"),
+                                  Signal(name=f"{name}_n{i}"))
+            m.d.sync += [rot.eq(rotated), amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
+            low = Cat(*(amount1 <= j for j in range(K)))     # the bits of lo
+            lo, hi = rot & low, rot & ~low
             r = Signal(K + 1, name=f"{name}_r{i}")
             m.d.sync += r.eq(fermat_sub(Mux(neg1, hi, lo), Mux(neg1, lo, hi), K))
             results.append(r)
