@@ -99,8 +99,9 @@ class PowerMul(Elaboratable):
     cycles later (no enable: one product a cycle, the pipeline never stalls).
     A shift by amount < K is a K-bit rotation: a0 2^amount = hi 2^K + lo, and the rotation
     holds lo in bits >= amount, hi below, so lo - hi needs no 2K-bit shifter; a = 2^K = -1
-    (a1 = 1, a0 = 0) rotates 1 with the sign flipped.
-      stage 1: the rotation(s) of a0 | a1 (registered with the amount and the sign)
+    (a1 = 1, a0 = 0) rotates 1 with the sign flipped. The sqrt(2) path's two shifts differ by
+    K/2 (3K/4 and K/4), so its second rotation is the first's rotated by K/2: wiring.
+      stage 1: the rotation of a0 | a1 (registered with the amount(s) and the sign(s))
       stage 2: lo - hi or hi - lo mod M (each shift; the split at `amount` is a mask)
       stage 3 (sqrt2): the first result, or the difference of both for an odd power"""
 
@@ -119,16 +120,20 @@ class PowerMul(Elaboratable):
         for i in range(2 if self.sqrt2 else 1):
             field = self.ctrl[i * (ab + 1):(i + 1) * (ab + 1)]
             amount, neg = field[:ab], field[ab]
-            rotated = self.a[:K] | self.a[K]
-            for j in range(0, ab, 2):                        # a log rotator, amount < K, 4:1 steps
-                r = [rotated.rotate_left((t << j) % K) for t in range(4)]
-                if j + 1 < ab:
-                    rotated = Mux(amount[j + 1], Mux(amount[j], r[3], r[2]), Mux(amount[j], r[1], r[0]))
-                else:
-                    rotated = Mux(amount[j], r[1], r[0])
-            rot, amount1, neg1 = (Signal(K, name=f"{name}_rot{i}"), Signal(ab, name=f"{name}_k{i}"),
-                                  Signal(name=f"{name}_n{i}"))
-            m.d.sync += [rot.eq(rotated), amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
+            amount1, neg1 = Signal(ab, name=f"{name}_k{i}"), Signal(name=f"{name}_n{i}")
+            m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
+            if i == 0:
+                rotated = self.a[:K] | self.a[K]
+                for j in range(0, ab, 2):                    # a log rotator, amount < K, 4:1 steps
+                    r = [rotated.rotate_left((t << j) % K) for t in range(4)]
+                    if j + 1 < ab:
+                        rotated = Mux(amount[j + 1], Mux(amount[j], r[3], r[2]), Mux(amount[j], r[1], r[0]))
+                    else:
+                        rotated = Mux(amount[j], r[1], r[0])
+                rot = Signal(K, name=f"{name}_rot")
+                m.d.sync += rot.eq(rotated)
+            else:                                            # the second shift is K/2 less: wiring
+                rot = rot.rotate_right(K // 2)
             low = Cat(*(amount1 <= j for j in range(K)))     # the bits of lo
             lo, hi = rot & low, rot & ~low
             r = Signal(K + 1, name=f"{name}_r{i}")
