@@ -134,7 +134,7 @@ class PowerMul(Elaboratable):
                 m.d.sync += rot.eq(rotated)
             else:                                            # the second shift is K/2 less: wiring
                 rot = rot.rotate_right(K // 2)
-            low = Cat(*(amount1 <= j for j in range(K)))     # the bits of lo
+            low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
             lo, hi = rot & low, rot & ~low
             r = Signal(K + 1, name=f"{name}_r{i}")
             m.d.sync += r.eq(fermat_sub(Mux(neg1, hi, lo), Mux(neg1, lo, hi), K))
