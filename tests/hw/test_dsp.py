@@ -9,8 +9,12 @@ from amaranth.sim import Simulator
 
 from modforge.hw.dsp import (
     DSP_PROFILES,
+    KARATSUBA_STAGES,
     accumulate,
     dsp_tiles,
+    karatsuba_dsps,
+    karatsuba_levels,
+    karatsuba_product,
     partial_products,
     register_products,
     tiling,
@@ -136,5 +140,50 @@ def test_unsigned_as_signed():
             assert ctx.get(s) == value - 300
 
     sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def test_karatsuba_dsps():
+    """FMLM3's Multiply Adder (paper Table 6/7): 9 DSPs for a 64-bit product, 27 for 128, on
+    every profile (16-bit leaves); small products stay plain tilings."""
+    for name in ("dsp48e2", "dsp48e1", "ecp5"):
+        dsp = DSP_PROFILES[name]
+        assert (karatsuba_levels(64, dsp), karatsuba_dsps(64, dsp)) == (2, 9), name
+        assert (karatsuba_levels(128, dsp), karatsuba_dsps(128, dsp)) == (3, 27), name
+        assert karatsuba_levels(16, dsp) == 0 and karatsuba_dsps(16, dsp) == 1
+    assert karatsuba_dsps(64, None) == 0 and karatsuba_levels(64, None) == 0
+    assert karatsuba_dsps(32, (26, 17)) == 3 < dsp_tiles(32, 32, 26, 17)
+
+
+@pytest.mark.parametrize("bits, dsp", [(64, DSP_PROFILES["dsp48e2"]), (128, DSP_PROFILES["dsp48e1"]),
+                                       (33, DSP_PROFILES["ecp5"]), (45, DSP_PROFILES["dsp48e2"]), (20, None)])
+def test_karatsuba_product(bits, dsp):
+    """x*y KARATSUBA_STAGES cycles after x, y, one pair a cycle, a rider beside it; corners
+    (0, 1, all ones, one half all ones: the middle differences' signs) and random pairs."""
+    m = Module()
+    x, y, tag = Signal(bits), Signal(bits), Signal(8)
+    stage = Stager(m, Const(1, 1))
+    product, (tag_out,) = karatsuba_product(stage, x, y, bits, dsp, "k", ride=(tag,))
+    assert stage.count == KARATSUBA_STAGES and len(product) == 2 * bits
+    rng, ones, h = random.Random(bits), (1 << bits) - 1, -(-bits // 2)
+    corners = [0, 1, ones, (1 << h) - 1, ones ^ ((1 << h) - 1), 1 << (bits - 1)]
+    pairs = [(a, b) for a in corners for b in corners]
+    pairs += [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(150)]
+
+    async def bench(ctx):
+        for k in range(len(pairs) + KARATSUBA_STAGES):
+            if k < len(pairs):
+                ctx.set(x, pairs[k][0])
+                ctx.set(y, pairs[k][1])
+                ctx.set(tag, k % 256)
+            await ctx.tick()
+            done = k + 1 - KARATSUBA_STAGES
+            if 0 <= done < len(pairs):
+                a, b = pairs[done]
+                assert (ctx.get(product), ctx.get(tag_out)) == (a * b, done % 256), (hex(a), hex(b))
+
+    sim = Simulator(m)
+    sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()

@@ -6,10 +6,12 @@ import random
 from fractions import Fraction
 
 import pytest
+from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
 from modforge.hw.butterfly import ShiftButterfly
-from modforge.hw.fermat import MulAdd, PowerMul, power_control, shift_control
+from modforge.hw.dsp import DSP_PROFILES
+from modforge.hw.fermat import MulAdd, PowerMul, fermat_add, fermat_sub, power_control, shift_control
 from modforge.math.fmlm3 import Ring
 
 
@@ -36,6 +38,26 @@ def run_pipeline(dut, inputs, outputs, ops):
 def values(ring, rng, count):
     corners = [0, 1, ring.M - 1, ring.M - 2, (1 << ring.K) - 1, 1 << (ring.K - 1)]
     return corners + [rng.randrange(ring.M) for _ in range(count)]
+
+
+def test_fermat_add_sub_every_pair():
+    """fermat_add/fermat_sub against Ring.add/sub on every pair of a small ring, K = 4."""
+    ring = Ring(4)
+    a, b = Signal(5), Signal(5)
+    m = Module()
+    total, diff = Signal(5), Signal(5)
+    m.d.comb += [total.eq(fermat_add(a, b, 4)), diff.eq(fermat_sub(a, b, 4))]
+
+    async def bench(ctx):
+        for x in range(ring.M):
+            for y in range(ring.M):
+                ctx.set(a, x)
+                ctx.set(b, y)
+                assert (ctx.get(total), ctx.get(diff)) == (ring.add(x, y), ring.sub(x, y)), (x, y)
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
 
 
 def test_shift_control():
@@ -81,9 +103,12 @@ def test_shift_butterfly(K, c):
     assert got == want
 
 
-@pytest.mark.parametrize("K, dsp", [(16, None), (64, (26, 17)), (32, (18, 18))])
+@pytest.mark.parametrize("K, dsp", [(16, None), (64, DSP_PROFILES["dsp48e2"]), (64, DSP_PROFILES["dsp48e1"]),
+                                    (64, DSP_PROFILES["ecp5"]), (32, DSP_PROFILES["ecp5"]),
+                                    (128, DSP_PROFILES["dsp48e2"]), (40, DSP_PROFILES["dsp48e1"])])
 def test_mul_add(K, dsp):
-    """a*b + c mod M against Ring.mul/add, the corners (2^K * 2^K = 1) included."""
+    """a*b + c mod M against Ring.mul/add, the corners (0, 1, M-1 = 2^K = -1: the 65th bit,
+    2^K * 2^K = 1) included."""
     ring, rng = Ring(K), random.Random(K + 3)
     ma = MulAdd(K, dsp)
     xs = values(ring, rng, 200)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal
 
-from .fermat import PowerMul
+from .fermat import PowerMul, fermat_add, fermat_sub
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
 from .pipeline import Stager
 
@@ -98,7 +98,6 @@ class ShiftButterfly(Elaboratable):
 
     def elaborate(self, platform):
         m = Module()
-        M, w = (1 << self.K) + 1, self.K + 1
         m.submodules.twiddle = tw = self.twiddle
         m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
         u = self.u
@@ -106,5 +105,5 @@ class ShiftButterfly(Elaboratable):
             reg = Signal.like(u, name=f"{u.name}_d{k + 1}")
             m.d.sync += reg.eq(u)
             u = reg
-        m.d.sync += [self.o0.eq(add_mod(u, tw.o, M, w)), self.o1.eq(sub_mod(u, tw.o, M, w))]
+        m.d.sync += [self.o0.eq(fermat_add(u, tw.o, self.K)), self.o1.eq(fermat_sub(u, tw.o, self.K))]
         return m

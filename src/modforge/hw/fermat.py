@@ -3,12 +3,14 @@ without multipliers.
 
 Representation: K+1-bit unsigned values in [0, M), canonical (2^K = -1 is the only value
 with bit K set), as math.fmlm3.Ring keeps them, so every block here is bit-exact to it.
-Addition and subtraction are hw.modarith's add_mod/sub_mod with q = M.
+Addition and subtraction (`fermat_add`, `fermat_sub`) use M's shape: a negative difference
+d in [-2^K, 0) plus M is d mod 2^K + 1, an increment by the sign (two carry chains, no
+comparator, no multiplexer).
 
 A product by a power of two is a rotation with negation: 2^K = -1, so a*2^k with k in
 [0, 2K) is -(a*2^(k-K)) for k >= K, and a*2^k with k < K is hi*2^K + lo = lo - hi (fold,
 eq. 18). The shift control is (neg, amount): a barrel shift by amount < K, then lo - hi,
-or hi - lo when neg (the negation costs nothing: the subtraction's operands swap).
+or hi - lo when neg (the negation costs nothing: the subtraction's operands swap before it).
 
 A product by A^e (the twiddles, A = 2^c) is one such shift for an integer c; for c = 1/2
 (A = sqrt(2) = 2^(3K/4) - 2^(K/4), errata to eq. 14) and e odd it is two shifts of a*2^h,
@@ -19,22 +21,36 @@ h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental B
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
-                               DSP tiles (hw.dsp), their sum, the fold; 4 stages
+                               a Karatsuba product of the K-bit parts (hw.dsp), the fold
+                               with the 65th bit's correction, + c; 5 stages
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
-from .dsp import accumulate, partial_products, register_products
-from .modarith import add_mod, sub_mod
+from .dsp import DSP_PROFILES, KARATSUBA_STAGES, karatsuba_product
 from .pipeline import Stager
 
 
 def modulus(K: int) -> int:
     return (1 << K) + 1
+
+
+def fermat_sub(a, b, K: int) -> Value:
+    """a - b mod M, a and b in [0, M) (K+1 bits): d = a - b, and if d < 0, d + M = d mod 2^K + 1."""
+    a = Value.cast(a)
+    d = Cat(a, Const(0, max(0, K + 1 - len(a)))) - b                 # signed, K+2 bits or more
+    negative = d[-1]
+    return (Cat(d[:K], d[K] & ~negative) + negative)[:K + 1]
+
+
+def fermat_add(a, b, K: int) -> Value:
+    """a + b mod M, a and b in [0, M): s = a + b = s1 2^K + s0 = s0 - s1 (s1 <= 2)."""
+    s = a + b
+    return fermat_sub(s[:K], s[K:K + 2], K)
 
 
 def shift_control(K: int, k: int) -> tuple[int, int]:
@@ -81,8 +97,12 @@ def power_mul_depth(sqrt2: bool) -> int:
 class PowerMul(Elaboratable):
     """a (K+1 bits, in [0, M)) and ctrl (power_control) in; o = a*A^e*2^k mod M `depth`
     cycles later (no enable: one product a cycle, the pipeline never stalls).
-      stage 1: the barrel shift(s) of a, split at bit K (lo, hi registered)
-      stage 2: lo - hi or hi - lo mod M (each shift)
+    A shift by amount < K is a K-bit rotation: a0 2^amount = hi 2^K + lo, and the rotation
+    holds lo in bits >= amount, hi below, so lo - hi needs no 2K-bit shifter; a = 2^K = -1
+    (a1 = 1, a0 = 0) rotates 1 with the sign flipped. The sqrt(2) path's two shifts differ by
+    K/2 (3K/4 and K/4), so its second rotation is the first's rotated by K/2: wiring.
+      stage 1: the rotation of a0 | a1 (registered with the amount(s) and the sign(s))
+      stage 2: lo - hi or hi - lo mod M (each shift; the split at `amount` is a mask)
       stage 3 (sqrt2): the first result, or the difference of both for an odd power"""
 
     def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
@@ -96,16 +116,28 @@ class PowerMul(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         K, ab, name = self.K, amount_bits(self.K), self.name
-        M = modulus(K)
         results = []
         for i in range(2 if self.sqrt2 else 1):
             field = self.ctrl[i * (ab + 1):(i + 1) * (ab + 1)]
             amount, neg = field[:ab], field[ab]
-            shifted = self.a << amount
-            lo, hi, neg1 = Signal(K, name=f"{name}_lo{i}"), Signal(K, name=f"{name}_hi{i}"), Signal(name=f"{name}_n{i}")
-            m.d.sync += [lo.eq(shifted[:K]), hi.eq(shifted[K:2 * K]), neg1.eq(neg)]
+            amount1, neg1 = Signal(ab, name=f"{name}_k{i}"), Signal(name=f"{name}_n{i}")
+            m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
+            if i == 0:
+                rotated = self.a[:K] | self.a[K]
+                for j in range(0, ab, 2):                    # a log rotator, amount < K, 4:1 steps
+                    r = [rotated.rotate_left((t << j) % K) for t in range(4)]
+                    if j + 1 < ab:
+                        rotated = Mux(amount[j + 1], Mux(amount[j], r[3], r[2]), Mux(amount[j], r[1], r[0]))
+                    else:
+                        rotated = Mux(amount[j], r[1], r[0])
+                rot = Signal(K, name=f"{name}_rot")
+                m.d.sync += rot.eq(rotated)
+            else:                                            # the second shift is K/2 less: wiring
+                rot = rot.rotate_right(K // 2)
+            low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
+            lo, hi = rot & low, rot & ~low
             r = Signal(K + 1, name=f"{name}_r{i}")
-            m.d.sync += r.eq(Mux(neg1, sub_mod(hi, lo, M, K + 1), sub_mod(lo, hi, M, K + 1)))
+            m.d.sync += r.eq(fermat_sub(Mux(neg1, hi, lo), Mux(neg1, lo, hi), K))
             results.append(r)
         if not self.sqrt2:
             m.d.comb += self.o.eq(results[0])
@@ -114,43 +146,42 @@ class PowerMul(Elaboratable):
         odd1, odd2 = Signal(name=f"{name}_odd1"), Signal(name=f"{name}_odd2")
         m.d.sync += [odd1.eq(odd), odd2.eq(odd1)]
         out = Signal(K + 1, name=f"{name}_out")
-        m.d.sync += out.eq(Mux(odd2, sub_mod(results[0], results[1], M, K + 1), results[0]))
+        m.d.sync += out.eq(Mux(odd2, fermat_sub(results[0], results[1], K), results[0]))
         m.d.comb += self.o.eq(out)
         return m
 
 
 class MulAdd(Elaboratable):
-    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 4 cycles later, one
-    operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), or None.
-      stage 1: the partial products of a*b, one register each (the DSPs' own)
-      stage 2: their sum p < 2^(2K) + 1
-      stage 3: the fold p0 - p1 + p2 (K-bit digits of p, eq. 18): p2 = 1 only for
-               2^K * 2^K = 1, where p0 = p1 = 0
-      stage 4: + c mod M"""
+    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 5 cycles later, one
+    operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), default the
+    paper's DSP48E2; None: one K x K product left to the synthesis tool.
+    a = a1 2^K + a0 with a1 = 1 only for a = 2^K = -1 (then a0 = 0), b alike, so
+      a*b = a0 b0 - a1 b0 - b1 a0 + a1 b1 (mod M),
+    and a0 b0 = 0 whenever a correction term is not: the corrections OR into the fold.
+      stages 1-3: p = a0 * b0 (hw.dsp.karatsuba_product: differences, DSPs, recombination);
+                  the correction word a1 b0 | b1 a0 and a1 b1 ride along
+      stage 4:    the fold (p0 | a1 b1) - (p1 | a1 b0 | b1 a0) mod M (K-bit digits of p, eq. 18)
+      stage 5:    + c mod M"""
 
-    depth = 4
+    depth = KARATSUBA_STAGES + 2
 
-    def __init__(self, K: int, dsp=None, name: str = "ma"):
+    def __init__(self, K: int, dsp=DSP_PROFILES["dsp48e2"], name: str = "ma"):
         self.K, self.dsp, self.name = K, dsp, name
         self.a, self.b, self.c = (Signal(K + 1, name=f"{name}_{x}") for x in "abc")
         self.o = Signal(K + 1, name=f"{name}_o")
 
     def elaborate(self, platform):
         m = Module()
-        K, name, w = self.K, self.name, self.K + 1
-        M = modulus(K)
+        K, name = self.K, self.name
         stage = Stager(m, Const(1))
-        c = self.c
-        parts = register_products(stage, partial_products(self.a, w, self.b, w, self.dsp), name)
+        a0, a1, b0, b1 = self.a[:K], self.a[K], self.b[:K], self.b[K]
+        correction = Mux(a1, b0, 0) | Mux(b1, a0, 0)
+        p, (correction, both, c) = karatsuba_product(stage, a0, b0, K, self.dsp, name,
+                                                     ride=(correction, a1 & b1, self.c))
+        r = stage(fermat_sub(p[:K] | both, p[K:] | correction, K), f"{name}_r", K + 1)
         c = stage(c, f"{name}_c")
         stage.next()
-        p = stage(accumulate(parts)[:2 * K + 1], f"{name}_p")
-        c = stage(c, f"{name}_c")
+        m.d.comb += self.o.eq(stage(fermat_add(r, c, K), f"{name}_o", K + 1))
         stage.next()
-        folded = Mux(p[2 * K], 1, sub_mod(p[:K], p[K:2 * K], M, w))
-        r = stage(folded, f"{name}_r", w)
-        c = stage(c, f"{name}_c")
-        stage.next()
-        m.d.comb += self.o.eq(stage(add_mod(r, c, M, w), f"{name}_o", w))
-        stage.next()
+        assert stage.count == self.depth
         return m

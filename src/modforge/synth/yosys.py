@@ -307,3 +307,23 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
         for key, value in ecp5_counts(cells, report).items():
             setattr(metrics, key, value)
     return metrics.finish()
+
+
+# ---- one hw block alone --------------------------------------------------------------
+
+BLOCK_SCRIPTS = {"xc7": "synth_xilinx -top top -family xc7 -noiopad",
+                 "xcup": "synth_xilinx -top top -family xcup -noiopad", "ecp5": "synth_ecp5 -top top"}
+
+
+def block_cells(verilog_text: str, target: str, work: Path, timeout: float = 600) -> dict[str, int]:
+    """Cell counts of one hw block (Verilog of a module named `top`) synthesized alone, no
+    place and route (ecp5: the mapped cells, MULT18X18D the DSPs): a block's DSP and LUT cost."""
+    if target not in BLOCK_SCRIPTS:
+        raise ParameterError("block_cells", "target", f"must be one of {', '.join(BLOCK_SCRIPTS)}", target)
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "top.v").write_text(verilog_text)
+    (work / "run.ys").write_text(f"read_verilog top.v\n{BLOCK_SCRIPTS[target]}\ntee -q -o stat.txt stat\n")
+    status, tail = _run([yosys_command(), "-q", "-l", "yosys.log", "run.ys"], work, work / "yosys.log", timeout)
+    if status != "ok":
+        raise RuntimeError(f"yosys {status}: {tail}")
+    return parse_stat((work / "stat.txt").read_text())
