@@ -45,3 +45,16 @@ def run(doc: str, report: Callable[[Path], list[str]]) -> int:
     if args.out:
         args.out.write_text(text + "\n")
     return 0
+
+
+def run_measured(doc: str, title: str, report: Callable[[], list[str]]) -> int:
+    """The command line of a script that measures as it goes: [-o OUT]; prints the report
+    and writes it to OUT under `title`."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("-o", "--out", type=Path)
+    args = ap.parse_args()
+    text = "\n".join(report())
+    print(text)
+    if args.out:
+        args.out.write_text(f"# {title}\n\n{text}\n")
+    return 0

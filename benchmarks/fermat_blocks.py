@@ -8,7 +8,6 @@ About a minute a row. DSP counts are deterministic (tests/hw/test_fermat_synth.p
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import tempfile
@@ -20,6 +19,9 @@ from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES, karatsuba_dsps
 from modforge.hw.fermat import MulAdd, PowerMul
 from modforge.synth.yosys import block_cells
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _compare import run_measured  # noqa: E402
 
 DEVICE = {"dsp48e2": "xcup", "dsp48e1": "xc7", "ecp5": "ecp5"}
 
@@ -59,9 +61,4 @@ def report() -> list[str]:
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-o", "--out", type=Path)
-    text = "\n".join(report())
-    print(text)
-    if (out := ap.parse_args().out):
-        out.write_text("# FMLM3's Z_M blocks alone (hw.fermat)\n\n" + text + "\n")
+    sys.exit(run_measured(__doc__, "FMLM3's Z_M blocks alone (hw.fermat)", report))

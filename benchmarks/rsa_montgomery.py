@@ -9,13 +9,15 @@ Each point is `modforge synth rsa-montgomery ... --target xcup` (a few minutes i
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _compare import run_measured  # noqa: E402
 
 # (name, LUT, LUT-RAM/SRL, FF, DSP, cycles) as the issue gives them
 REFERENCES = {
@@ -61,9 +63,4 @@ def report() -> list[str]:
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-o", "--out", type=Path)
-    text = "\n".join(report())
-    print(text)
-    if (out := ap.parse_args().out):
-        out.write_text("# rsa-montgomery against issue 22's references (xcup)\n\n" + text + "\n")
+    sys.exit(run_measured(__doc__, "rsa-montgomery against issue 22's references (xcup)", report))
