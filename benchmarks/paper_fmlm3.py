@@ -122,10 +122,11 @@ def fmlm3_table(results: Results, target: str) -> list[str]:
             + "paper LUT | paper DSP | paper RAMB36/18 | paper cycles | paper MHz | paper latency us | paper ALP | "
             + "LUT / paper | cycles / paper | " + ("ALP / paper" if clocked else "LUT x cycles / paper") + " | state |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
-    for point in results.of(FMLM3):
-        p, r = point.params, results.record(point, target)
+    order = list(PAPER)
+    for point in sorted(results.of(FMLM3), key=lambda p: order.index(paper_key(p.params))):
         if target not in point.targets:
             continue
+        p, r = point.params, results.record(point, target)
         ours = measured(r, cycles_of(point))
         paper = PAPER.get(paper_key(p))
         lut, _slices, dsp, b36, b18, pc, period, plat, palp = paper or (None,) * 9
