@@ -163,28 +163,27 @@ def baseline_table(results: Results, target: str) -> list[str]:
     return rows
 
 
-def best(results: Results, algorithm: str, bits: int, target: str | None, figure: str) -> tuple[float, str] | None:
-    """The smallest `figure` over the sweep's points of `algorithm` at l = bits (target None:
-    the cycles of the formulas), with the point that gives it; None if a point is still
-    unmeasured (its figure could be the best)."""
-    found = []
+def best(results: Results, algorithm: str, bits: int, target: str | None, figure: str) -> tuple | None:
+    """(the smallest `figure`, the point that gives it, how many points are unmeasured) over
+    the sweep's points of `algorithm` at l = bits on `target` (None: the formulas' cycles);
+    None while none is measured."""
+    found, pending = [], 0
     for point in results.of(algorithm, bits):
         if target is not None and target not in point.targets:
             continue
-        if target is None:
-            found.append((cycles_of(point), point))
-            continue
-        value = measured(results.record(point, target), cycles_of(point)).get(figure)
+        value = cycles_of(point) if target is None else \
+            measured(results.record(point, target), cycles_of(point)).get(figure)
         if value is None:
-            return None
-        found.append((value, point))
+            pending += 1
+        else:
+            found.append((value, point))
     if not found:
         return None
     value, point = min(found, key=lambda f: f[0])
     p = point.params
     what = (f"P={p['P']} u={p['u']} alg {p['algorithm']} bfs={p['bfs']}" if algorithm == FMLM3
             else f"w={p['w']} pe={p['pe']}")
-    return value, what
+    return value, what, pending
 
 
 def crossover(results: Results) -> list[str]:
@@ -202,21 +201,26 @@ def crossover(results: Results) -> list[str]:
                 cells.append("pending")
                 verdicts.append(None)
                 continue
-            verdicts.append(ours[0] < theirs[0])
+            unmeasured = ours[2] + theirs[2]
+            verdicts.append((ours[0] < theirs[0], unmeasured > 0))
             cells.append(f"{fmt(ours[0], digits)} ({ours[1]}) vs {fmt(theirs[0], digits)} ({theirs[1]}): "
-                         f"{'FMLM3' if verdicts[-1] else 'FIOS'}")
+                         f"{'FMLM3' if ours[0] < theirs[0] else 'FIOS'}"
+                         + (f" (provisional: {unmeasured} points unmeasured)" if unmeasured else ""))
         rows.append(f"| {title} | " + " | ".join(cells) + f" | {smallest_win(sizes, verdicts)} |")
     return rows
 
 
-def smallest_win(sizes: list[int], verdicts: list[bool | None]) -> str:
-    """The first size FMLM3 wins at, once every smaller size is measured."""
-    for bits, wins in zip(sizes, verdicts, strict=True):
-        if wins is None:
-            return "pending"
+def smallest_win(sizes: list[int], verdicts: list) -> str:
+    """The first size FMLM3 wins at, once every smaller size has a verdict (win, provisional)."""
+    provisional = False
+    for bits, verdict in zip(sizes, verdicts, strict=True):
+        if verdict is None:
+            return f"not up to l = {sizes[sizes.index(bits) - 1]}, pending beyond" if bits != sizes[0] else "pending"
+        wins, unsure = verdict
+        provisional |= unsure
         if wins:
-            return f"l = {bits}"
-    return "never (in the sweep)"
+            return f"l = {bits}" + (" (provisional)" if provisional else "")
+    return "never (in the sweep)" + (" (provisional)" if provisional else "")
 
 
 def report(db: Path) -> list[str]:
@@ -244,8 +248,8 @@ def report(db: Path) -> list[str]:
         out += baseline_table(results, target) + [""]
     out += ["## Crossover: where rsa-fmlm3's best beats rsa-montgomery's best", "",
             "Each cell: the best of the sweep's rsa-fmlm3 points at that l vs the best of its rsa-montgomery "
-            "points, and which wins; pending while any of them is unmeasured. \"FMLM3 wins from\": the "
-            "smallest l of the sweep at which rsa-fmlm3 wins (pending while a smaller size is).", ""]
+            "points, and which wins, over the measured points (provisional while some are not). \"FMLM3 wins "
+            "from\": the smallest l of the sweep at which rsa-fmlm3 wins.", ""]
     return out + crossover(results)
 
 
