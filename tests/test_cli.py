@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from modforge.cli import main
+from tests.math.test_fmlm3 import TABLE6
 
 
 def run(capsys, *argv):
@@ -161,6 +162,20 @@ def test_rsa_params_json(capsys):
         16, "1/2", "2^64+1", "2", "2^48 - 2^16", True)
     assert row["rule"].startswith("eq. (19)")
     assert [r["P"] for r in sets if r["selected"]] == [2, 4, 8, 16, 32, 64, 128]
+
+
+@pytest.mark.parametrize("bits, alg, K, P, u", TABLE6)
+def test_rsa_params_lists_table6(capsys, bits, alg, K, P, u):
+    """Every Table 6 set is listed for its l with the inequality that admits it (eq. 13 for
+    Alg 2, eq. 19 for Alg 3), and checking it alone gives the same row."""
+    rule = "eq. (13)" if alg == 2 else "eq. (19)"
+    code, out, _ = run(capsys, "rsa", "params", f"l={bits}", "--json")
+    assert code == 0
+    (row,) = [r for r in json.loads(out)["sets"] if (r["algorithm"], r["P"], r["u"]) == (alg, P, u)]
+    assert row["M"] == f"2^{K}+1" and row["rule"].startswith(rule) and row["l_max"] == bits
+    code, out, _ = run(capsys, "rsa", "params", f"l={bits}", f"P={P}", f"u={u}", f"c={row['c']}",
+                       f"algorithm={alg}", "--json")
+    assert code == 0 and json.loads(out)["sets"] == [row]
 
 
 def test_rsa_params_one_set_and_human(capsys):

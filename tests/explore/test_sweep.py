@@ -5,6 +5,7 @@ import pytest
 from modforge.cli import main
 from modforge.errors import ParameterError
 from modforge.explore import load
+from tests.math.test_fmlm3 import TABLE6
 
 from .conftest import REPO, write
 
@@ -141,3 +142,16 @@ def test_only_named_sweeps(tmp_path, capsys):
         load(path, only=["table5-ecp5", "table9"])
     assert main(["explore", str(path), "--only", "table9", "--dry-run"]) == 2
     assert "table5-6-xcup" in capsys.readouterr().err
+
+
+def test_fmlm3_sweep_has_every_table6_row():
+    """sweeps/fmlm3_paper.toml: each Table 6 set on xcup and xc7, twice (bfs 2 and the gray
+    bfs 1) where the paper lists it twice, and rsa-montgomery at every l."""
+    sweep = load(REPO / "sweeps" / "fmlm3_paper.toml")
+    xilinx = [p.params for p in sweep.points if p.algorithm == "rsa-fmlm3" and p.targets == ("xcup", "xc7")]
+    rows = {(p["l"], p["algorithm"], p["P"], p["u"]): p for p in xilinx}
+    assert len(xilinx) == 18 and set(rows) == {(bits, alg, P, u) for bits, alg, _, P, u in TABLE6}
+    for bits, alg, K, P, u in TABLE6:
+        c = rows[(bits, alg, P, u)]["c"]
+        assert (P // 2 if c == "1/2" else int(c) * P) == K
+    assert {p.params["l"] for p in sweep.points if p.algorithm == "rsa-montgomery"} == {bits for bits, *_ in TABLE6}

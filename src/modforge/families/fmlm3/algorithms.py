@@ -490,10 +490,15 @@ class RsaFmlm3(Algorithm):
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"}]
 
     def extended_grid(self):
+        # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1, errata), 4096 its 3* row,
+        # 7680 its one row
         return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"},
-                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"}]
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
+                {"l": "3072", "P": "128", "u": "24", "algorithm": "2", "c": "1/2", "bfs": "2"},
+                {"l": "4096", "P": "128", "u": "32", "algorithm": "3", "c": "1", "bfs": "2"},
+                {"l": "7680", "P": "128", "u": "60", "algorithm": "2", "c": "1", "bfs": "2"}]
 
     def extra_info(self, params):
         plan = self.derived(params)
