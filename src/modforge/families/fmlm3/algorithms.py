@@ -293,6 +293,10 @@ class RsaFmlm3Params:
         "time", help="time: x, y and t as digits (7 transforms a product for Alg 3); spectral: as T(.) = CT(.), "
                      "T'(.) = NCT(.) and the parity, the form an exponentiation keeps between products "
                      "(Algorithms 2 and 3 as the paper states them: 5 transforms for Alg 3)")
+    muladds: Literal["lanes", "1"] = param(
+        "lanes", help="lanes: one MulAdd a lane (L = 2 bfs, 9 DSPs each for K = 64), the products riding on the "
+                      "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, each "
+                      "product a pass of P cycles (Table 6's set: 2,083 cycles spectral against 1,731)")
 
 
 @register
@@ -342,7 +346,7 @@ class RsaFmlm3(Algorithm):
     def derive(self, params) -> MultiplierPlan:
         c = fmlm3.HALF if params.c == "1/2" else Fraction(int(params.c))
         return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs,
-                              params.domain)
+                              params.domain, params.muladds == "1")
 
     def context(self, params) -> Context:
         return _context(self.derived(params), params.modulus)
@@ -479,7 +483,8 @@ class RsaFmlm3(Algorithm):
     def tag(self, params):
         c = "h" if params.c == "1/2" else params.c
         spectral = "_spec" if params.domain == "spectral" else ""
-        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}{spectral}"
+        shared = "_ma1" if params.muladds == "1" else ""
+        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}{spectral}{shared}"
 
     def grid(self):
         return [{"l": "32", "P": "16", "algorithm": "3", "bfs": "1"},
@@ -487,7 +492,9 @@ class RsaFmlm3(Algorithm):
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "2"},
                 {"l": "64", "P": "32", "algorithm": "3", "bfs": "2"},      # c = 1/2: sqrt(2) twiddles
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
-                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"}]
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"},
+                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral", "muladds": "1"},
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"}]
 
     def extended_grid(self):
         return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
