@@ -35,6 +35,7 @@ def test_rules():
     reject({"l": "32", "P": "16", "modulus": str((1 << 20) + 1)}, "modulus", "exactly l=32 bits")
     reject({"l": "32", "P": "16", "modulus": str(3 * 0x2AAAAAAB)}, "modulus", "coprime to R")
     reject({"bfs": "4"}, "bfs", "")
+    reject({"muladds": "2"}, "muladds", "")
     reject({"algorithm": "1"}, "algorithm", "")
 
 

@@ -28,6 +28,10 @@ for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + Mul
 [Alg 3's pass] + 5 (2H + C + 4) + the sinks' depths + the 3 passes + 3; l = 2048, P = 128,
 u = 16, Alg 3, 2 BFS (MulAdd.depth 5): 1,731 cycles (latency 1,700).
 
+muladds = 1 (one MulAdd, the paper's; `shared_program`): the input stores T(x) plain (H
+cycles), and each product is a pass of its own over the stored spectra, one coefficient a
+cycle, in place (P issues + 1 + MulAdd.depth); the time domain stores T(y), T'(y) plain too.
+
 Table 6's 2,036 (same set) against Table 5: its rows for Alg 3 summed one after another,
 5 transforms (CT^-1 270, NCT 237 twice, NCT^-1 274, CT 235: 1,253), 4 component-wise
 multiply-adds at Delta_MA + P + 3, 6 time-domain additions at P/4 + 6 and one halving at
@@ -40,11 +44,11 @@ in three places, and comes out 15 % below:
   - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
     input, one on NCT(m)'s read-out (T'(m) (.) T'(N) + XN), one beside CT^-1, and only one
     is a step of its own (H + 1 + MulAdd.depth = 38 cycles); the paper has ONE Multiply Adder (9 DSP) at
-    one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. One shared
-    MulAdd here would cost P - H = 96 more cycles for each product on the critical path
-    (input, the pass, NCT(m)'s read-out, which would have to slow the transform unit's
-    read-out 4x; the side pass still fits beside CT^-1): about 290 cycles on this set
-    (1,731 -> ~2,020) for 3/4 of the MulAdds' DSPs and LUTs;
+    one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
+    (`shared_program`) does that: the read-outs go plain into stores, and the 3 products on
+    the critical path are passes of P + 1 + MulAdd.depth = 134 cycles on the one MulAdd
+    (T(x) (.) T(N'), T(y) (.) Z0, T'(m) (.) T'(N) + XN; T'(x) (.) T'(y) still beside CT^-1):
+    2,083 cycles on this set (latency 2,052; time domain 2,652) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
     6 additions and a halving (265), by forming the candidates side by side (passes.py).
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -173,7 +173,8 @@ class MultiplierCore(wiring.Component):
                     self._pass_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
         with m.If(done):
-            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0), sm_k.eq(0), sm_l.eq(0)]
+            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0),
+                         sm_k.eq(0), sm_l.eq(0)]
         return m
 
     def _store_group(self, m, plan, names, sq, inits, rd, wr):
@@ -342,8 +343,11 @@ class MultiplierCore(wiring.Component):
             m.d.sync += [lane.eq(Mux(lane == L - 1, 0, lane + 1)), k.eq(Mux(lane == L - 1, k + 1, k))]
         at = sm.at("l", 1)
         ma = wires.muls[0]
-        m.d.comb += [ma.a.eq(rd[a].data.word_select(at, w)), ma.b.eq(rd[b].data.word_select(at, w)),
-                     ma.c.eq(rd[c].data.word_select(at, w) if c else 0)]
+
+        def lane_of(data):                            # a case on the lane (a variable shift lints as too wide)
+            return Array(wires.lanes(data, w))[at]
+        m.d.comb += [ma.a.eq(lane_of(rd[a].data)), ma.b.eq(lane_of(rd[b].data)),
+                     ma.c.eq(lane_of(rd[c].data) if c else 0)]
         d = DEPTH["pass_mul1"]
         valid, last_lane = sm.at("valid", d), sm.at("l", d) == L - 1
         with m.If(valid):
