@@ -516,7 +516,7 @@ class RsaFmlm3(Algorithm):
                 "steps": plan.schedule(), "config": config,
                 "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (time: the input "
                            "one 2H + C + 3 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
-                           "depth (muladds = 1: a product pass P + 1 + MulAdd.depth, the input H);"
+                           "depth (muladds = 1: a product pass P + 1 + MulAdd.depth, the input H); "
                            "II = latency - 3 + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
                                      "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "
