@@ -501,7 +501,9 @@ class RsaFmlm3(Algorithm):
         return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"},
-                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"}]
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral",
+                 "muladds": "1"}]
 
     def extra_info(self, params):
         plan = self.derived(params)
