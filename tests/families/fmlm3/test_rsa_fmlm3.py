@@ -35,6 +35,7 @@ def test_rules():
     reject({"l": "32", "P": "16", "modulus": str((1 << 20) + 1)}, "modulus", "exactly l=32 bits")
     reject({"l": "32", "P": "16", "modulus": str(3 * 0x2AAAAAAB)}, "modulus", "coprime to R")
     reject({"bfs": "4"}, "bfs", "")
+    reject({"muladds": "2"}, "muladds", "")
     reject({"algorithm": "1"}, "algorithm", "")
 
 
@@ -93,10 +94,11 @@ def test_cycle_claims():
     assert ALG.initiation_interval(p) == ALG.latency(p) - 3 + H and ALG.cycles(p) == ALG.latency(p) + H - 1
 
 
-def test_core_in_amaranth_sim():
+@pytest.mark.parametrize("muladds", ["lanes", "1"])
+def test_core_in_amaranth_sim(muladds):
     """The core loads another modulus through cfg and multiplies frames back to back with
     the claimed latency and II (the conformance test runs the Verilog on both simulators)."""
-    p = ALG.parse({"l": "32", "P": "16", "bfs": "2"})
+    p = ALG.parse({"l": "32", "P": "16", "bfs": "2", "muladds": muladds})
     loaded, words = ALG.verification_config(p)
     dut = ALG.build(p)
     plan, rng = ALG.derived(p), random.Random(9)
@@ -184,7 +186,29 @@ def test_store_groups():
     for cfg in ALG.grid() + ALG.extended_grid():
         plan = ALG.derived(ALG.parse(cfg))
         groups = plan.store_groups()
-        assert len(groups) == (4 if plan.domain == "spectral" else 3)
+        both = plan.domain == "spectral" or plan.shared          # T(y), T'(y) stored
+        assert len(groups) == (4 if both else 3)
         assert sorted(n for g in groups for n in g) == sorted(
-            {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YC", "YN"} if plan.domain == "spectral" else set())
+            {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YC", "YN"} if both else set())
             | ({"YC"} if plan.params.algorithm == 2 else set()))
+
+
+@pytest.mark.parametrize("domain", ["time", "spectral"])
+def test_cycle_claims_shared_muladd(domain):
+    """muladds = 1, Table 6's set: the transforms' read-outs go plain into stores and the
+    products are passes of P + 1 + MulAdd.depth on the one MulAdd (T(x) (.) T(N'), T(y) (.) Z0,
+    T'(m) (.) T'(N) + XN), T'(x) (.) T'(y) beside CT^-1; the values are those of muladds = lanes."""
+    cfg = {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": domain}
+    p, lanes = ALG.parse(cfg | {"muladds": "1"}), ALG.parse(cfg)
+    plan = ALG.derived(p)
+    H, C, P = plan.H, plan.transform.compute_cycles(), p.P
+    assert plan.shared and ALG.derived(lanes).transforms() == plan.transforms()
+    passes = 3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"] + 3 * (P + DEPTH["pass_mul1"])
+    transforms = (5 if domain == "spectral" else 7) * (2 * H + C + 4) + DEPTH["acc"] + DEPTH["racc"]
+    first = H if domain == "spectral" else -1      # the input: H beats stored, or the first transform's load
+    assert ALG.latency(p) == first + transforms + passes + 3
+    assert ALG.cycles(p) == (2083 if domain == "spectral" else 2652)
+    assert ALG.cycles(p) == ALG.latency(p) + H - 1
+    rng = random.Random(4)
+    for x, y in ALG.cases(p)[:3] + [ALG.random_operands(p, rng)]:
+        assert ALG.model(p, x, y) == ALG.model(lanes, x, y)

@@ -293,6 +293,10 @@ class RsaFmlm3Params:
         "time", help="time: x, y and t as digits (7 transforms a product for Alg 3); spectral: as T(.) = CT(.), "
                      "T'(.) = NCT(.) and the parity, the form an exponentiation keeps between products "
                      "(Algorithms 2 and 3 as the paper states them: 5 transforms for Alg 3)")
+    muladds: Literal["lanes", "1"] = param(
+        "lanes", help="lanes: one MulAdd a lane (L = 2 bfs, 9 DSPs each for K = 64), the products riding on the "
+                      "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, each "
+                      "product a pass of P cycles (Table 6's set: 2,083 cycles spectral against 1,731)")
 
 
 @register
@@ -342,7 +346,7 @@ class RsaFmlm3(Algorithm):
     def derive(self, params) -> MultiplierPlan:
         c = fmlm3.HALF if params.c == "1/2" else Fraction(int(params.c))
         return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs,
-                              params.domain)
+                              params.domain, params.muladds == "1")
 
     def context(self, params) -> Context:
         return _context(self.derived(params), params.modulus)
@@ -469,7 +473,8 @@ class RsaFmlm3(Algorithm):
 
     def latency(self, params):
         """The steps' cycles (MultiplierPlan.step_cycles: a transform 2H + C + 4 + its sink's
-        depth, the input one 2H + C + 3 + 5; a pass H + its depth) and the read-out's 3."""
+        depth, the input one 2H + C + 3 + 5; a pass H + its depth, muladds = 1's product passes
+        P + its depth) and the read-out's 3."""
         return self.derived(params).latency()
 
     def initiation_interval(self, params):
@@ -479,7 +484,8 @@ class RsaFmlm3(Algorithm):
     def tag(self, params):
         c = "h" if params.c == "1/2" else params.c
         spectral = "_spec" if params.domain == "spectral" else ""
-        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}{spectral}"
+        shared = "_ma1" if params.muladds == "1" else ""
+        return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}{spectral}{shared}"
 
     def grid(self):
         return [{"l": "32", "P": "16", "algorithm": "3", "bfs": "1"},
@@ -487,7 +493,9 @@ class RsaFmlm3(Algorithm):
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "2"},
                 {"l": "64", "P": "32", "algorithm": "3", "bfs": "2"},      # c = 1/2: sqrt(2) twiddles
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
-                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"}]
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"},
+                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral", "muladds": "1"},
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"}]
 
     def extended_grid(self):
         # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1, errata), 4096 its 3* row,
@@ -496,6 +504,8 @@ class RsaFmlm3(Algorithm):
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
+                {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral",
+                 "muladds": "1"},
                 {"l": "3072", "P": "128", "u": "24", "algorithm": "2", "c": "1/2", "bfs": "2"},
                 {"l": "4096", "P": "128", "u": "32", "algorithm": "3", "c": "1", "bfs": "2"},
                 {"l": "7680", "P": "128", "u": "60", "algorithm": "2", "c": "1", "bfs": "2"}]
@@ -513,7 +523,8 @@ class RsaFmlm3(Algorithm):
                 "steps": plan.schedule(), "config": config,
                 "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (time: the input "
                            "one 2H + C + 3 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
-                           "depth; II = latency - 3 + H; cycles = latency + H - 1",
+                           "depth (muladds = 1: a product pass P + 1 + MulAdd.depth, the input H); "
+                           "II = latency - 3 + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
                                      "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "
                                      "halving: 2,042 for l = 2048, P = 128, 2 BFS; multiplier.py); domain = spectral "

@@ -28,6 +28,10 @@ for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + Mul
 [Alg 3's pass] + 5 (2H + C + 4) + the sinks' depths + the 3 passes + 3; l = 2048, P = 128,
 u = 16, Alg 3, 2 BFS (MulAdd.depth 5): 1,731 cycles (latency 1,700).
 
+muladds = 1 (one MulAdd, the paper's; `shared_program`): the input stores T(x) plain (H
+cycles), and each product is a pass of its own over the stored spectra, one coefficient a
+cycle, in place (P issues + 1 + MulAdd.depth); the time domain stores T(y), T'(y) plain too.
+
 Table 6's 2,036 (same set) against Table 5: its rows for Alg 3 summed one after another,
 5 transforms (CT^-1 270, NCT 237 twice, NCT^-1 274, CT 235: 1,253), 4 component-wise
 multiply-adds at Delta_MA + P + 3, 6 time-domain additions at P/4 + 6 and one halving at
@@ -40,11 +44,11 @@ in three places, and comes out 15 % below:
   - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
     input, one on NCT(m)'s read-out (T'(m) (.) T'(N) + XN), one beside CT^-1, and only one
     is a step of its own (H + 1 + MulAdd.depth = 38 cycles); the paper has ONE Multiply Adder (9 DSP) at
-    one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. One shared
-    MulAdd here would cost P - H = 96 more cycles for each product on the critical path
-    (input, the pass, NCT(m)'s read-out, which would have to slow the transform unit's
-    read-out 4x; the side pass still fits beside CT^-1): about 290 cycles on this set
-    (1,731 -> ~2,020) for 3/4 of the MulAdds' DSPs and LUTs;
+    one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
+    (`shared_program`) does that: the read-outs go plain into stores, and the 3 products on
+    the critical path are passes of P + 1 + MulAdd.depth = 134 cycles on the one MulAdd
+    (T(x) (.) T(N'), T(y) (.) Z0, T'(m) (.) T'(N) + XN; T'(x) (.) T'(y) still beside CT^-1):
+    2,083 cycles on this set (latency 2,052; time domain 2,652) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
     6 additions and a halving (265), by forming the candidates side by side (passes.py).
 
@@ -124,6 +128,7 @@ class Step:
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
 # a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
 DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in": 1 + MulAdd.depth,
+         "pass_mul1": 1 + MulAdd.depth, "in_plain": 0,
          "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
          "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
          "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
@@ -158,6 +163,7 @@ class MultiplierPlan:
     params: fmlm3.Fmlm3Params
     bfs: int
     domain: str = "time"          # time: x, y, t as digits; spectral: as T(.), T'(.) and the parity
+    shared: bool = False          # one MulAdd, one coefficient a cycle (else one a lane)
 
     # --- sizes -----------------------------------------------------------------------
     @property
@@ -332,7 +338,9 @@ class MultiplierPlan:
     def program(self) -> list[Step]:
         """The core's steps in order (Algorithm 3, or 2 with T(y) kept and z0's transforms;
         domain = spectral: the spectra come in, their products are passes, and t leaves as
-        CT(t), NCT(t))."""
+        CT(t), NCT(t)); shared: `shared_program`."""
+        if self.shared:
+            return self.shared_program()
         alg2 = self.params.algorithm == 2
         if self.domain == "spectral":
             # Z0 = T(x) (.) T(N') as the beats come in; T'(x), T(y), T'(y) stored
@@ -358,11 +366,48 @@ class MultiplierPlan:
                   Step("nct_inv", "Z4", "racc", None, None, "A"),               # A + c2 2^(uP)
                   Step(None, "A", "pass_d", None, None, "B"),                   # D's low bits, j
                   Step(None, "B", "pass_t", None, None, "A,B")]                 # t, t - N
+        return steps + self._output_steps()
+
+    def _output_steps(self) -> list[Step]:
         if self.domain == "spectral":
-            return steps + [Step("ct", "T", "plain", None, None, "Z0"),         # T(t): t is A or B
-                            Step("nct", "T", "plain", None, None, "XN"),        # T'(t)
-                            Step(None, "Z0,XN", "out", None, None, "o")]
-        return steps + [Step(None, "A,B", "out", None, None, "o")]
+            return [Step("ct", "T", "plain", None, None, "Z0"),                 # T(t): t is A or B
+                    Step("nct", "T", "plain", None, None, "XN"),                # T'(t)
+                    Step(None, "Z0,XN", "out", None, None, "o")]
+        return [Step(None, "A,B", "out", None, None, "o")]
+
+    def shared_program(self) -> list[Step]:
+        """muladds = 1: every component-wise product is a pass of its own on the one MulAdd
+        (pass_mul1: P issues, one coefficient a cycle, in place), the transforms' read-outs
+        go plain into stores; T'(x) (.) T'(y) runs beside the first CT^-1 as a side pass
+        (P + 1 + MulAdd.depth cycles, inside the step: `__post_init__` checks)."""
+        alg2 = self.params.algorithm == 2
+        if self.domain == "spectral":
+            steps = [Step(None, "input", "in_plain", None, None, "Z0,XN,YC,YN")]
+        else:
+            steps = [Step("ct", "input", "plain", None, None, "Z0"),            # Z0 = T(x)
+                     Step("nct", "X", "plain", None, None, "XN"),               # XN = T'(x)
+                     Step("ct", "Y", "plain", None, None, "YC"),                # YC = T(y)
+                     Step("nct", "Y", "plain", None, None, "YN")]               # YN = T'(y)
+        steps.append(Step(None, "Z0", "pass_mul1", "TNp", None, "Z0"))          # Z0 = T(x) (.) T(N')
+        if not alg2:
+            steps.append(Step(None, "Z0", "pass_mul1", "YC", None, "Z0"))       # Z0 = T(y) (.) Z0
+        steps.append(Step("ct_inv", "Z0", "acc", None, None, "A", ("XN", "XN", "YN")))   # + XN = XN (.) YN
+        if alg2:
+            steps += [Step("ct", "G", "plain", None, None, "Z0"),                # T(z0), eq. (17)
+                      Step(None, "Z0", "pass_mul1", "YC", None, "Z0"),          # (.) T(y)
+                      Step("ct_inv", "Z0", "acc", None, None, "A")]
+        steps += [Step(None, "A", "pass_m", None, None, "A,B"),                 # m: A or B
+                  Step("nct", "M", "plain", None, None, "Z4"),                  # Z4 = T'(m)
+                  Step(None, "Z4", "pass_mul1", "TnN", "XN", "Z4"),             # Z4 = Z4 (.) T'(N) + XN
+                  Step("nct_inv", "Z4", "racc", None, None, "A"),               # A + c2 2^(uP)
+                  Step(None, "A", "pass_d", None, None, "B"),                   # D's low bits, j
+                  Step(None, "B", "pass_t", None, None, "A,B")]                 # t, t - N
+        return steps + self._output_steps()
+
+    def __post_init__(self):
+        if self.shared:
+            ct_inv = Step("ct_inv", "Z0", "acc", None, None, "A")
+            assert self.params.P + DEPTH["pass_mul1"] < self.step_cycles(ct_inv, False)
 
     @staticmethod
     def accesses(step: Step) -> tuple[set[str], set[str]]:
@@ -393,8 +438,10 @@ class MultiplierPlan:
         latency H + C + 3 to the first result, H - 1 more, the sink's depth, 1 to hand over;
         a pass: H reads and its depth."""
         H, C = self.H, self.transform.compute_cycles()
-        if step.sink == "in":
-            return H + DEPTH["in"]
+        if step.sink in ("in", "in_plain"):
+            return H + DEPTH[step.sink]
+        if step.sink == "pass_mul1":
+            return self.params.P + DEPTH[step.sink]
         if step.kind:
             return (0 if first else 1) + (H + C + READOUT_DELAY) + (H - 1) + DEPTH[step.sink] + 1
         return H + DEPTH[step.sink]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -93,6 +93,12 @@ class MultiplierCore(wiring.Component):
         side.at("valid", DEPTH["pass_mul"])
         side.at("k", DEPTH["pass_mul"])
         side_k = Signal(range(H + 1), name="side_k")
+        # plan.shared: the one MulAdd's issues, lane sm_l of word sm_k (`_shared_multiply`)
+        sm = DelayLine(m, {"valid": 1, "k": range(H), "l": range(L)}, prefix="sm")
+        sm_k, sm_l = Signal(range(H + 1), name="sm_k"), Signal(range(L), name="sm_l")
+        sm_word = Signal((L - 1) * w, name="sm_word")       # the word's first L - 1 products
+        for name in ("valid", "k", "l"):
+            sm.at(name, DEPTH["pass_mul1"])
         done = Signal(name="done")
         acc = Accumulator(u, K + 1, L)
         racc = Accumulator(u, K + 2, L, signed_digits=True)
@@ -106,7 +112,7 @@ class MultiplierCore(wiring.Component):
 
         # MulAdds, Accumulators, Restrict, the passes' units
         muls = []
-        for k in range(L):
+        for k in range(1 if plan.shared else L):
             ma = MulAdd(K, name=f"ma{k}")
             m.submodules[f"ma{k}"] = ma
             muls.append(ma)
@@ -142,7 +148,8 @@ class MultiplierCore(wiring.Component):
                                 racc=racc, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, t_lsb=t_lsb,
                                 pick=pick, j=j,
                                 d_high=d_high, mod_r=mod_r, sub_d=sub_d, add_t=add_t, sub_n=sub_n, halver=halver,
-                                seg=seg, seg_now=seg_now, lanes=lanes, side=side, side_k=side_k)
+                                seg=seg, seg_now=seg_now, lanes=lanes, side=side, side_k=side_k, sm=sm, sm_k=sm_k,
+                                sm_l=sm_l, sm_word=sm_word)
         for index, step in enumerate(program):
             self._index = index
             depth = DEPTH.get(step.sink, 0)
@@ -156,14 +163,18 @@ class MultiplierCore(wiring.Component):
                     m.d.comb += [rd[name].addr.eq(sk) for name in step.src.split(",")]
                     with m.If(ro.go):
                         m.d.sync += sk.eq(sk + 1)
-                elif step.sink == "in":
+                elif step.sink == "pass_mul1":
+                    m.d.comb += done.eq(self._shared_multiply(m, plan, wires, step.src, step.mem2, step.mem3,
+                                                              step.dest))
+                elif step.sink in ("in", "in_plain"):
                     self._input_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
                 else:
                     self._pass_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
         with m.If(done):
-            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0)]
+            m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0),
+                         sm_k.eq(0), sm_l.eq(0)]
         return m
 
     def _store_group(self, m, plan, names, sq, inits, rd, wr):
@@ -253,7 +264,9 @@ class MultiplierCore(wiring.Component):
             else:
                 beat = rd[src].data
             m.d.comb += [tu.i.valid.eq(issued), tu.i.payload.eq(Cat(beat, kind))]
-        if step.side:
+        if step.side and plan.shared:
+            self._shared_multiply(m, plan, wires, step.side[1], step.side[2], None, step.side[0])
+        elif step.side:
             self._side_pass(m, plan, step.side, wires)
         # --- sink ----------------------------------------------------------------------
         m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self._index + 1, 0)), op["k"].eq(sk), op["last"].eq(sk == H - 1),
@@ -296,9 +309,13 @@ class MultiplierCore(wiring.Component):
         beat1 = Signal(lanes_w, name="in_beat1")
         m.d.sync += beat1.eq(parts[0])
         m.d.comb += [op["valid"].eq(Mux(take, self._index + 1, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
-                     op["first"].eq(ld == 0), rd[step.mem2].addr.eq(ld)]
-        self._multiply(m, plan, wires, beat1, rd[step.mem2].data, wr[first], op.at("k", DEPTH["in"]),
-                       self._mine(op, DEPTH["in"]))
+                     op["first"].eq(ld == 0)]
+        if step.sink == "in_plain":                   # shared: T(x) stored, its product a pass of its own
+            m.d.comb += [wr[first].addr.eq(ld), wr[first].data.eq(parts[0]), wr[first].en.eq(take)]
+        else:
+            m.d.comb += rd[step.mem2].addr.eq(ld)
+            self._multiply(m, plan, wires, beat1, rd[step.mem2].data, wr[first], op.at("k", DEPTH["in"]),
+                           self._mine(op, DEPTH["in"]))
         with m.If(take):
             m.d.sync += ld.eq(ld + 1)
             with m.If(ld == 0):
@@ -311,6 +328,34 @@ class MultiplierCore(wiring.Component):
         for k, ma in enumerate(wires.muls):
             m.d.comb += [ma.a.eq(wires.lanes(a, w)[k]), ma.b.eq(wires.lanes(b, w)[k]), ma.c.eq(0)]
         m.d.comb += [dest.addr.eq(addr), dest.en.eq(en), dest.data.eq(Cat(*(ma.o for ma in wires.muls)))]
+
+    def _shared_multiply(self, m, plan, wires, a, b, c, dest):
+        """dest = a (.) b (+ c) on the one MulAdd, one coefficient a cycle: issue Lk + l reads
+        word k of the stores and multiplies its lane l; the word's L products are gathered and
+        written with the last (in place is safe: word k is not read again). Returns the
+        last write."""
+        rd, sm, k, lane, word = wires.rd, wires.sm, wires.sm_k, wires.sm_l, wires.sm_word
+        L, H, w = plan.lanes, plan.H, plan.K + 1
+        issue = k < H
+        m.d.comb += [sm["valid"].eq(issue), sm["k"].eq(k), sm["l"].eq(lane)]
+        m.d.comb += [rd[name].addr.eq(k) for name in (a, b, c) if name]
+        with m.If(issue):
+            m.d.sync += [lane.eq(Mux(lane == L - 1, 0, lane + 1)), k.eq(Mux(lane == L - 1, k + 1, k))]
+        at = sm.at("l", 1)
+        ma = wires.muls[0]
+
+        def lane_of(data):                            # a case on the lane (a variable shift lints as too wide)
+            return Array(wires.lanes(data, w))[at]
+        m.d.comb += [ma.a.eq(lane_of(rd[a].data)), ma.b.eq(lane_of(rd[b].data)),
+                     ma.c.eq(lane_of(rd[c].data) if c else 0)]
+        d = DEPTH["pass_mul1"]
+        valid, last_lane = sm.at("valid", d), sm.at("l", d) == L - 1
+        with m.If(valid):
+            m.d.sync += word.eq(Cat(word[w:], ma.o))
+        m.d.comb += [wr_.eq(x) for wr_, x in ((wires.wr[dest].addr, sm.at("k", d)),
+                                               (wires.wr[dest].en, valid & last_lane),
+                                               (wires.wr[dest].data, Cat(word, ma.o)))]
+        return valid & last_lane & (sm.at("k", d) == H - 1)
 
     def _side_pass(self, m, plan, names, wires):
         """dest = a (.) b over H issues from the step's start, on its own counter and delay line."""
