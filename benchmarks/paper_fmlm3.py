@@ -237,9 +237,9 @@ def report(db: Path) -> list[str]:
            "Reading the rows: bfs 1 is the paper's gray rows (the second of each pair of equal sets, Table 7's "
            "\"1 BFS\"). Every Table 6 set passes rsa-fmlm3's validation as printed (`modforge rsa params l=...` "
            "lists each with eq. (13) for Alg 2, eq. (19) for Alg 3); l = 3072, P = 128 is Alg 2 in the paper "
-           "and must stay so: Alg 3 needs c = 1 there (errata.md). Our cycles count time-domain x, y in and t "
-           "out (rsa-fmlm3's paper_table6_note: Table 6 counts a product kept in the spectral domain, 5 "
-           "transforms for Alg 3), so cycles / paper is not a like-for-like ratio of the transform units.", ""]
+           "and must stay so: Alg 3 needs c = 1 there (errata.md). The sweep runs each row as Table 6 counts it "
+           "(rsa-fmlm3's paper_table6_note): x, y and t in the spectral domain (`domain=spectral`: 5 transforms "
+           "for Alg 3, 7 for Alg 2) on one shared Multiply Adder (`muladds=1`).", ""]
     for target in TARGETS:
         if not any(target in p.targets for p in results.points):
             continue
