@@ -33,6 +33,7 @@ from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
 from .dsp import DSP_PROFILES, KARATSUBA_STAGES, karatsuba_product
 from .pipeline import Stager
+from .select import pick
 
 
 def modulus(K: int) -> int:
@@ -91,15 +92,11 @@ def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) 
 
 def rotate_left(x, amount, K: int) -> Value:
     """x (K bits) rotated left by amount (< K): a log rotator of 4:1 steps, each written as
-    an AND-OR of decoded selects, which Yosys maps to one LUT6 a bit (nested 2:1 Muxes
-    become a LUT3 per level: 352 LUT instead of 192 for K = 64)."""
+    hw.select.pick (one LUT6 a bit and step)."""
     rotated = Value.cast(x)
     for j in range(0, len(amount), 2):
         select = amount[j:j + 2]
-        step = Const(0, K)
-        for t in range(1 << len(select)):
-            step = step | (rotated.rotate_left((t << j) % K) & (select == t).replicate(K))
-        rotated = step
+        rotated = pick(select, [rotated.rotate_left((t << j) % K) for t in range(1 << len(select))])
     return rotated
 
 
