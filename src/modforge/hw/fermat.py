@@ -134,8 +134,11 @@ class PowerMul(Elaboratable):
             amount1, neg1 = Signal(ab, name=f"{name}_k{i}"), Signal(name=f"{name}_n{i}")
             m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
             if i == 0:
-                rot = Signal(K, name=f"{name}_rot")
-                m.d.sync += rot.eq(rotate_left(self.a[:K] | self.a[K], amount, K))
+                # registered inverted: the subtraction's carry chain propagates on ~rot (its
+                # operands are rot's complementary masks), so no inverter a bit after it
+                rot_n = Signal(K, name=f"{name}_rot_n")
+                m.d.sync += rot_n.eq(~rotate_left(self.a[:K] | self.a[K], amount, K))
+                rot = ~rot_n
             else:                                            # the second shift is K/2 less: wiring
                 rot = rot.rotate_right(K // 2)
             low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
