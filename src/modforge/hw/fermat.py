@@ -33,6 +33,7 @@ from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
 from .dsp import DSP_PROFILES, KARATSUBA_STAGES, karatsuba_product
 from .pipeline import Stager
+from .select import pick
 
 
 def modulus(K: int) -> int:
@@ -89,6 +90,16 @@ def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) 
     return word | (odd << 2 * (ab + 1) if sqrt2 else 0)
 
 
+def rotate_left(x, amount, K: int) -> Value:
+    """x (K bits) rotated left by amount (< K): a log rotator of 4:1 steps, each written as
+    hw.select.pick (one LUT6 a bit and step)."""
+    rotated = Value.cast(x)
+    for j in range(0, len(amount), 2):
+        select = amount[j:j + 2]
+        rotated = pick(select, [rotated.rotate_left((t << j) % K) for t in range(1 << len(select))])
+    return rotated
+
+
 def power_mul_depth(sqrt2: bool) -> int:
     """PowerMul's pipeline depth (without building one)."""
     return 3 if sqrt2 else 2
@@ -123,15 +134,11 @@ class PowerMul(Elaboratable):
             amount1, neg1 = Signal(ab, name=f"{name}_k{i}"), Signal(name=f"{name}_n{i}")
             m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
             if i == 0:
-                rotated = self.a[:K] | self.a[K]
-                for j in range(0, ab, 2):                    # a log rotator, amount < K, 4:1 steps
-                    r = [rotated.rotate_left((t << j) % K) for t in range(4)]
-                    if j + 1 < ab:
-                        rotated = Mux(amount[j + 1], Mux(amount[j], r[3], r[2]), Mux(amount[j], r[1], r[0]))
-                    else:
-                        rotated = Mux(amount[j], r[1], r[0])
-                rot = Signal(K, name=f"{name}_rot")
-                m.d.sync += rot.eq(rotated)
+                # registered inverted: the subtraction's carry chain propagates on ~rot (its
+                # operands are rot's complementary masks), so no inverter a bit after it
+                rot_n = Signal(K, name=f"{name}_rot_n")
+                m.d.sync += rot_n.eq(~rotate_left(self.a[:K] | self.a[K], amount, K))
+                rot = ~rot_n
             else:                                            # the second shift is K/2 less: wiring
                 rot = rot.rotate_right(K // 2)
             low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits

@@ -29,18 +29,11 @@ from ...hw.butterfly import ShiftButterfly
 from ...hw.delay import DelayLine
 from ...hw.fermat import PowerMul, control_width
 from ...hw.frame import FrameCounter
+from ...hw.select import pick, select_or
 from ...hw.stream import ReadOut
 from .model import KIND_CODES, TransformPlan
 
 LOAD, RUN, READ = 0, 1, 2
-
-
-def _pick(index, values):
-    """values[index] (index a Value) as a Mux chain."""
-    out = values[0]
-    for k, value in enumerate(values[1:], 1):
-        out = Mux(index == k, value, out)
-    return out
 
 
 class TransformCore(wiring.Component):
@@ -67,14 +60,13 @@ class TransformCore(wiring.Component):
             return value[k * w:(k + 1) * w]
 
         def switch_to_banks(indices, values):
-            """Per bank, the word and the value of the lane whose coefficient lives there."""
+            """Per bank, the word and the value of the lane whose coefficient lives there (one
+            lane a bank: the plan is conflict free, so the selects are one-hot)."""
             out = []
             for b in range(L):
-                word, value = plan.word(indices[0]), values[0]
-                for i, x in zip(indices[1:], values[1:], strict=True):
-                    here = plan.bank(i) == b
-                    word, value = Mux(here, plan.word(i), word), Mux(here, x, value)
-                out.append((word, value))
+                here = [plan.bank(i) == b for i in indices]
+                out.append((select_or(zip(here, [plan.word(i) for i in indices], strict=True)),
+                            select_or(zip(here, values, strict=True))))
             return out
 
         # --- controller: phase, load and read-out positions, stage and issue counters ---
@@ -131,13 +123,15 @@ class TransformCore(wiring.Component):
         out_banks = [Signal(range(L), name=f"out_bank{k}") for k in range(L)]
         m.d.sync += [ob.eq(plan.bank(i)) for ob, i in zip(out_banks, outs, strict=True)]
         out_data = [port.data for port in (banks.rd[out_group][0][b] for b in range(L))]
-        m.d.comb += ro.data.eq(Cat(*(_pick(ob, out_data) for ob in out_banks)))
+        m.d.comb += ro.data.eq(Cat(*(pick(ob, out_data) for ob in out_banks)))
 
         # --- the channel switcher (registered), the ROMs and the butterfly structures -----
         group1 = op.at("group", 1)
-        words = [Mux(group1, banks.rd[1][0][b].data, banks.rd[0][0][b].data) for b in range(L)]
         switched = [Signal(w, name=f"cs{k}") for k in range(L)]
-        m.d.sync += [s.eq(_pick(op.at(f"bank{k}", 1), words)) for k, s in enumerate(switched)]
+        for k, s in enumerate(switched):
+            bank = op.at(f"bank{k}", 1)
+            m.d.sync += s.eq(select_or(((group1 == x) & (bank == b), banks.rd[x][0][b].data)
+                                       for x in range(2) for b in range(L)))
         results = []
         for b in range(plan.bfs):
             words = plan.twiddle_rom(b)

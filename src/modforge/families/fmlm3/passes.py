@@ -10,7 +10,7 @@ s = L digits (s u bits) a cycle, least significant first, as the transform unit 
 
 from __future__ import annotations
 
-from amaranth.hdl import Elaboratable, Module, Mux, Signal, signed
+from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, signed
 
 from ...hw.digits import SegmentAddSub
 
@@ -31,14 +31,17 @@ class Restrict(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         unit = 2 * ((1 << self.u) - 1) ** 2
-        M = (1 << self.K) + 1
         bound_bits = (unit * (self.P + 1)).bit_length()
         for lane, (d, o) in enumerate(zip(self.d, self.o, strict=True)):
             base = unit * (lane + 1)
             bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)
             here = Mux(self.first, base, bound)                  # 2(n+1)(B-1)^2 of this beat
+            # d > here, compared on the bound's bits (d's bits above them: not all 0)
+            above = (d[bound_bits:] != 0) | (d[:bound_bits] > here)
+            # d - M (d >= 1 here) in K+2 bits is Cat(d - 1, 1, 1) and d is Cat(d, d[K], 0):
+            # one decrement by `above` (a LUT2 a bit), no multiplexer
             m.d.sync += [bound.eq(here + unit * self.lanes),
-                         o.eq(Mux(d > here, d - M, d))]
+                         o.eq(Cat((d[:self.K] - above)[:self.K], d[self.K] | above, above))]
         return m
 
 
