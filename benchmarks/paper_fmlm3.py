@@ -98,7 +98,8 @@ def measured(r: dict | None, cycles: int) -> dict:
     cycles = m.get("cycles") or cycles
     fmax = r["fmax_mhz"]
     latency = cycles / fmax if fmax else None
-    return {"lut": r["lut"], "ff": r["ff"], "dsp": r["dsp"], "bram": m.get("bram"), "fmax": fmax, "cycles": cycles,
+    return {"lut": r["lut"], "lutram": m.get("lutram"), "ff": r["ff"], "dsp": r["dsp"], "bram": m.get("bram"),
+            "fmax": fmax, "cycles": cycles,
             "lut_cycles": r["lut"] * cycles if r["lut"] else None, "latency": latency,
             "alp": r["lut"] * latency if r["lut"] and latency else None}
 
@@ -117,7 +118,7 @@ def state(results: Results, r: dict | None, point: Point, target: str) -> str:
 
 def fmlm3_table(results: Results, target: str) -> list[str]:
     clocked = target == "ecp5"
-    head = ("| l | alg | M | P | u | bfs | LUT | FF | DSP | BRAM | " + ("Fmax MHz | " if clocked else "")
+    head = ("| l | alg | M | P | u | bfs | LUT | LUT RAM | FF | DSP | BRAM | " + ("Fmax MHz | " if clocked else "")
             + "cycles | " + ("latency us | ALP | " if clocked else "LUT x cycles | ")
             + "paper LUT | paper DSP | paper RAMB36/18 | paper cycles | paper MHz | paper latency us | paper ALP | "
             + "LUT / paper | cycles / paper | " + ("ALP / paper" if clocked else "LUT x cycles / paper") + " | state |")
@@ -131,13 +132,14 @@ def fmlm3_table(results: Results, target: str) -> list[str]:
         paper = PAPER.get(paper_key(p))
         lut, _slices, dsp, b36, b18, pc, period, plat, palp = paper or (None,) * 9
         cells = [fmt(p["l"]), str(p["algorithm"]), f"2^{ring_exponent(p)}+1", str(p["P"]), str(p["u"]),
-                 str(p["bfs"]), fmt(ours.get("lut")), fmt(ours.get("ff")), fmt(ours.get("dsp")), fmt(ours.get("bram"))]
+                 str(p["bfs"]), fmt(ours.get("lut")), fmt(ours.get("lutram")), fmt(ours.get("ff")),
+                 fmt(ours.get("dsp")), fmt(ours.get("bram"))]
         cells += [fmt(ours.get("fmax"))] if clocked else []
         cells += [fmt(ours["cycles"])]
         cells += [fmt(ours.get("latency"), 2), fmt(ours.get("alp"), 0)] if clocked else [fmt(ours.get("lut_cycles"))]
         cells += [fmt(lut), fmt(dsp), f"{b36}/{b18}" if paper else "-", fmt(pc),
                   fmt(1000 / period, 0) if period else "-", fmt(plat, 2), fmt(palp)]
-        cells += [ratio(ours.get("lut"), lut), ratio(ours["cycles"], pc),
+        cells += [ratio(ours.get("lut") and ours["lut"] + (ours.get("lutram") or 0), lut), ratio(ours["cycles"], pc),
                   ratio(ours.get("alp"), palp) if clocked else ratio(ours.get("lut_cycles"), lut * pc if lut else None),
                   state(results, r, point, target)]
         rows.append("| " + " | ".join(cells) + " |")
@@ -146,7 +148,7 @@ def fmlm3_table(results: Results, target: str) -> list[str]:
 
 def baseline_table(results: Results, target: str) -> list[str]:
     clocked = target == "ecp5"
-    head = ("| l | w | pe | LUT | FF | DSP | BRAM | " + ("Fmax MHz | " if clocked else "") + "cycles | "
+    head = ("| l | w | pe | LUT | LUT RAM | FF | DSP | BRAM | " + ("Fmax MHz | " if clocked else "") + "cycles | "
             + ("latency us | ALP | " if clocked else "LUT x cycles | ") + "state |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for point in results.of(BASELINE):
@@ -154,8 +156,8 @@ def baseline_table(results: Results, target: str) -> list[str]:
             continue
         p, r = point.params, results.record(point, target)
         ours = measured(r, cycles_of(point))
-        cells = [fmt(p["l"]), str(p["w"]), str(p["pe"]), fmt(ours.get("lut")), fmt(ours.get("ff")),
-                 fmt(ours.get("dsp")), fmt(ours.get("bram"))]
+        cells = [fmt(p["l"]), str(p["w"]), str(p["pe"]), fmt(ours.get("lut")), fmt(ours.get("lutram")),
+                 fmt(ours.get("ff")), fmt(ours.get("dsp")), fmt(ours.get("bram"))]
         cells += [fmt(ours.get("fmax"))] if clocked else []
         cells += [fmt(ours["cycles"])]
         cells += [fmt(ours.get("latency"), 2), fmt(ours.get("alp"), 0)] if clocked else [fmt(ours.get("lut_cycles"))]
@@ -239,7 +241,9 @@ def report(db: Path) -> list[str]:
            "lists each with eq. (13) for Alg 2, eq. (19) for Alg 3); l = 3072, P = 128 is Alg 2 in the paper "
            "and must stay so: Alg 3 needs c = 1 there (errata.md). The sweep runs each row as Table 6 counts it "
            "(rsa-fmlm3's paper_table6_note): x, y and t in the spectral domain (`domain=spectral`: 5 transforms "
-           "for Alg 3, 7 for Alg 2) on one shared Multiply Adder (`muladds=1`).", ""]
+           "for Alg 3, 7 for Alg 2) on one shared Multiply Adder (`muladds=1`). LUT: logic LUTs; LUT RAM: "
+           "the LUTs used as distributed RAM or shift registers (xc7/xcup). The paper's LUT figure is ISE's "
+           "Slice LUTs, memory LUTs included, so LUT / paper compares LUT + LUT RAM with it.", ""]
     for target in TARGETS:
         if not any(target in p.targets for p in results.points):
             continue

@@ -387,7 +387,8 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
             console.print(f"cells {metrics.cells}, FF {metrics.ff}, area {fig(metrics.cell_area_um2)} um2, "
                           f"critical path {fig(metrics.critical_path_ns)} ns")
         if metrics.lut is not None:
-            console.print(f"LUT {metrics.lut}, FF {fig(metrics.ff)}, carry {fig(metrics.carry)}, "
+            lutram = f" (+{metrics.lutram} as LUT RAM/SRL)" if metrics.lutram else ""
+            console.print(f"LUT {metrics.lut}{lutram}, FF {fig(metrics.ff)}, carry {fig(metrics.carry)}, "
                           f"DSP {fig(metrics.dsp)}, BRAM {fig(metrics.bram)}")
         console.print(f"Fmax {fig(metrics.fmax_mhz, '{:.1f}')} MHz (asked {fig(metrics.freq_mhz)}), "
                       f"latency {fig(metrics.latency_ns, '{:.1f}')} ns, "

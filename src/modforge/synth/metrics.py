@@ -9,6 +9,8 @@ Keys (None where a target has no such figure):
   lut, lut_by_size           LUTs (xc7/xcup: LUT1..LUT6; ecp5: post-route TRELLIS_COMB
                              slots, which include carry halves; lut_by_size: the mapped
                              cell types LUT4/CCU2C/... for ecp5)
+  lutram                     xc7/xcup: LUTs used as distributed RAM or shift registers
+                             (RAM32M16, SRLC32E, ...), not in lut; counted in area
   ff, carry, dsp, bram       flip-flops; CARRY4/CARRY8 (xc*) or CCU2C (ecp5); DSP48E1/E2
                              or MULT18X18D; block RAMs in 36 Kb (xc*) or DP16KD (ecp5)
   gates, gates_by_type, depth    generic: two-input gates and inverters (each
@@ -19,10 +21,10 @@ Keys (None where a target has no such figure):
                              asic: 1000 / critical_path_ns; generic, xc7, xcup: None
   latency_ns                 latency_cycles * 1000 / fmax_mhz
   throughput_mops            results per microsecond: fmax_mhz / initiation_interval
-  area, area_unit            "LUT-eq" = LUT + FF/2 + 100*DSP + 300*BRAM (FPGA targets),
+  area, area_unit            "LUT-eq" = LUT + LUTRAM + FF/2 + 100*DSP + 300*BRAM (FPGA targets),
                              "um2" (asic), "gates" = gates + FF (generic)
   area_time                  area * latency in us
-  atp                        latency(us) * (LUT + FF/2 + 100*DSP + 300*BRAM), FPGA targets
+  atp                        latency(us) * area (LUT-eq), FPGA targets
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Metrics:
     initiation_interval: int | None = None
     lut: int | None = None
     lut_by_size: dict | None = None
+    lutram: int | None = None
     ff: int | None = None
     carry: int | None = None
     dsp: int | None = None
@@ -87,7 +90,7 @@ class Metrics:
             self.throughput_mops = self.fmax_mhz / self.initiation_interval
         fpga = self.target in FPGA_TARGETS
         if fpga and self.lut is not None:
-            self.area = lut_equivalent(self.lut, self.ff or 0, self.dsp or 0, self.bram or 0)
+            self.area = lut_equivalent(self.lut + (self.lutram or 0), self.ff or 0, self.dsp or 0, self.bram or 0)
             self.area_unit = "LUT-eq"
         elif self.target == "asic" and self.cell_area_um2 is not None:
             self.area, self.area_unit = self.cell_area_um2, "um2"

@@ -143,11 +143,18 @@ def _is_ff(kind: str) -> bool:
     return "DFF" in kind or kind.startswith(("FD", "TRELLIS_FF"))
 
 
+#: the LUTs of a distributed-RAM or shift-register primitive (UG574/UG474's SLICEM LUTs a cell)
+XILINX_LUTRAM = {"RAM32X1S": 1, "RAM32X1D": 2, "RAM32M": 4, "RAM32M16": 8, "RAM64X1S": 1, "RAM64X1D": 2,
+                 "RAM64M": 4, "RAM64M8": 8, "RAM128X1S": 2, "RAM128X1D": 4, "RAM256X1S": 4, "RAM256X1D": 8,
+                 "RAM512X1S": 8, "SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1}
+
+
 def xilinx_counts(cells: dict[str, int]) -> dict:
     luts = {k: v for k, v in cells.items() if re.fullmatch(r"LUT\d", k) or k == "INV"}  # INV: a LUT1
     return {
         "lut": sum(luts.values()),
         "lut_by_size": luts,
+        "lutram": sum(XILINX_LUTRAM[k] * v for k, v in cells.items() if k in XILINX_LUTRAM),
         "ff": sum(v for k, v in cells.items() if re.fullmatch(r"FD[RSCP]E(_1)?", k)),
         "carry": sum(v for k, v in cells.items() if k in ("CARRY4", "CARRY8")),
         "dsp": sum(v for k, v in cells.items() if k.startswith("DSP48")),

@@ -29,8 +29,10 @@ def run(dut, steps, outputs):
     return got
 
 
+@pytest.mark.parametrize("apply", [1, 0])
 @pytest.mark.parametrize("bits, P, lanes", [(32, 16, 2), (64, 32, 4), (128, 16, 4)])
-def test_restrict(bits, P, lanes):
+def test_restrict(bits, P, lanes, apply):
+    """eq. (12) with apply high; with it low the coefficients pass as they are (CT^-1's read-out)."""
     rng = random.Random(bits + lanes)
     for params in fmlm3.parameter_sets(bits, P):
         M, K, u = params.M, params.ring.K, params.u
@@ -38,10 +40,11 @@ def test_restrict(bits, P, lanes):
         # the values at and beside each bound
         frames.append([min(M - 1, 2 * (n + 1) * ((1 << u) - 1) ** 2 + (n % 3) - 1) for n in range(P)])
         dut = Restrict(P, u, K, lanes)
-        steps = [[(dut.first, k == 0)] + [(d, z[lanes * k + lane]) for lane, d in enumerate(dut.d)]
+        steps = [[(dut.first, k == 0), (dut.apply, apply)] + [(d, z[lanes * k + lane]) for lane, d in enumerate(dut.d)]
                  for z in frames for k in range(P // lanes)]
         got = [value for beat in run(dut, steps, dut.o) for value in beat]
-        assert [got[i:i + P] for i in range(0, len(got), P)] == [fmlm3.restrict(z, P, u, M) for z in frames]
+        assert [got[i:i + P] for i in range(0, len(got), P)] == [
+            fmlm3.restrict(z, P, u, M) if apply else z for z in frames]
 
 
 @pytest.mark.parametrize("bits, P, bfs", [(32, 16, 1), (64, 32, 2), (128, 16, 2)])

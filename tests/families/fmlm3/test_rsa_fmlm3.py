@@ -90,7 +90,8 @@ def test_cycle_claims():
     plan = ALG.derived(p)
     H, C = plan.H, plan.transform.compute_cycles()
     mul = 1 + MulAdd.depth                          # a read-out beat to its MulAdd result's write
-    assert ALG.latency(p) == 7 * (2 * H + C + 4) - 1 + (mul + 0 + mul + mul + 2 + mul + 3) + (3 * H + 2 + 2 + 5) + 3
+    acc = DEPTH["acc"]                              # Restrict (passing) and the Accumulator, as for NCT^-1
+    assert ALG.latency(p) == 7 * (2 * H + C + 4) - 1 + (mul + 0 + mul + mul + acc + mul + 3) + (3 * H + 2 + 2 + 5) + 3
     assert ALG.initiation_interval(p) == ALG.latency(p) - 3 + H and ALG.cycles(p) == ALG.latency(p) + H - 1
 
 
@@ -182,32 +183,41 @@ def test_cycle_claims_spectral():
 
 def test_store_groups():
     """The spectral stores share block RAMs with no step reading (or writing) two of a group:
-    3 memories in the time domain, 4 in the spectral one (MultiplierPlan.store_groups)."""
+    3 memories, 4 with T'(y) stored, 5 with T(x) too (MultiplierPlan.store_groups)."""
     for cfg in ALG.grid() + ALG.extended_grid():
         plan = ALG.derived(ALG.parse(cfg))
         groups = plan.store_groups()
-        both = plan.domain == "spectral" or plan.shared          # T(y), T'(y) stored
-        assert len(groups) == (4 if both else 3)
+        spectral = plan.domain == "spectral"
+        yn = spectral or plan.shared                             # T'(y) stored
+        yc = spectral or plan.params.algorithm == 2              # T(y) stored (else multiplied on its read-out)
+        xt = spectral and plan.shared                            # T(x) stored as it comes, in LUT RAM
+        assert len(groups) == 3 + yn + xt
         assert sorted(n for g in groups for n in g) == sorted(
-            {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YC", "YN"} if both else set())
-            | ({"YC"} if plan.params.algorithm == 2 else set()))
+            {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YN"} if yn else set()) | ({"YC"} if yc else set())
+            | ({"XT"} if xt else set()))
 
 
 @pytest.mark.parametrize("domain", ["time", "spectral"])
 def test_cycle_claims_shared_muladd(domain):
-    """muladds = 1, Table 6's set: the transforms' read-outs go plain into stores and the
-    products are passes of P + 1 + MulAdd.depth on the one MulAdd (T(x) (.) T(N'), T(y) (.) Z0,
-    T'(m) (.) T'(N) + XN), T'(x) (.) T'(y) beside CT^-1; the values are those of muladds = lanes."""
+    """muladds = 1, Table 6's set: three products on the one MulAdd, one coefficient a cycle
+    (P + 1 + MulAdd.depth each): T(x) (.) T(N') as the input comes (spectral: from a store
+    the input fills, a word once its beat is in) or as CT(x)'s
+    read-out goes (time), T(y) (.) Z0 as a pass (spectral) or on CT(y)'s read-out (time), and
+    T'(m) (.) T'(N) + XN on NCT(m)'s read-out; a read-out through the MulAdd takes P - H
+    cycles more than a plain one. T'(x) (.) T'(y) runs beside CT^-1. The values are those of
+    muladds = lanes."""
     cfg = {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": domain}
     p, lanes = ALG.parse(cfg | {"muladds": "1"}), ALG.parse(cfg)
     plan = ALG.derived(p)
     H, C, P = plan.H, plan.transform.compute_cycles(), p.P
     assert plan.shared and ALG.derived(lanes).transforms() == plan.transforms()
-    passes = 3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"] + 3 * (P + DEPTH["pass_mul1"])
-    transforms = (5 if domain == "spectral" else 7) * (2 * H + C + 4) + DEPTH["acc"] + DEPTH["racc"]
-    first = H if domain == "spectral" else -1      # the input: H beats stored, or the first transform's load
-    assert ALG.latency(p) == first + transforms + passes + 3
-    assert ALG.cycles(p) == (2083 if domain == "spectral" else 2652)
+    spectral = domain == "spectral"
+    passes = 3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]
+    products = 3 * (P + DEPTH["pass_mul1"]) - (1 if spectral else 3) * H
+    transforms = (5 if spectral else 7) * (2 * H + C + 4) + DEPTH["acc"] + DEPTH["racc"]
+    first = 1 if spectral else -1    # the input's first issue a cycle after its first beat; no read before CT(x)
+    assert ALG.latency(p) == first + transforms + products + passes + 3
+    assert ALG.cycles(p) == (2021 if spectral else 2557)
     assert ALG.cycles(p) == ALG.latency(p) + H - 1
     rng = random.Random(4)
     for x, y in ALG.cases(p)[:3] + [ALG.random_operands(p, rng)]:

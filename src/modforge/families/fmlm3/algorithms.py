@@ -295,8 +295,9 @@ class RsaFmlm3Params:
                      "(Algorithms 2 and 3 as the paper states them: 5 transforms for Alg 3)")
     muladds: Literal["lanes", "1"] = param(
         "lanes", help="lanes: one MulAdd a lane (L = 2 bfs, 9 DSPs each for K = 64), the products riding on the "
-                      "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, each "
-                      "product a pass of P cycles (Table 6's set: 2,083 cycles spectral against 1,731)")
+                      "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, on the input "
+                      "as it comes and on read-outs held to its pace (Table 6's set: 2,020 cycles spectral "
+                      "against 1,731)")
 
 
 @register
@@ -495,7 +496,8 @@ class RsaFmlm3(Algorithm):
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"},
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"},
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral", "muladds": "1"},
-                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"}]
+                {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"},
+                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "muladds": "1"}]
 
     def extended_grid(self):
         # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1, errata), 4096 its 3* row,
@@ -523,7 +525,8 @@ class RsaFmlm3(Algorithm):
                 "steps": plan.schedule(), "config": config,
                 "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (time: the input "
                            "one 2H + C + 3 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
-                           "depth (muladds = 1: a product pass P + 1 + MulAdd.depth, the input H); "
+                           "depth (muladds = 1: a product P + 1 + MulAdd.depth, the input's 1 more, a read-out "
+                           "through the MulAdd P - H more than a plain one); "
                            "II = latency - 3 + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
                                      "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "

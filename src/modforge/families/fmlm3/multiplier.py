@@ -28,9 +28,13 @@ for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + Mul
 [Alg 3's pass] + 5 (2H + C + 4) + the sinks' depths + the 3 passes + 3; l = 2048, P = 128,
 u = 16, Alg 3, 2 BFS (MulAdd.depth 5): 1,731 cycles (latency 1,700).
 
-muladds = 1 (one MulAdd, the paper's; `shared_program`): the input stores T(x) plain (H
-cycles), and each product is a pass of its own over the stored spectra, one coefficient a
-cycle, in place (P issues + 1 + MulAdd.depth); the time domain stores T(y), T'(y) plain too.
+muladds = 1 (one MulAdd, the paper's; `shared_program`): one coefficient a cycle, P issues +
+1 + MulAdd.depth a product. T(x) (.) T(N') runs as the input comes (spectral: from the store
+XT the input fills at a beat a cycle, word k read once beat k is in: 1 + P + 1 + MulAdd.depth
+from the first beat) or on CT(x)'s read-out (time); T'(m) (.) T'(N) + XN (and in the time
+domain T(y) (.) Z0) on the read-out of its transform, held to the MulAdd's pace by
+back-pressure (a read-out of P cycles instead of H); T(y) (.) Z0 (spectral) is a pass of its
+own over the stores, in place; T'(x) (.) T'(y) runs beside CT^-1.
 
 Table 6's 2,036 (same set) against Table 5: its rows for Alg 3 summed one after another,
 5 transforms (CT^-1 270, NCT 237 twice, NCT^-1 274, CT 235: 1,253), 4 component-wise
@@ -45,10 +49,10 @@ in three places, and comes out 15 % below:
     input, one on NCT(m)'s read-out (T'(m) (.) T'(N) + XN), one beside CT^-1, and only one
     is a step of its own (H + 1 + MulAdd.depth = 38 cycles); the paper has ONE Multiply Adder (9 DSP) at
     one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
-    (`shared_program`) does that: the read-outs go plain into stores, and the 3 products on
-    the critical path are passes of P + 1 + MulAdd.depth = 134 cycles on the one MulAdd
-    (T(x) (.) T(N'), T(y) (.) Z0, T'(m) (.) T'(N) + XN; T'(x) (.) T'(y) still beside CT^-1):
-    2,083 cycles on this set (latency 2,052; time domain 2,652) for 1/4 of the MulAdds' DSPs;
+    (`shared_program`) does that: the 3 products on the critical path take P + 1 +
+    MulAdd.depth = 134 cycles each on the one MulAdd, two of them overlapped with the input
+    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,020 cycles on this set
+    (latency 1,989; time domain 2,556) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
     6 additions and a halving (265), by forming the candidates side by side (passes.py).
 
@@ -59,10 +63,11 @@ beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
 Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits; the
 spectral stores as regions of STORE_GROUPS' memories, marked ram_style = block from 4,096
 bits on (multiplier_hw.BLOCK_RAM_BITS): {TNp, TnN, YC},
-{Z0, Z4}, {XN}, {YN}, a 4-BRAM36 memory each at L (K+1) = 260 bits; the digit stores stay
+{Z0, Z4}, {XN}, {YN}, a 4-BRAM36 memory each at L (K+1) = 260 bits, and {XT} in LUT RAM; the digit stores stay
 small memories Yosys puts in LUT RAM):
   X, Y       the input digits (the loads of NCT(x), CT(y), NCT(y); x0, y0 for the parity)
   TNp, TnN   T(N'), T'(N) from cfg;  ND  N's digits from cfg
+  XT         T(x)                    (spectral, muladds = 1: the input's, in LUT RAM)
   Z0         X^ (.) T(N')            (CT(x)'s read-out through the MulAdd, c = 0)
   XN         T'(x)                   (Alg 3: T'(x) (.) T'(y) after NCT(y), in place)
   YC         T(y)                    (Alg 2 only; Alg 3 forms T(y) (.) Z0 into Z0 in place)
@@ -128,8 +133,8 @@ class Step:
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
 # a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
 DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in": 1 + MulAdd.depth,
-         "pass_mul1": 1 + MulAdd.depth, "in_plain": 0,
-         "acc": Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
+         "pass_mul1": 1 + MulAdd.depth, "in_mul1": 1 + MulAdd.depth, "mul1": 1 + MulAdd.depth,
+         "acc": Restrict.depth + Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
          "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
          "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
 
@@ -137,7 +142,10 @@ DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in"
 # The spectral stores share block RAMs: each group is one memory (1 read, 1 write port; a
 # store is a region of H words), grouped so that no step reads two stores of a group or
 # writes two (`store_groups` checks the program). The digit stores stay one small memory each.
-STORE_GROUPS = (("TNp", "TnN", "YC"), ("Z0", "Z4"), ("XN",), ("YN",))
+STORE_GROUPS = (("TNp", "TnN", "YC"), ("Z0", "Z4"), ("XN",), ("YN",), ("XT",))
+# T(x) as the input brings it (muladds = 1, spectral), read back a coefficient a cycle while the
+# input still writes the other groups: a memory of its own, small enough for LUT RAM
+LUT_RAM_STORES = ("XT",)
 DIGIT_STORES = ("X", "Y", "A", "B", "ND")
 
 
@@ -376,29 +384,29 @@ class MultiplierPlan:
         return [Step(None, "A,B", "out", None, None, "o")]
 
     def shared_program(self) -> list[Step]:
-        """muladds = 1: every component-wise product is a pass of its own on the one MulAdd
-        (pass_mul1: P issues, one coefficient a cycle, in place), the transforms' read-outs
-        go plain into stores; T'(x) (.) T'(y) runs beside the first CT^-1 as a side pass
-        (P + 1 + MulAdd.depth cycles, inside the step: `__post_init__` checks)."""
+        """muladds = 1: every component-wise product runs on the one MulAdd, one coefficient a
+        cycle (P issues, then 1 + MulAdd.depth): as the input comes (in_mul1: a beat taken
+        every L cycles), as a transform's read-out goes (mul1: the unit's read-out held by
+        back-pressure, a beat every L cycles), or as a pass over stores of its own (pass_mul1,
+        in place). T'(x) (.) T'(y) runs beside the first CT^-1 as a side pass (P + 1 +
+        MulAdd.depth cycles, inside the step: `__post_init__` checks)."""
         alg2 = self.params.algorithm == 2
         if self.domain == "spectral":
-            steps = [Step(None, "input", "in_plain", None, None, "Z0,XN,YC,YN")]
+            steps = [Step(None, "input", "in_mul1", "TNp", None, "Z0,XT,XN,YC,YN")]  # Z0 = T(x) (.) T(N')
         else:
-            steps = [Step("ct", "input", "plain", None, None, "Z0"),            # Z0 = T(x)
-                     Step("nct", "X", "plain", None, None, "XN"),               # XN = T'(x)
-                     Step("ct", "Y", "plain", None, None, "YC"),                # YC = T(y)
-                     Step("nct", "Y", "plain", None, None, "YN")]               # YN = T'(y)
-        steps.append(Step(None, "Z0", "pass_mul1", "TNp", None, "Z0"))          # Z0 = T(x) (.) T(N')
-        if not alg2:
+            steps = [Step("ct", "input", "mul1", "TNp", None, "Z0"),             # Z0 = T(x) (.) T(N')
+                     Step("nct", "X", "plain", None, None, "XN")]               # XN = T'(x)
+            steps.append(Step("ct", "Y", "plain", None, None, "YC") if alg2 else  # YC = T(y)
+                         Step("ct", "Y", "mul1", "Z0", None, "Z0"))             # Z0 = T(y) (.) Z0
+            steps.append(Step("nct", "Y", "plain", None, None, "YN"))           # YN = T'(y)
+        if not alg2 and self.domain == "spectral":
             steps.append(Step(None, "Z0", "pass_mul1", "YC", None, "Z0"))       # Z0 = T(y) (.) Z0
         steps.append(Step("ct_inv", "Z0", "acc", None, None, "A", ("XN", "XN", "YN")))   # + XN = XN (.) YN
         if alg2:
-            steps += [Step("ct", "G", "plain", None, None, "Z0"),                # T(z0), eq. (17)
-                      Step(None, "Z0", "pass_mul1", "YC", None, "Z0"),          # (.) T(y)
+            steps += [Step("ct", "G", "mul1", "YC", None, "Z0"),                 # T(z0) (.) T(y), eq. (17)
                       Step("ct_inv", "Z0", "acc", None, None, "A")]
         steps += [Step(None, "A", "pass_m", None, None, "A,B"),                 # m: A or B
-                  Step("nct", "M", "plain", None, None, "Z4"),                  # Z4 = T'(m)
-                  Step(None, "Z4", "pass_mul1", "TnN", "XN", "Z4"),             # Z4 = Z4 (.) T'(N) + XN
+                  Step("nct", "M", "mul1", "TnN", "XN", "Z4"),                  # Z4 = T'(m) (.) T'(N) + XN
                   Step("nct_inv", "Z4", "racc", None, None, "A"),               # A + c2 2^(uP)
                   Step(None, "A", "pass_d", None, None, "B"),                   # D's low bits, j
                   Step(None, "B", "pass_t", None, None, "A,B")]                 # t, t - N
@@ -413,6 +421,8 @@ class MultiplierPlan:
     def accesses(step: Step) -> tuple[set[str], set[str]]:
         """The stores a step reads and writes (the picked sources M, T, G are A and B)."""
         reads = {*step.src.split(","), step.mem2, step.mem3, *(step.side or ())[1:]} - {"input", None}
+        if step.sink == "in_mul1":
+            reads.add("XT")
         reads = {"A", "B"} | reads - {"M", "T", "G"} if reads & {"M", "T", "G"} else reads
         writes = set() if step.sink == "out" else {*step.dest.split(","), *(step.side or ())[:1]}
         return {r for r in reads if r}, writes
@@ -435,15 +445,20 @@ class MultiplierPlan:
     def step_cycles(self, step: Step, first: bool) -> int:
         """A step's cycles, its first to the next one's first (the input step: from its first
         beat's acceptance). A transform: the first read (1; none from the input), the unit's
-        latency H + C + 3 to the first result, H - 1 more, the sink's depth, 1 to hand over;
-        a pass: H reads and its depth."""
+        latency H + C + 3 to the first result, H - 1 more (mul1: P - 1, a coefficient a cycle),
+        the sink's depth, 1 to hand over; a pass: H reads (a product on the one MulAdd: P) and
+        its depth."""
         H, C = self.H, self.transform.compute_cycles()
-        if step.sink in ("in", "in_plain"):
+        P = self.params.P
+        if step.sink == "in":
             return H + DEPTH[step.sink]
         if step.sink == "pass_mul1":
-            return self.params.P + DEPTH[step.sink]
+            return P + DEPTH[step.sink]
+        if step.sink == "in_mul1":                          # its first issue the cycle after the first beat
+            return 1 + P + DEPTH[step.sink]
         if step.kind:
-            return (0 if first else 1) + (H + C + READOUT_DELAY) + (H - 1) + DEPTH[step.sink] + 1
+            issues = P if step.sink == "mul1" else H            # mul1: one coefficient a cycle
+            return (0 if first else 1) + (H + C + READOUT_DELAY) + (issues - 1) + DEPTH[step.sink] + 1
         return H + DEPTH[step.sink]
 
     def latency(self) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -26,10 +26,11 @@ from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
 from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.fermat import MulAdd
+from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
 from . import hw
 from .model import KIND_CODES
-from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, MultiplierPlan
+from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, LUT_RAM_STORES, MultiplierPlan
 from .passes import ModRPass, Restrict
 
 BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked ram_style = block
@@ -100,15 +101,17 @@ class MultiplierCore(wiring.Component):
         for name in ("valid", "k", "l"):
             sm.at(name, DEPTH["pass_mul1"])
         done = Signal(name="done")
-        acc = Accumulator(u, K + 1, L)
-        racc = Accumulator(u, K + 2, L, signed_digits=True)
-        carry_bits = max(acc.carry_bits, racc.carry_bits)
+        # one Accumulator behind Restrict for CT^-1's read-out (Restrict passing the digits in
+        # [0, M) on as non-negative K+2-bit ones) and NCT^-1's (restricted, signed)
+        acc = Accumulator(u, K + 2, L, signed_digits=True)
+        carry_bits = acc.carry_bits
         carry = Signal(signed(carry_bits + 1), name="carry")
         x0y0, parity, t_lsb = Signal(name="x0y0"), Signal(name="parity"), Signal(name="t_lsb")
         pick = Signal(name="pick")                    # pass_m: m is B; pass_t: the result is B
         j = Signal(signed(4), name="j")
         d_high = Signal(2, name="d_high")
         m.d.comb += loader.allow.eq((sq == 0) & (ld == 0))
+        self._lanes: dict[int, object] = {}
 
         # MulAdds, Accumulators, Restrict, the passes' units
         muls = []
@@ -116,7 +119,7 @@ class MultiplierCore(wiring.Component):
             ma = MulAdd(K, name=f"ma{k}")
             m.submodules[f"ma{k}"] = ma
             muls.append(ma)
-        m.submodules.acc, m.submodules.racc = acc, racc
+        m.submodules.acc = acc
         restrict = Restrict(p.P, u, K, L)
         m.submodules.restrict = restrict
         mod_r = ModRPass(du, carry_bits)
@@ -125,10 +128,9 @@ class MultiplierCore(wiring.Component):
         m.submodules.sub_d, m.submodules.add_t, m.submodules.sub_n = sub_d, add_t, sub_n
         halver = Halver(du)
         m.submodules.halver = halver
-        m.d.comb += [restrict.first.eq(op["first"]), racc.first.eq(op.at("first", 1)), acc.first.eq(op["first"])]
+        m.d.comb += [restrict.first.eq(op["first"]), acc.first.eq(op.at("first", Restrict.depth))]
         m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(tu.o.payload, w), strict=True)]
-        m.d.comb += [d.eq(x) for d, x in zip(racc.d, restrict.o, strict=True)]
-        m.d.comb += [d.eq(x) for d, x in zip(acc.d, lanes(tu.o.payload, w), strict=True)]
+        m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
         beat1 = Signal(L * w, name="beat1")           # the read-out beat, aligned with the stores' words
         m.d.sync += beat1.eq(tu.o.payload)
 
@@ -145,19 +147,22 @@ class MultiplierCore(wiring.Component):
             m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
 
         wires = SimpleNamespace(tu=tu, rd=rd, wr=wr, ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
-                                racc=racc, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, t_lsb=t_lsb,
+                                restrict=restrict, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, t_lsb=t_lsb,
                                 pick=pick, j=j,
                                 d_high=d_high, mod_r=mod_r, sub_d=sub_d, add_t=add_t, sub_n=sub_n, halver=halver,
                                 seg=seg, seg_now=seg_now, lanes=lanes, side=side, side_k=side_k, sm=sm, sm_k=sm_k,
                                 sm_l=sm_l, sm_word=sm_word)
+        if plan.shared:
+            self._product = Signal(L * w, name="sm_product")
+            m.d.comb += self._product.eq(Cat(sm_word, muls[0].o))
         for index, step in enumerate(program):
             self._index = index
             depth = DEPTH.get(step.sink, 0)
             last_write = self._mine(op, depth) & op.at("last", depth)
             with m.If(sq == index):
                 if step.kind:
-                    self._transform_step(m, plan, step, wires)
-                    m.d.comb += done.eq(last_write)
+                    mul1_done = self._transform_step(m, plan, step, wires)
+                    m.d.comb += done.eq(last_write if mul1_done is None else mul1_done)
                 elif step.sink == "out":
                     m.d.comb += [ro.avail.eq(sk < H), done.eq(ro.go & (sk == H - 1))]
                     m.d.comb += [rd[name].addr.eq(sk) for name in step.src.split(",")]
@@ -166,7 +171,9 @@ class MultiplierCore(wiring.Component):
                 elif step.sink == "pass_mul1":
                     m.d.comb += done.eq(self._shared_multiply(m, plan, wires, step.src, step.mem2, step.mem3,
                                                               step.dest))
-                elif step.sink in ("in", "in_plain"):
+                elif step.sink == "in_mul1":
+                    m.d.comb += done.eq(self._input_step(m, plan, step, wires))
+                elif step.sink == "in":
                     self._input_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write)
                 else:
@@ -176,6 +183,10 @@ class MultiplierCore(wiring.Component):
             m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0),
                          sm_k.eq(0), sm_l.eq(0)]
         return m
+
+    def _lane(self, at, word, w):
+        """Lane `at` of a word, one multiplexer a word however many steps use it."""
+        return self._lanes.setdefault(id(word), pick_lane(at, [word[k * w:(k + 1) * w] for k in range(len(word) // w)]))
 
     def _store_group(self, m, plan, names, sq, inits, rd, wr):
         """One block RAM for the stores `names` (region r: store r's H words): rd[name] and
@@ -188,7 +199,8 @@ class MultiplierCore(wiring.Component):
         depth = len(names) << bits
         # block RAM from a quarter of a RAMB18 on; smaller ones are left to Yosys (LUT RAM,
         # which the netlist simulation's cell models can also run: their RAMB36E1 has no behaviour)
-        attrs = {"ram_style": "block"} if width * depth >= BLOCK_RAM_BITS else {}
+        attrs = ({"ram_style": "distributed"} if set(names) <= set(LUT_RAM_STORES) else
+                 {"ram_style": "block"} if width * depth >= BLOCK_RAM_BITS else {})
         mem = Memory(shape=width, depth=depth, init=init, attrs=attrs)
         m.submodules[f"{names[0].lower()}_ram"] = mem
         rport, wport = mem.read_port(), mem.write_port()
@@ -224,7 +236,7 @@ class MultiplierCore(wiring.Component):
         carry, x0y0, parity, pick, lanes, seg = (wires.carry, wires.x0y0, wires.parity, wires.pick, wires.lanes,
                                                  wires.seg)
         picked = step.src in ("M", "T")               # m (after pass_m) or t (after pass_t): A, or B by pick
-        muls, acc, racc, beat1 = wires.muls, wires.acc, wires.racc, wires.beat1
+        muls, acc, beat1 = wires.muls, wires.acc, wires.beat1
         L, H, K, u = plan.lanes, plan.H, plan.K, plan.params.u
         w, du = K + 1, L * u
         kind = Const(KIND_CODES[step.kind], 2)
@@ -269,6 +281,10 @@ class MultiplierCore(wiring.Component):
         elif step.side:
             self._side_pass(m, plan, step.side, wires)
         # --- sink ----------------------------------------------------------------------
+        if step.sink == "mul1":        # a coefficient a cycle: the read-out beat held until its last lane
+            m.d.comb += tu.o.ready.eq(wires.sm_l == L - 1)
+            return self._shared_multiply(m, plan, wires, None, step.mem2, step.mem3, step.dest,
+                                         a_word=beat1, advance=tu.o.valid)
         m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self._index + 1, 0)), op["k"].eq(sk), op["last"].eq(sk == H - 1),
                      op["first"].eq(sk == 0)]
         with m.If(tu.o.valid):
@@ -287,15 +303,17 @@ class MultiplierCore(wiring.Component):
                              ma.c.eq(lanes(rd[step.mem3].data, w)[k] if step.mem3 else 0)]
             m.d.comb += dest.data.eq(Cat(*(ma.o for ma in muls)))
         else:
-            unit = acc if step.sink == "acc" else racc
-            m.d.comb += dest.data.eq(unit.o)
+            m.d.comb += [wires.restrict.apply.eq(step.sink == "racc"), dest.data.eq(acc.o)]
             with m.If(self._mine(op, d) & op.at("last", d)):
-                m.d.sync += carry.eq(unit.carry)
+                m.d.sync += carry.eq(acc.carry)
+        return None
 
     def _input_step(self, m, plan, step, wires):
         """domain = spectral: the H input beats' spectra into their stores, the first times
-        mem2 on the MulAdds on its way (mem2 read at the beat's index as it is taken, the beat
-        registered beside the read); x0 y0 from the first beat."""
+        mem2 on its way: on the L MulAdds as the beats come (in: mem2 read at the beat's index
+        as it is taken, the beat registered beside the read), or on the one MulAdd a
+        coefficient a cycle from the store XT, word k once beat k is in (in_mul1: returns the
+        last write); x0 y0 from the first beat."""
         rd, wr, ld, op = wires.rd, wires.wr, wires.ld, wires.op
         w = plan.K + 1
         lanes_w = plan.lanes * w
@@ -304,22 +322,23 @@ class MultiplierCore(wiring.Component):
         x, y = self.i.payload[:plan.spectral_width], self.i.payload[plan.spectral_width:]
         parts = (x[:lanes_w], x[lanes_w:2 * lanes_w], y[:lanes_w], y[lanes_w:2 * lanes_w])
         first, *rest = step.dest.split(",")
-        for name, part in zip(rest, parts[1:], strict=True):
+        stored = parts if step.sink == "in_mul1" else parts[1:]
+        for name, part in zip(rest, stored, strict=True):
             m.d.comb += [wr[name].addr.eq(ld), wr[name].data.eq(part), wr[name].en.eq(take)]
-        beat1 = Signal(lanes_w, name="in_beat1")
-        m.d.sync += beat1.eq(parts[0])
-        m.d.comb += [op["valid"].eq(Mux(take, self._index + 1, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
-                     op["first"].eq(ld == 0)]
-        if step.sink == "in_plain":                   # shared: T(x) stored, its product a pass of its own
-            m.d.comb += [wr[first].addr.eq(ld), wr[first].data.eq(parts[0]), wr[first].en.eq(take)]
-        else:
-            m.d.comb += rd[step.mem2].addr.eq(ld)
-            self._multiply(m, plan, wires, beat1, rd[step.mem2].data, wr[first], op.at("k", DEPTH["in"]),
-                           self._mine(op, DEPTH["in"]))
         with m.If(take):
             m.d.sync += ld.eq(ld + 1)
             with m.If(ld == 0):
                 m.d.sync += wires.x0y0.eq(x[-1] & y[-1])
+        if step.sink == "in_mul1":
+            return self._shared_multiply(m, plan, wires, "XT", step.mem2, None, first, advance=wires.sm_k < ld)
+        beat1 = Signal(lanes_w, name="in_beat1")
+        m.d.sync += beat1.eq(parts[0])
+        m.d.comb += [op["valid"].eq(Mux(take, self._index + 1, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
+                     op["first"].eq(ld == 0)]
+        m.d.comb += rd[step.mem2].addr.eq(ld)
+        self._multiply(m, plan, wires, beat1, rd[step.mem2].data, wr[first], op.at("k", DEPTH["in"]),
+                       self._mine(op, DEPTH["in"]))
+        return None
 
     def _multiply(self, m, plan, wires, a, b, dest, addr, en):
         """dest[addr] = a (.) b lane by lane on the MulAdds (a, b this cycle; addr, en at the
@@ -329,32 +348,28 @@ class MultiplierCore(wiring.Component):
             m.d.comb += [ma.a.eq(wires.lanes(a, w)[k]), ma.b.eq(wires.lanes(b, w)[k]), ma.c.eq(0)]
         m.d.comb += [dest.addr.eq(addr), dest.en.eq(en), dest.data.eq(Cat(*(ma.o for ma in wires.muls)))]
 
-    def _shared_multiply(self, m, plan, wires, a, b, c, dest):
+    def _shared_multiply(self, m, plan, wires, a, b, c, dest, a_word=None, advance=None):
         """dest = a (.) b (+ c) on the one MulAdd, one coefficient a cycle: issue Lk + l reads
-        word k of the stores and multiplies its lane l; the word's L products are gathered and
-        written with the last (in place is safe: word k is not read again). Returns the
-        last write."""
+        word k of the stores (a_word: a's word is that register, the beat the cycle after the
+        issue) and multiplies its lane l; an issue only when `advance`. The word's L products
+        are gathered and written with the last (in place is safe: word k is not read again).
+        Returns the last write."""
         rd, sm, k, lane, word = wires.rd, wires.sm, wires.sm_k, wires.sm_l, wires.sm_word
         L, H, w = plan.lanes, plan.H, plan.K + 1
-        issue = k < H
+        issue = (k < H) & (1 if advance is None else advance)
         m.d.comb += [sm["valid"].eq(issue), sm["k"].eq(k), sm["l"].eq(lane)]
         m.d.comb += [rd[name].addr.eq(k) for name in (a, b, c) if name]
         with m.If(issue):
             m.d.sync += [lane.eq(Mux(lane == L - 1, 0, lane + 1)), k.eq(Mux(lane == L - 1, k + 1, k))]
-        at = sm.at("l", 1)
-        ma = wires.muls[0]
-
-        def lane_of(data):                            # a case on the lane (a variable shift lints as too wide)
-            return Array(wires.lanes(data, w))[at]
-        m.d.comb += [ma.a.eq(lane_of(rd[a].data)), ma.b.eq(lane_of(rd[b].data)),
-                     ma.c.eq(lane_of(rd[c].data) if c else 0)]
+        ma, at = wires.muls[0], sm.at("l", 1)            # lane sm_l of the words, a cycle after the issue
+        m.d.comb += [ma.a.eq(self._lane(at, rd[a].data if a_word is None else a_word, w)),
+                     ma.b.eq(self._lane(at, rd[b].data, w)), ma.c.eq(self._lane(at, rd[c].data, w) if c else 0)]
         d = DEPTH["pass_mul1"]
         valid, last_lane = sm.at("valid", d), sm.at("l", d) == L - 1
         with m.If(valid):
             m.d.sync += word.eq(Cat(word[w:], ma.o))
-        m.d.comb += [wr_.eq(x) for wr_, x in ((wires.wr[dest].addr, sm.at("k", d)),
-                                               (wires.wr[dest].en, valid & last_lane),
-                                               (wires.wr[dest].data, Cat(word, ma.o)))]
+        m.d.comb += [wires.wr[dest].addr.eq(sm.at("k", d)), wires.wr[dest].en.eq(valid & last_lane),
+                     wires.wr[dest].data.eq(self._product)]
         return valid & last_lane & (sm.at("k", d) == H - 1)
 
     def _side_pass(self, m, plan, names, wires):

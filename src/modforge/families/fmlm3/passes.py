@@ -17,15 +17,16 @@ from ...hw.digits import SegmentAddSub
 
 class Restrict(Elaboratable):
     """d: L coefficients of beat k (lane l: n = Lk + l, K+1 bits, in [0, M)), first: beat 0;
-    o: the signed values z_n (K+2 bits) `depth` = 1 cycle later. The bounds 2(n+1)(B-1)^2
-    step by 2L(B-1)^2 a beat (registers, no multiplier)."""
+    o: the signed values z_n (K+2 bits) `depth` = 1 cycle later, or with `apply` low the
+    coefficients as they came (CT^-1's read-out shares the Accumulator behind it). The bounds
+    2(n+1)(B-1)^2 step by 2L(B-1)^2 a beat (registers, no multiplier)."""
 
     depth = 1
 
     def __init__(self, P: int, u: int, K: int, lanes: int):
         self.P, self.u, self.K, self.lanes = P, u, K, lanes
         self.d = [Signal(K + 1, name=f"rs_d{lane}") for lane in range(lanes)]
-        self.first = Signal(name="rs_first")
+        self.first, self.apply = Signal(name="rs_first"), Signal(name="rs_apply")
         self.o = [Signal(signed(K + 2), name=f"rs_o{lane}") for lane in range(lanes)]
 
     def elaborate(self, platform):
@@ -37,7 +38,7 @@ class Restrict(Elaboratable):
             bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)
             here = Mux(self.first, base, bound)                  # 2(n+1)(B-1)^2 of this beat
             # d > here, compared on the bound's bits (d's bits above them: not all 0)
-            above = (d[bound_bits:] != 0) | (d[:bound_bits] > here)
+            above = self.apply & ((d[bound_bits:] != 0) | (d[:bound_bits] > here))
             # d - M (d >= 1 here) in K+2 bits is Cat(d - 1, 1, 1) and d is Cat(d, d[K], 0):
             # one decrement by `above` (a LUT2 a bit), no multiplexer
             m.d.sync += [bound.eq(here + unit * self.lanes),
