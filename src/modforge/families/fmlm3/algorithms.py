@@ -296,7 +296,7 @@ class RsaFmlm3Params:
     muladds: Literal["lanes", "1"] = param(
         "lanes", help="lanes: one MulAdd a lane (L = 2 bfs, 9 DSPs each for K = 64), the products riding on the "
                       "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, each "
-                      "product a pass of P cycles (Table 6's set: 2,083 cycles spectral against 1,731)")
+                      "product a pass of P cycles (Table 6's set: 2,080 cycles spectral against 1,728)")
 
 
 @register
