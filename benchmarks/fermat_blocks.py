@@ -1,24 +1,30 @@
-"""FMLM3's Z_M blocks alone (hw.fermat, M = 2^K + 1): the Multiply Adder's DSPs and LUTs per
-DSP profile on its device (Yosys, no place and route), and the transform's shift operators.
+"""FMLM3's Z_M blocks alone (hw.fermat, M = 2^K + 1): the Multiply Adder's DSPs, LUTs, FFs
+and carry cells per DSP profile on its device (Yosys, no place and route), its post-route
+ECP5 Fmax (nextpnr-ecp5, inputs registered as the caller's RAM outputs are), and the
+transform's shift operators.
 
     PYTHONPATH=src python3 benchmarks/fermat_blocks.py [-o benchmarks/fermat_blocks.md]
 
 About a minute a row. DSP counts are deterministic (tests/hw/test_fermat_synth.py asserts them).
+One row alone: `counts(...)` / `mul_add(64, "dsp48e2")`, `mul_add_fmax(64)`.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from amaranth.back import verilog
+from amaranth.hdl import Elaboratable, Module, Signal
 
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES, karatsuba_dsps
 from modforge.hw.fermat import MulAdd, PowerMul
-from modforge.synth.yosys import block_cells
+from modforge.synth.yosys import block_cells, nextpnr_command, yosys_command
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _compare import run_measured  # noqa: E402
@@ -27,14 +33,15 @@ DEVICE = {"dsp48e2": "xcup", "dsp48e1": "xc7", "ecp5": "ecp5"}
 
 
 def counts(block, ports, target: str) -> dict:
-    """LUT, FF, DSP of one block synthesized alone."""
+    """LUT, FF, carry cells, DSP of one block synthesized alone."""
     text = verilog.convert(block, ports=ports, name="top", strip_internal_attrs=True)
     with tempfile.TemporaryDirectory() as tmp:
         cells = block_cells(text, target, Path(tmp))
     lut = sum(v for k, v in cells.items() if re.fullmatch(r"LUT\d|INV", k) or k in ("LUT4", "CCU2C"))
     ff = sum(v for k, v in cells.items() if k.startswith(("FD", "TRELLIS_FF")))
     dsp = sum(v for k, v in cells.items() if k.startswith(("DSP48", "MULT18X18")))
-    return {"lut": lut, "ff": ff, "dsp": dsp}
+    carry = sum(v for k, v in cells.items() if k in ("CARRY4", "CARRY8", "CCU2C"))
+    return {"lut": lut, "ff": ff, "carry": carry, "dsp": dsp}
 
 
 def mul_add(K: int, profile: str) -> dict:
@@ -42,22 +49,58 @@ def mul_add(K: int, profile: str) -> dict:
     return counts(ma, [ma.a, ma.b, ma.c, ma.o], DEVICE[profile])
 
 
+class _Registered(Elaboratable):
+    """A MulAdd behind input registers (the caller's RAM outputs): the Fmax is register to register."""
+
+    def __init__(self, K: int, dsp):
+        self.ma = MulAdd(K, dsp)
+        self.a, self.b, self.c = (Signal(K + 1, name=x) for x in "abc")
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.ma = self.ma
+        m.d.sync += [self.ma.a.eq(self.a), self.ma.b.eq(self.b), self.ma.c.eq(self.c)]
+        return m
+
+
+def mul_add_fmax(K: int) -> float:
+    """The post-route Fmax (MHz) of a MulAdd (ecp5 profile) on an LFE5U-25F, nextpnr-ecp5 seed 1."""
+    block = _Registered(K, DSP_PROFILES["ecp5"])
+    text = verilog.convert(block, ports=[block.a, block.b, block.c, block.ma.o], name="top", strip_internal_attrs=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "top.v").write_text(text)
+        (work / "run.ys").write_text("read_verilog top.v\nsynth_ecp5 -top top -json synth.json\n")
+        subprocess.run([yosys_command(), "-q", "run.ys"], cwd=work, check=True)
+        subprocess.run([nextpnr_command(), "--25k", "--package", "CABGA381", "--out-of-context", "--freq", "200",
+                        "--timing-allow-fail", "--seed", "1", "-q", "--json", "synth.json", "--report", "report.json"],
+                       cwd=work, check=True, capture_output=True)
+        report = json.loads((work / "report.json").read_text())
+    return min(v["achieved"] for v in report["fmax"].values())
+
+
 def report() -> list[str]:
-    rows = ["| block | K | profile | target | DSP (plan) | DSP | LUT | FF |", "|---|---|---|---|---|---|---|---|"]
+    rows = ["| block | K | profile | target | DSP (plan) | DSP | LUT | FF | carry |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for K, profiles in ((64, ("dsp48e2", "dsp48e1", "ecp5")), (128, ("dsp48e2",))):
         for profile in profiles:
             r = mul_add(K, profile)
             rows.append(f"| MulAdd | {K} | {profile} | {DEVICE[profile]} | {karatsuba_dsps(K, DSP_PROFILES[profile])} "
-                        f"| {r['dsp']} | {r['lut']:,} | {r['ff']:,} |")
+                        f"| {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")
             print(rows[-1], file=sys.stderr)
     pm = PowerMul(64, sqrt2=True)
     bf = ShiftButterfly(64, sqrt2=True)
     for name, block, ports in (("PowerMul sqrt2", pm, [pm.a, pm.ctrl, pm.o]),
                                ("ShiftButterfly sqrt2", bf, [bf.u, bf.v, bf.ctrl, bf.o0, bf.o1])):
         r = counts(block, ports, "xcup")
-        rows.append(f"| {name} | 64 | - | xcup | 0 | {r['dsp']} | {r['lut']:,} | {r['ff']:,} |")
+        rows.append(f"| {name} | 64 | - | xcup | 0 | {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")
         print(rows[-1], file=sys.stderr)
-    return rows + ["", "ecp5 LUT: LUT4 + CCU2C cells after synth_ecp5 (no packing); xc7/xcup: LUT1-6."]
+    fmax = mul_add_fmax(64)
+    print(f"MulAdd K=64 ecp5 Fmax {fmax:.1f} MHz", file=sys.stderr)
+    return rows + ["", f"MulAdd (K = 64, depth {MulAdd.depth}): {fmax:.1f} MHz post-route on an LFE5U-25F "
+                       "(nextpnr-ecp5 seed 1, inputs registered).", "",
+                   "ecp5 LUT: LUT4 + CCU2C cells after synth_ecp5 (no packing), carry: CCU2C; xc7/xcup: LUT1-6, "
+                   "carry: CARRY4/8. Yosys packs DSP48E1 registers on xc7 (fewer FFs there), none on xcup."]
 
 
 if __name__ == "__main__":

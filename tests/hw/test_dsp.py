@@ -17,6 +17,7 @@ from modforge.hw.dsp import (
     karatsuba_product,
     partial_products,
     register_products,
+    signed_fits,
     tiling,
     unsigned_as_signed,
 )
@@ -154,6 +155,21 @@ def test_karatsuba_dsps():
         assert karatsuba_levels(16, dsp) == 0 and karatsuba_dsps(16, dsp) == 1
     assert karatsuba_dsps(64, None) == 0 and karatsuba_levels(64, None) == 0
     assert karatsuba_dsps(32, (26, 17)) == 3 < dsp_tiles(32, 32, 26, 17)
+
+
+def test_karatsuba_signed_middles():
+    """K = 64: every middle signed (33 bits, then 17- and 18-bit signed leaves, one DSP each
+    on every profile): no magnitude logic. A 19-bit signed leaf is not one DSP, so for K = 128
+    on dsp48e2 the middle under the signed first-level middle (65 bits) takes its magnitude
+    (33 bits unsigned: 3 DSPs; signed, 34 bits over an 18-bit magnitude leaf: 4)."""
+    from modforge.hw.dsp import _cost
+    for name in ("dsp48e2", "dsp48e1", "ecp5"):
+        dsp = DSP_PROFILES[name]
+        assert signed_fits(18, dsp) and not signed_fits(19, dsp), name
+        assert _cost(64, False, 2, dsp) == (9, True) and _cost(33, True, 1, dsp) == (3, True), name
+    assert _cost(65, True, 2, DSP_PROFILES["dsp48e2"]) == (9, False)
+    assert _cost(34, True, 1, DSP_PROFILES["dsp48e2"]) == (4, False)
+    assert not signed_fits(2, None)
 
 
 @pytest.mark.parametrize("bits, dsp", [(64, DSP_PROFILES["dsp48e2"]), (128, DSP_PROFILES["dsp48e1"]),

@@ -9,18 +9,25 @@ constant costs fewer DSPs). `dsp` is a (Gamma_A, Gamma_B) pair of `DSP_PROFILES`
 `dsp_tiles` are the integer side: the chunk sizes and the DSP count of the better
 orientation, which plans and cost reports read.
 
-Karatsuba (`karatsuba_levels`, `karatsuba_dsps`, `karatsuba_product`): a square unsigned
-product split recursively, x = x1 2^h + x0, y = y1 2^h + y0 (h = ceil(n/2)):
-    x*y = z2 2^(2h) + (z0 + z2 + s |x0 - x1| |y1 - y0|) 2^h + z0,  z0 = x0 y0, z2 = x1 y1,
-s the sign of (x0 - x1)(y1 - y0). Sign and magnitude keep every leaf product unsigned and
-h bits wide, so it fits the profile like any tile; three products a level instead of four.
+Karatsuba (`karatsuba_levels`, `karatsuba_dsps`, `karatsuba_product`): a square product
+split recursively, x = x1 2^h + x0, y = y1 2^h + y0:
+    x*y = z2 2^(2h) + (z0 + z2 + (x0 - x1)(y1 - y0)) 2^h + z0,  z0 = x0 y0, z2 = x1 y1;
+three products a level instead of four. The middle product is taken signed, its operands
+the differences themselves, whenever that needs no more DSPs than their magnitudes
+(`_cost`; the multipliers are signed: SIGNED_SIZES): no absolute value, no sign logic. A
+signed operand splits at h = floor(n/2), x0 unsigned and x1 signed (for K = 64: 64 -> 33
+signed -> 16 unsigned, 17 and 18 signed leaves, one DSP each on every profile). Else the
+middle is s |x0 - x1| |y1 - y0| (s the sign of the product), every leaf unsigned and tiled
+like any product (K = 128: the second level's middles). Stage 1 registers the leaf
+operands, stage 2 the DSP products already recombined over the leaves (so the leaf
+products are never registered), and `karatsuba_sum` is the rest, combinational.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from amaranth.hdl import Cat, Const, Signal, Value
+from amaranth.hdl import Cat, Const, Signal, Value, signed, unsigned
 
 from .pipeline import Stager
 
@@ -94,14 +101,39 @@ def accumulate(parts) -> Value:
 
 # ---- Karatsuba ---------------------------------------------------------------------------
 
-KARATSUBA_STAGES = 3    # the operands' differences, the leaf products, their recombination
+KARATSUBA_STAGES = 2    # the operands' differences; the DSPs with the recombination over them
 
 
-def _karatsuba_cost(bits: int, levels: int, dsp) -> int:
+#: the multipliers' signed operand sizes per profile (DSP48E2 27x18, DSP48E1 25x18, ECP5 18x18)
+SIGNED_SIZES = {(26, 17): (27, 18), (25, 18): (25, 18), (18, 18): (18, 18)}
+_NO_FIT = 1 << 20       # a signed leaf that is not one DSP: never chosen
+
+
+def signed_fits(bits: int, dsp) -> bool:
+    """A signed bits x bits product is one DSP of the profile."""
+    if dsp is None:
+        return False
+    return bits <= min(SIGNED_SIZES.get(tuple(dsp), dsp))
+
+
+def _halves(bits: int, is_signed: bool) -> tuple[int, int]:
+    """(h, width of the middle difference x0 - x1): x0 = x[:h] unsigned, x1 = x[h:] (signed
+    if x is); a signed x splits below the middle, so its high half carries the sign bit."""
+    h = bits // 2 if is_signed else _ceil_div(bits, 2)
+    return h, (max(h + 1, bits - h) + 1 if is_signed else h + 1)
+
+
+def _cost(bits: int, is_signed: bool, levels: int, dsp) -> tuple[int, bool]:
+    """(DSPs, the middle signed) of a bits x bits product (signed operands or unsigned) with
+    `levels` levels: each middle signed when that needs no more DSPs than its magnitude."""
     if levels == 0 or bits < 2:
-        return dsp_tiles(bits, bits, *dsp)
-    h = _ceil_div(bits, 2)
-    return 2 * _karatsuba_cost(h, levels - 1, dsp) + _karatsuba_cost(bits - h, levels - 1, dsp)
+        if is_signed:
+            return (1 if signed_fits(bits, dsp) else _NO_FIT), False
+        return dsp_tiles(bits, bits, *dsp), False
+    h, dw = _halves(bits, is_signed)
+    outer = _cost(h, False, levels - 1, dsp)[0] + _cost(bits - h, is_signed, levels - 1, dsp)[0]
+    as_signed, as_magnitude = _cost(dw, True, levels - 1, dsp)[0], _cost(dw - 1, False, levels - 1, dsp)[0]
+    return outer + min(as_signed, as_magnitude), as_signed <= as_magnitude
 
 
 def karatsuba_levels(bits: int, dsp) -> int:
@@ -111,14 +143,14 @@ def karatsuba_levels(bits: int, dsp) -> int:
         return 0
     best = 0
     for levels in range(1, max(1, bits.bit_length())):
-        if _karatsuba_cost(bits, levels, dsp) < _karatsuba_cost(bits, best, dsp):
+        if _cost(bits, False, levels, dsp)[0] < _cost(bits, False, best, dsp)[0]:
             best = levels
     return best
 
 
 def karatsuba_dsps(bits: int, dsp) -> int:
     """The DSP multiplications of `karatsuba_product` (dsp None: 0, left to the tool)."""
-    return 0 if dsp is None else _karatsuba_cost(bits, karatsuba_levels(bits, dsp), dsp)
+    return 0 if dsp is None else _cost(bits, False, karatsuba_levels(bits, dsp), dsp)[0]
 
 
 def _magnitude(m, d: Value, bits: int, name: str) -> tuple[Value, Value]:
@@ -130,66 +162,131 @@ def _magnitude(m, d: Value, bits: int, name: str) -> tuple[Value, Value]:
     return wire, sign
 
 
-def _split(stage: Stager, x: Value, y: Value, bits: int, levels: int, name: str):
-    """Stage 1: the tree of leaf operands (registered) and middle signs (registered)."""
+def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels: int, dsp, name: str):
+    """Stage 1: the tree of leaf operands (registered) and middle signs (registered). A
+    middle stays signed, (x0 - x1)(y1 - y0) of signed operands, when that needs no more DSPs
+    than its magnitude (`_cost`): no magnitude, no sign."""
     if levels == 0 or bits < 2:
-        return ("leaf", stage(x[:bits], f"{name}_x"), stage(y[:bits], f"{name}_y"), bits)
-    h = _ceil_div(bits, 2)
+        x, y = stage(x[:bits], f"{name}_x"), stage(y[:bits], f"{name}_y")
+        return ("leaf", bits, is_signed, x.as_signed() if is_signed else x, y.as_signed() if is_signed else y)
+    h, dw = _halves(bits, is_signed)
     x0, x1, y0, y1 = x[:h], x[h:bits], y[:h], y[h:bits]
-    dx, sx = _magnitude(stage.m, x0 - x1, h, f"{name}_dx")
-    dy, sy = _magnitude(stage.m, y1 - y0, h, f"{name}_dy")
-    return ("node", bits, h, stage(sx ^ sy, f"{name}_s"),
-            _split(stage, x0, y0, h, levels - 1, f"{name}0"),
-            _split(stage, x1, y1, bits - h, levels - 1, f"{name}2"),
-            _split(stage, dx, dy, h, levels - 1, f"{name}m"))
+    if is_signed:
+        x1, y1 = x1.as_signed(), y1.as_signed()
+    low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0")
+    high = _split(stage, x1, y1, bits - h, is_signed, levels - 1, dsp, f"{name}2")
+    if _cost(bits, is_signed, levels, dsp)[1]:
+        mid = _split(stage, x0 - x1, y1 - y0, dw, True, levels - 1, dsp, f"{name}m")
+        return ("node", bits, is_signed, h, None, low, high, mid)
+    dx, sx = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
+    dy, sy = _magnitude(stage.m, y1 - y0, dw - 1, f"{name}_dy")
+    return ("node", bits, is_signed, h, stage(sx ^ sy, f"{name}_s"), low, high,
+            _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m"))
+
+
+def _shape(tree):
+    """A (sub)tree's product: 2*bits bits, signed if its operands are."""
+    return signed(2 * tree[1]) if tree[2] else unsigned(2 * tree[1])
+
+
+def _leaf_product(tree, dsp) -> Value:
+    _, bits, is_signed, x, y = tree
+    if is_signed:
+        return x * y
+    return accumulate(partial_products(x, bits, y, bits, dsp))[:2 * bits]
 
 
 def _multiply(stage: Stager, tree, dsp, name: str):
-    """Stage 2: each leaf's tiles registered (a DSP's own register); the signs ride along."""
+    """Stage 2: the DSP products, each node over leaves recombined and registered (a leaf
+    alone: its product registered); the signs above ride along."""
     if tree[0] == "leaf":
-        _, x, y, bits = tree
-        return ("leaf", register_products(stage, partial_products(x, bits, y, bits, dsp), name), bits)
-    kind, bits, h, sign, low, high, mid = tree
-    return (kind, bits, h, stage(sign, f"{name}_s"), _multiply(stage, low, dsp, f"{name}0"),
+        return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp), f"{name}_z", _shape(tree)))
+    _, bits, is_signed, h, sign, low, high, mid = tree
+    if all(t[0] == "leaf" for t in (low, high, mid)):
+        product = _recombine(bits, is_signed, h, sign, *(_leaf_product(t, dsp) for t in (low, high, mid)))
+        return ("product", bits, is_signed, stage(product, f"{name}_z", _shape(tree)))
+    sign = None if sign is None else stage(sign, f"{name}_s")
+    return ("node", bits, is_signed, h, sign, _multiply(stage, low, dsp, f"{name}0"),
             _multiply(stage, high, dsp, f"{name}2"), _multiply(stage, mid, dsp, f"{name}m"))
 
 
-def _combine(m, tree, name: str) -> Value:
-    """Stage 3's logic: the product of a (sub)tree, a 2*bits-bit wire (each used twice)."""
-    if tree[0] == "leaf":
-        _, parts, bits = tree
-        product = accumulate(parts)
+def _combine(m, tree, name: str, overlay=None, addend=None) -> Value:
+    """Stage 3's logic: the product of a (sub)tree, a wire (each used twice); overlay,
+    addend: the root's (see `karatsuba_sum`)."""
+    if tree[0] == "product":
+        product = tree[3] if overlay is None else tree[3] | overlay
+        product = product if addend is None else product + addend
     else:
-        _, bits, h, sign, low, high, mid = tree
-        product = _recombine(bits, h, sign, _combine(m, low, f"{name}0"), _combine(m, high, f"{name}2"),
-                             _combine(m, mid, f"{name}m"))
-    wire = Signal(2 * bits, name=f"{name}_z")
+        _, bits, is_signed, h, sign, low, high, mid = tree
+        product = _recombine(bits, is_signed, h, sign, _combine(m, low, f"{name}0"),
+                             _combine(m, high, f"{name}2"), _combine(m, mid, f"{name}m"), overlay, addend)
+    wire = Signal(product.shape(), name=f"{name}_z")
     m.d.comb += wire.eq(product)
     return wire
 
 
-def _recombine(bits: int, h: int, sign: Value, z0: Value, z2: Value, zm: Value) -> Value:
-    """z2 2^(2h) + (z0 + z2 -+ zm) 2^h + z0, the middle sum non-negative (x0 y1 + x1 y0)."""
-    w = bits + 1                                    # x0 y1 + x1 y0 < 2^(bits + 1)
-    zm = Cat(zm, Const(0, w - len(zm)))
-    middle = (z0 + z2 + (zm ^ sign.replicate(w)) + sign)[:w]     # z0 + z2 -+ zm, mod 2^w
-    return (Cat(z0, z2) + (middle << h))[:2 * bits]
+def _recombine(bits: int, is_signed: bool, h: int, sign, z0: Value, z2: Value, zm: Value,
+               overlay=None, addend=None) -> Value:
+    """z2 2^(2h) + (z0 + z2 + zm) 2^h + z0 (+ addend), zm signed (sign None) or a magnitude
+    with its sign; the middle sum x0 y1 + x1 y0 is non-negative for unsigned operands, and
+    |x0 y1 + x1 y0| < 2^bits for signed ones."""
+    w = bits + 1
+    if sign is None:
+        middle = (z0 + z2 + zm)[:w]
+    else:
+        zm = Cat(zm[:w], Const(0, max(0, w - len(zm))))              # mod 2^w
+        middle = (z0 + z2 + (zm ^ sign.replicate(w)) + sign)[:w]     # z0 + z2 -+ zm, mod 2^w
+    outer = Cat(z0[:2 * h], z2)
+    if is_signed:
+        middle, outer = middle.as_signed(), outer.as_signed()
+    if overlay is not None:
+        outer = outer | overlay
+    product = (outer + (middle << h))[:2 * bits]
+    product = product.as_signed() if is_signed else product
+    return product if addend is None else product + addend
+
+
+def karatsuba_split(stage: Stager, x: Value, y: Value, bits: int, dsp, name: str):
+    """Stage 1 of x * y (bits-bit unsigned Values): the differences; the registered tree
+    (karatsuba_levels(bits, dsp) levels) for `karatsuba_multiply`. No stage.next()."""
+    return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name)
+
+
+def karatsuba_operands(tree) -> tuple[Value, Value]:
+    """x and y as stage 1 registered them (the leaves outside the middles: their digits)."""
+    if tree[0] == "leaf":
+        return tree[3], tree[4]
+    low, high = tree[5], tree[6]
+    (x0, y0), (x1, y1) = karatsuba_operands(low), karatsuba_operands(high)
+    return Cat(x0, x1), Cat(y0, y1)
+
+
+def karatsuba_multiply(stage: Stager, tree, dsp, name: str):
+    """Stage 2: the karatsuba_dsps(bits, dsp) DSP products, the nodes over the leaves
+    recombined; the registered tree for `karatsuba_sum`. No stage.next()."""
+    return _multiply(stage, tree, dsp, name)
+
+
+def karatsuba_sum(m, tree, name: str, overlay=None, addend=None) -> Value:
+    """The rest of the recombination (combinational, after stage 2): the 2*bits-bit product,
+    + addend if given (one more operand of the root's sum, not a chain after it: the result
+    is then 2*bits+1 bits or wider). overlay (2*bits bits): ORed into the root's
+    z2 2^(2h) + z0, which joins the adder's LUTs; the caller makes sure the two never overlap
+    (e.g. overlay nonzero only when x*y = 0)."""
+    return _combine(m, tree, name, overlay, addend)
 
 
 def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp, name: str, ride=()):
-    """x * y (bits-bit unsigned Values) in KARATSUBA_STAGES stages of `stage` (this calls
-    stage.next() after each): (the 2*bits-bit product register, the `ride` values registered
-    beside it). karatsuba_levels(bits, dsp) levels, karatsuba_dsps(bits, dsp) DSPs."""
+    """x * y (bits-bit unsigned Values) after KARATSUBA_STAGES stages of `stage` (this calls
+    stage.next() after each): (the 2*bits-bit product, combinational from stage-2
+    registers, the `ride` values registered beside them)."""
     def carry(values):
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
-    tree = _split(stage, x, y, bits, karatsuba_levels(bits, dsp), name)    # stage 1: differences
+    tree = karatsuba_split(stage, x, y, bits, dsp, name)
     ride = carry(ride)
     stage.next()
-    tree = _multiply(stage, tree, dsp, name)                                # stage 2: leaf products
+    tree = karatsuba_multiply(stage, tree, dsp, name)
     ride = carry(ride)
     stage.next()
-    product = stage(_combine(stage.m, tree, name), f"{name}_p", 2 * bits)                  # stage 3: recombination
-    ride = carry(ride)
-    stage.next()
-    return product, ride
+    return karatsuba_sum(stage.m, tree, name)[:2 * bits], ride

@@ -21,8 +21,8 @@ h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental B
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
-                               a Karatsuba product of the K-bit parts (hw.dsp), the fold
-                               with the 65th bit's correction, + c; 5 stages
+                               a Karatsuba product of the K-bit parts (hw.dsp) + c with the
+                               65th bit's correction, then one fold; 4 stages
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
-from .dsp import DSP_PROFILES, KARATSUBA_STAGES, karatsuba_product
+from .dsp import DSP_PROFILES, KARATSUBA_STAGES, karatsuba_multiply, karatsuba_operands, karatsuba_split, karatsuba_sum
 from .pipeline import Stager
 from .select import pick
 
@@ -159,16 +159,18 @@ class PowerMul(Elaboratable):
 
 
 class MulAdd(Elaboratable):
-    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 5 cycles later, one
+    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 4 cycles later, one
     operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), default the
     paper's DSP48E2; None: one K x K product left to the synthesis tool.
     a = a1 2^K + a0 with a1 = 1 only for a = 2^K = -1 (then a0 = 0), b alike, so
       a*b = a0 b0 - a1 b0 - b1 a0 + a1 b1 (mod M),
-    and a0 b0 = 0 whenever a correction term is not: the corrections OR into the fold.
-      stages 1-3: p = a0 * b0 (hw.dsp.karatsuba_product: differences, DSPs, recombination);
-                  the correction word a1 b0 | b1 a0 and a1 b1 ride along
-      stage 4:    the fold (p0 | a1 b1) - (p1 | a1 b0 | b1 a0) mod M (K-bit digits of p, eq. 18)
-      stage 5:    + c mod M"""
+    and a0 b0 = 0 whenever a correction term is not: the corrections OR into the product
+    (a1 b1 at bit 0, a1 b0 | b1 a0 at bit K: -x = x 2^K mod M).
+      stage 1: hw.dsp.karatsuba_split (the differences); a1, b1, c ride along
+      stage 2: hw.dsp.karatsuba_multiply (the DSPs, the nodes over the leaves recombined);
+               the correction word from the leaves' registers (a0, b0 digits), c rides
+      stage 3: r = a0 b0 | corrections + c (the rest of the recombination), < 2^(2K+1)
+      stage 4: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18)"""
 
     depth = KARATSUBA_STAGES + 2
 
@@ -181,14 +183,19 @@ class MulAdd(Elaboratable):
         m = Module()
         K, name = self.K, self.name
         stage = Stager(m, Const(1))
-        a0, a1, b0, b1 = self.a[:K], self.a[K], self.b[:K], self.b[K]
-        correction = Mux(a1, b0, 0) | Mux(b1, a0, 0)
-        p, (correction, both, c) = karatsuba_product(stage, a0, b0, K, self.dsp, name,
-                                                     ride=(correction, a1 & b1, self.c))
-        r = stage(fermat_sub(p[:K] | both, p[K:] | correction, K), f"{name}_r", K + 1)
-        c = stage(c, f"{name}_c")
+        tree = karatsuba_split(stage, self.a[:K], self.b[:K], K, self.dsp, name)      # stage 1
+        a1, b1, c = stage(self.a[K], f"{name}_a1"), stage(self.b[K], f"{name}_b1"), stage(self.c, f"{name}_c1")
         stage.next()
-        m.d.comb += self.o.eq(stage(fermat_add(r, c, K), f"{name}_o", K + 1))
+        a0, b0 = karatsuba_operands(tree)       # stage 2: a0 and b0 are the leaves' registers
+        correction = stage(Mux(a1, b0, 0) | Mux(b1, a0, 0), f"{name}_corr")
+        both, c = stage(a1 & b1, f"{name}_both"), stage(c, f"{name}_c2")
+        tree = karatsuba_multiply(stage, tree, self.dsp, name)
+        stage.next()
+        # both and correction are nonzero only when a0 b0 = 0: ORed into the product (free)
+        r = karatsuba_sum(m, tree, name, overlay=Cat(both, Const(0, K - 1), correction), addend=c)
+        r = stage(r, f"{name}_r", 2 * K + 1)                                            # stage 3
+        stage.next()
+        m.d.comb += self.o.eq(stage(fermat_sub(r[:K], r[K:], K), f"{name}_o", K + 1))   # stage 4
         stage.next()
         assert stage.count == self.depth
         return m
