@@ -64,17 +64,19 @@ def test_segment_add_sub(width):
     bits, top = width * segs, (1 << (width * segs)) - 1
     cases = [(top, top, 0, 1), (0, 1, 1, 0), (top, 0, 0, 1)] + [
         (rng.getrandbits(bits), rng.getrandbits(bits), rng.randrange(2), rng.randrange(2)) for _ in range(30)]
-    dut = SegmentAddSub(width)
-    steps = [[(dut.a, (a >> (width * k)) & ((1 << width) - 1)), (dut.b, (b >> (width * k)) & ((1 << width) - 1)),
-              (dut.sub, sub), (dut.first, k == 0), (dut.cin, cin)] for a, b, sub, cin in cases for k in range(segs)]
-    got = []
-    run_bench(dut, steps, lambda ctx: got.append((ctx.get(dut.o), ctx.get(dut.cout))))
-    for j, (a, b, sub, cin) in enumerate(cases):
-        chunk = got[j * segs:(j + 1) * segs]
-        value = sum(o << (width * k) for k, (o, _) in enumerate(chunk))
-        want = a - b - cin if sub else a + b + cin
-        assert value == want % (1 << bits)
-        assert chunk[-1][1] == (want < 0 if sub else want >> bits)
+    for subtract in (False, True):                           # the case's third field: a - b
+        dut = SegmentAddSub(width, subtract)
+        mine = [case for case in cases if case[2] == subtract]
+        steps = [[(dut.a, (a >> (width * k)) & ((1 << width) - 1)), (dut.b, (b >> (width * k)) & ((1 << width) - 1)),
+                  (dut.first, k == 0), (dut.cin, cin)] for a, b, _, cin in mine for k in range(segs)]
+        got: list = []
+        run_bench(dut, steps, lambda ctx, dut=dut, got=got: got.append((ctx.get(dut.o), ctx.get(dut.cout))))
+        for j, (a, b, _, cin) in enumerate(mine):
+            chunk = got[j * segs:(j + 1) * segs]
+            value = sum(o << (width * k) for k, (o, _) in enumerate(chunk))
+            want = a - b - cin if subtract else a + b + cin
+            assert value == want % (1 << bits)
+            assert chunk[-1][1] == (want < 0 if subtract else want >> bits)
 
 
 def test_halver():

@@ -60,22 +60,22 @@ class Accumulator(Elaboratable):
 
 
 class SegmentAddSub(Elaboratable):
-    """a, b: one segment (`width` bits) each a cycle; sub: a - b (else a + b); first: the
-    number's first segment (the carry restarts at cin); o: the result segment, cout: its
-    carry (add) or borrow (sub), `depth` = 1 cycle later."""
+    """a, b: one segment (`width` bits) each a cycle; a - b if `subtract` (fixed: one carry
+    chain), else a + b; first: the number's first segment (the carry restarts at cin); o: the
+    result segment, cout: its carry (add) or borrow (subtract), `depth` = 1 cycle later."""
 
     depth = 1
 
-    def __init__(self, width: int):
-        self.width = width
+    def __init__(self, width: int, subtract: bool = False):
+        self.width, self.subtract = width, subtract
         self.a, self.b, self.o = Signal(width, name="as_a"), Signal(width, name="as_b"), Signal(width, name="as_o")
-        self.sub, self.first, self.cin, self.cout = (Signal(name=f"as_{x}") for x in ("sub", "first", "cin", "cout"))
+        self.first, self.cin, self.cout = (Signal(name=f"as_{x}") for x in ("first", "cin", "cout"))
 
     def elaborate(self, platform):
         m = Module()
         carry = Mux(self.first, self.cin, self.cout)            # into this segment
         total = Signal(self.width + 1, name="as_total")
-        m.d.comb += total.eq(Mux(self.sub, self.a - self.b - carry, self.a + self.b + carry))
+        m.d.comb += total.eq(self.a - self.b - carry if self.subtract else self.a + self.b + carry)
         m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(total[self.width])]
         return m
 

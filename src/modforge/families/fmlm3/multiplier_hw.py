@@ -124,7 +124,7 @@ class MultiplierCore(wiring.Component):
         m.submodules.restrict = restrict
         mod_r = ModRPass(du, carry_bits)
         m.submodules.mod_r = mod_r
-        sub_d, add_t, sub_n = SegmentAddSub(du), SegmentAddSub(du), SegmentAddSub(du)
+        sub_d, add_t, sub_n = SegmentAddSub(du, subtract=True), SegmentAddSub(du), SegmentAddSub(du, subtract=True)
         m.submodules.sub_d, m.submodules.add_t, m.submodules.sub_n = sub_d, add_t, sub_n
         halver = Halver(du)
         m.submodules.halver = halver
@@ -417,7 +417,7 @@ class MultiplierCore(wiring.Component):
             e = carry + 2
             m.d.sync += seg.eq(Mux(first1, e >> du, seg >> du))
             m.d.comb += seg_now.eq(Mux(first1, e, seg)[:du])
-            m.d.comb += [sub_d.a.eq(seg_now), sub_d.b.eq(data), sub_d.sub.eq(1), sub_d.first.eq(first1),
+            m.d.comb += [sub_d.a.eq(seg_now), sub_d.b.eq(data), sub_d.first.eq(first1),
                          sub_d.cin.eq(0)]
             m.d.comb += [wr["B"].addr.eq(op.at("k", 2)), wr["B"].en.eq(self._mine(op, 2)), wr["B"].data.eq(sub_d.o)]
             seg0, rest_zero, e_neg = Signal(2, name="d_seg0"), Signal(name="d_rest_zero"), Signal(name="e_neg")
@@ -441,7 +441,7 @@ class MultiplierCore(wiring.Component):
         else:   # pass_t: 2t = D + j Q' = (B + j) + (D_high + j) 2^(uP); halve; t - N
             jext = Signal(du, name="j_seg")
             m.d.comb += jext.eq(Mux(first1, j.as_signed(), Mux(j < 0, mask, 0)))
-            m.d.comb += [add_t.a.eq(data), add_t.b.eq(jext), add_t.sub.eq(0), add_t.first.eq(first1), add_t.cin.eq(0)]
+            m.d.comb += [add_t.a.eq(data), add_t.b.eq(jext), add_t.first.eq(first1), add_t.cin.eq(0)]
             t_high = Signal(signed(5), name="t_high")
             m.d.comb += t_high.eq(d_high + j + add_t.cout - (j < 0))
             m.d.comb += [halver.d.eq(add_t.o), halver.valid.eq(self._mine(op, 2)), halver.last.eq(op.at("last", 2)),
@@ -450,7 +450,7 @@ class MultiplierCore(wiring.Component):
             with m.If(self._mine(op, 2) & op.at("last", 2)):
                 m.d.sync += top_bit.eq(t_high[1])
             m.d.comb += rd["ND"].addr.eq(op.at("k", 3))
-            m.d.comb += [sub_n.a.eq(halver.o), sub_n.b.eq(rd["ND"].data), sub_n.sub.eq(1),
+            m.d.comb += [sub_n.a.eq(halver.o), sub_n.b.eq(rd["ND"].data),
                          sub_n.first.eq(op.at("first", 4)), sub_n.cin.eq(0)]
             half = Signal(du, name="t_half")
             m.d.sync += half.eq(halver.o)

@@ -70,7 +70,7 @@ class ModRPass(Elaboratable):
         for name, cin in (("plain", 0), ("plus", 1)):
             adder = SegmentAddSub(w)
             m.submodules[name] = adder
-            m.d.comb += [adder.a.eq(self.a), adder.b.eq(segment), adder.sub.eq(0), adder.first.eq(self.first),
+            m.d.comb += [adder.a.eq(self.a), adder.b.eq(segment), adder.first.eq(self.first),
                          adder.cin.eq(cin), getattr(self, name).eq(adder.o)]
         m.d.comb += self.select.eq(m.submodules["plus"].cout)
         return m
