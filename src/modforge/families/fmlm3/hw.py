@@ -134,27 +134,28 @@ class TransformCore(wiring.Component):
             m.d.sync += s.eq(select_or(((group1 == x) & (bank == b), banks.rd[x][0][b].data)
                                        for x in range(2) for b in range(L)))
         results = []
-        scaled = plan.scale_sqrt2 if plan.inverse else None     # the FSOs (u's scale, o1's fixed shift)
-        final = op.at("final", 1) & kind[1]                      # an inverse's final stage, issue + 1
-        nct_inv = kind == KIND_CODES["nct_inv"]
         for b in range(plan.bfs):
-            bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b, scale_sqrt2=scaled,
+            bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b,     # with the FSOs if an inverse runs
+                                scale_sqrt2=plan.scale_sqrt2 if plan.inverse else None,
                                 fixed_shift=plan.fixed_shift)
             m.submodules[f"bfs{b}"] = bf
             m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1])]
             # the ROM words: addressed at the issue, read at issue + 1, registered to issue + 2
-            for name, words, address, target in (
-                    ("twiddle", plan.twiddle_rom(b), Cat(n, stage[:plan.stage_bits], *region), bf.ctrl),
-                    ("scale", plan.scale_rom(b), Cat(n, *region), bf.scale)):
-                if target is None:
-                    continue
+            roms = [("twiddle", plan.twiddle_rom(b), Cat(n, stage[:plan.stage_bits], *region), bf.ctrl)]
+            if bf.scale is not None:
+                roms.append(("scale", plan.scale_rom(b), Cat(n, *region), bf.scale))
+            for name, words, address, target in roms:
                 rom = Memory(shape=len(target), depth=len(words), init=words)
                 m.submodules[f"{name}_rom{b}"] = rom
                 port = rom.read_port()
                 m.d.comb += port.addr.eq(address)
-                word = port.data if name == "twiddle" else Mux(final, port.data, plan.scale_identity())
+                if name == "scale":                                # s in an inverse's final stage, else 1
+                    word = Mux(op.at("final", 1) & kind[1], port.data, plan.scale_identity())
+                else:
+                    word = port.data
                 m.d.sync += target.eq(word)
-            m.d.comb += bf.fixed.eq(op.at("final", 2) & nct_inv)
+            if plan.fixed_shift is not None:                       # o1 by 2^(-K/2): NCT^-1's final stage
+                m.d.comb += bf.fixed.eq(op.at("final", 2) & (kind == KIND_CODES["nct_inv"]))
             results += [bf.o0, bf.o1]
 
         # --- write side: the stage results to the other group, or the loaded beat ------
