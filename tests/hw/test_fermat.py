@@ -11,7 +11,7 @@ from amaranth.sim import Simulator
 
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES
-from modforge.hw.fermat import MulAdd, PowerMul, fermat_add, fermat_sub, power_control, shift_control
+from modforge.hw.fermat import MulAdd, PowerMul, fermat_add, fermat_sub, fixed_shift, power_control, shift_control
 from modforge.math.fmlm3 import Ring
 
 
@@ -101,6 +101,52 @@ def test_shift_butterfly(K, c):
         want.append((ring.add(u, t), ring.sub(u, t)))
     got = run_pipeline(bf, {"u": bf.u, "v": bf.v, "ctrl": bf.ctrl}, [bf.o0, bf.o1], ops)
     assert got == want
+
+
+@pytest.mark.parametrize("K, c, scale_sqrt2", [(32, Fraction(1), False), (16, Fraction(1, 2), True),
+                                                (16, Fraction(1, 2), False)])
+def test_scaled_shift_butterfly(K, c, scale_sqrt2):
+    """The final-stage form: o0 = s u + v A^e, o1 = f (s u - v A^e), s = A^d 2^-3 from the
+    `scale` word, f = 2^(-K/2) when `fixed` is high (the twiddle and the scaler of unequal
+    depths with sqrt(2) in one only)."""
+    ring, rng = Ring(K, c), random.Random(11 + K)
+    bf = ShiftButterfly(K, c.denominator == 2, scale_sqrt2=scale_sqrt2, fixed_shift=-(K // 2))
+    ops, want = [], []
+    us = values(ring, rng, 200)
+    for u, v in zip(us, reversed(us), strict=True):
+        e, d, fixed = rng.randrange(-2 * K, 2 * K), rng.randrange(-2 * K, 2 * K), rng.randrange(2)
+        if c.denominator == 2 and not scale_sqrt2:
+            d -= d % 2                                  # an even power: no sqrt(2) path needed
+        su, t = ring.mul_pow2(ring.mul_A_pow(u, d), -3), ring.mul_A_pow(v, e)
+        ops.append({"u": u, "v": v, "ctrl": power_control(K, c, e, 0, bf.twiddle.sqrt2),
+                    "scale": power_control(K, c, d, -3, scale_sqrt2), "fixed": fixed})
+        want.append((ring.add(su, t), ring.mul_pow2(ring.sub(su, t), -(K // 2) if fixed else 0)))
+    got = run_pipeline(bf, {"u": bf.u, "v": bf.v, "ctrl": bf.ctrl, "scale": bf.scale, "fixed": bf.fixed},
+                       [bf.o0, bf.o1], ops)
+    assert got == want
+
+
+@pytest.mark.parametrize("K", [4, 8])
+def test_fixed_shift_every_amount(K):
+    """fixed_shift(a, k) = a 2^k for every constant k in [-K, 2K] and every a, and a when not
+    enabled."""
+    ring = Ring(K)
+    a, enable = Signal(K + 1), Signal()
+    shifts = range(-K, 2 * K + 1)
+    outs = [Signal(K + 1, name=f"o{i}") for i in range(len(shifts))]
+    m = Module()
+    m.d.comb += [o.eq(fixed_shift(a, k, K, enable)) for o, k in zip(outs, shifts, strict=True)]
+
+    async def bench(ctx):
+        for x in range(ring.M):
+            for en in (0, 1):
+                ctx.set(a, x)
+                ctx.set(enable, en)
+                assert [ctx.get(o) for o in outs] == [ring.mul_pow2(x, k) if en else x for k in shifts], (x, en)
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
 
 
 @pytest.mark.parametrize("K, dsp", [(16, None), (64, DSP_PROFILES["dsp48e2"]), (64, DSP_PROFILES["dsp48e1"]),

@@ -10,14 +10,15 @@ cycle, the results `depth` = core.depth + 2 cycles after its inputs (an input st
 multiplier, an output stage); the lane has no enable (it never stalls).
 
 ShiftButterfly: the CT butterfly of Z_M, M = 2^K + 1, whose twiddles are powers of two
-(FMLM3): the multiplier is a rotation with negation (hw.fermat.PowerMul).
+(FMLM3): the multiplier is a rotation with negation (hw.fermat.PowerMul); optionally u
+scaled by a second one and o1 by a fixed power of two (an inverse's final stage).
 """
 
 from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal
 
-from .fermat import PowerMul, fermat_add, fermat_sub
+from .fermat import PowerMul, fermat_add, fermat_sub, fixed_shift, power_mul_depth
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
 from .pipeline import Stager
 
@@ -80,30 +81,66 @@ class Butterfly(Elaboratable):
         return m
 
 
+def shift_butterfly_depth(sqrt2: bool, scale_sqrt2: bool | None = None, fixed: bool = False) -> int:
+    """ShiftButterfly's depth (without building one): the products, the sum and difference,
+    the fixed shift of o1."""
+    products = max(power_mul_depth(sqrt2), 0 if scale_sqrt2 is None else power_mul_depth(scale_sqrt2))
+    return products + 1 + fixed
+
+
 class ShiftButterfly(Elaboratable):
     """The shift-only CT butterfly of Z_M, M = 2^K + 1 (FMLM3's transforms, eqs. 7-9):
-    o0 = u + v*A^e, o1 = u - v*A^e mod M, the twiddle a hw.fermat.PowerMul with its
-    control word `ctrl` (hw.fermat.power_control); u, v, o0, o1 K+1 bits in [0, M). One
-    operation per cycle, the results `depth` = PowerMul's depth + 1 cycles after its inputs
-    (the product, then the sum and difference registered); no enable."""
+      o0 = s u + v A^e,   o1 = f (s u - v A^e)   mod M,
+    the twiddle a hw.fermat.PowerMul with its control word `ctrl` (hw.fermat.power_control);
+    u, v, o0, o1 K+1 bits in [0, M). Options:
+      scale_sqrt2  None: s = 1 (u rides on delay registers); else u goes through a second
+                   PowerMul (with the sqrt(2) path if True), its control word `scale`
+      fixed_shift  None: f = 1; else a constant k: f = 2^k when the input `fixed` is high
+                   (hw.fermat.fixed_shift, one stage more), 1 when it is low
+    One operation per cycle, the results `depth` cycles after its inputs (the products, the
+    sum and difference registered, the fixed shift registered); no enable."""
 
-    def __init__(self, K: int, sqrt2: bool = False, lane: int = 0):
-        self.K = K
+    def __init__(self, K: int, sqrt2: bool = False, lane: int = 0, scale_sqrt2: bool | None = None,
+                 fixed_shift: int | None = None):
+        self.K, self.fixed_k = K, fixed_shift
         self.twiddle = PowerMul(K, sqrt2, name=f"tw{lane}")
-        self.twiddle._MustUse__silence = True           # elaborated as a submodule of this one
-        self.depth = self.twiddle.depth + 1
+        self.scaler = None if scale_sqrt2 is None else PowerMul(K, scale_sqrt2, name=f"su{lane}")
+        for pm in (self.twiddle, self.scaler):
+            if pm is not None:
+                pm._MustUse__silence = True             # elaborated as a submodule of this one
+        self.depth = shift_butterfly_depth(sqrt2, scale_sqrt2, fixed_shift is not None)
         self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
         self.ctrl = Signal.like(self.twiddle.ctrl, name=f"ctrl{lane}")
+        self.scale = Signal.like(self.scaler.ctrl, name=f"scale{lane}") if self.scaler else None
+        self.fixed = Signal(name=f"fixed{lane}")
         self.o0, self.o1 = Signal(K + 1, name=f"o0_{lane}"), Signal(K + 1, name=f"o1_{lane}")
 
+    @staticmethod
+    def _delay(m, value, k: int):
+        for _ in range(k):
+            reg = Signal.like(value, name=f"{value.name}_d")
+            m.d.sync += reg.eq(value)
+            value = reg
+        return value
+
     def elaborate(self, platform):
-        m = Module()
+        m, K = Module(), self.K
         m.submodules.twiddle = tw = self.twiddle
         m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
+        products = tw.depth if self.scaler is None else max(tw.depth, self.scaler.depth)
         u = self.u
-        for k in range(tw.depth):                        # u rides beside the product
-            reg = Signal.like(u, name=f"{u.name}_d{k + 1}")
-            m.d.sync += reg.eq(u)
-            u = reg
-        m.d.sync += [self.o0.eq(fermat_add(u, tw.o, self.K)), self.o1.eq(fermat_sub(u, tw.o, self.K))]
+        if self.scaler is not None:
+            m.submodules.scaler = su = self.scaler
+            m.d.comb += [su.a.eq(u), su.ctrl.eq(self.scale)]
+            u = self._delay(m, su.o, products - su.depth)
+        else:
+            u = self._delay(m, u, products)                 # u rides beside the product
+        t = self._delay(m, tw.o, products - tw.depth)
+        if self.fixed_k is None:
+            m.d.sync += [self.o0.eq(fermat_add(u, t, K)), self.o1.eq(fermat_sub(u, t, K))]
+            return m
+        o0, o1 = Signal(K + 1, name=f"{self.o0.name}_s"), Signal(K + 1, name=f"{self.o1.name}_s")
+        m.d.sync += [o0.eq(fermat_add(u, t, K)), o1.eq(fermat_sub(u, t, K))]
+        fixed = self._delay(m, self.fixed, products + 1)
+        m.d.sync += [self.o0.eq(o0), self.o1.eq(fixed_shift(o1, self.fixed_k, K, fixed))]
         return m

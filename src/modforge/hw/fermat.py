@@ -18,6 +18,7 @@ h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental B
 
   shift_control(K, k)          (neg, amount) of a*2^k, any integer k
   power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
+  fixed_shift(a, k, K)         a*2^k mod M for a constant k: wiring and one subtraction
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
@@ -98,6 +99,21 @@ def rotate_left(x, amount, K: int) -> Value:
         select = amount[j:j + 2]
         rotated = pick(select, [rotated.rotate_left((t << j) % K) for t in range(1 << len(select))])
     return rotated
+
+
+def fixed_shift(a, k: int, K: int, enable=1) -> Value:
+    """a*2^k mod M for a constant k when enable is high, else a (a in [0, M)): the rotation is
+    wiring, one fermat_sub (PowerMul's second stage with a fixed split). x = a0 2^amount =
+    lo - hi (lo: a0's low K - amount bits moved up, hi: its top bits wrapped around), negated
+    by swapping the operands; a = 2^K = -1 (a1 = 1, a0 = 0) gives 2^amount on the side that
+    negates it, so the result needs no multiplexer on a1."""
+    neg, amount = shift_control(K, k)
+    a = Value.cast(a)
+    a0, a1 = a[:K], a[K]
+    lo = Cat(Const(0, amount), a0[:K - amount])
+    hi = Cat(a0[K - amount:], a1)                       # a1: a0 = 0, hi = 2^amount
+    x, y = (hi, lo) if neg else (lo, hi)
+    return fermat_sub(Mux(enable, x, a), Mux(enable, y, 0), K)
 
 
 def power_mul_depth(sqrt2: bool) -> int:

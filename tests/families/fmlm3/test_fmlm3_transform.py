@@ -42,8 +42,10 @@ def test_sqrt2_paths_only_where_needed():
     half = Fraction(1, 2)
     assert TransformPlan(16, half, "nct", 1).butterfly_sqrt2
     assert not TransformPlan(16, half, "ct", 1).butterfly_sqrt2
-    assert not TransformPlan(16, half, "nct_inv", 1).butterfly_sqrt2
-    assert TransformPlan(16, half, "nct_inv", 1).fso_sqrt2
+    assert TransformPlan(16, half, "nct_inv", 1).butterfly_sqrt2    # A^-p folded into the twiddle
+    assert TransformPlan(16, half, "nct_inv", 1).scale_sqrt2
+    assert not TransformPlan(16, half, "ct_inv", 1).butterfly_sqrt2
+    assert not TransformPlan(16, half, "ct_inv", 1).scale_sqrt2
     assert not TransformPlan(16, Fraction(1), "nct", 1).butterfly_sqrt2
 
 
@@ -77,13 +79,14 @@ def test_cycles_and_contract():
 
 def test_any_kind_frames():
     """kind = any: a 2-bit kind field beside the coefficients, every kind's ROM words in its
-    own region, the FSO's whenever an inverse runs."""
+    own region, the u scaler's whenever an inverse runs."""
     p = ALG.parse({"P": "16", "c": "1/2", "kind": "any", "bfs": "2"})
     plan = ALG.derived(p)
     assert [op.name for op in ALG.operands(p)] == ["x", "kind"]
-    assert plan.inverse and plan.butterfly_sqrt2 and plan.fso_sqrt2
+    assert plan.inverse and plan.butterfly_sqrt2 and plan.scale_sqrt2
     assert len(plan.twiddle_rom(0)) == 4 * (plan.H << plan.stage_bits)
     x = list(range(16))
     assert ALG.model(p, x, 1) == TransformPlan(16, Fraction(1, 2), "nct", 2).run(x)
+    assert len(plan.scale_rom(1)) == 4 * plan.H
     assert ALG.in_beats(p, (x, 3))[0][1] == 3
     assert {case[1] for case in ALG.cases(p)} == {0, 1, 2, 3}

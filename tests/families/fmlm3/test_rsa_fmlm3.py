@@ -217,7 +217,7 @@ def test_cycle_claims_shared_muladd(domain):
     transforms = (5 if spectral else 7) * (2 * H + C + 4) + DEPTH["acc"] + DEPTH["racc"]
     first = 1 if spectral else -1    # the input's first issue a cycle after its first beat; no read before CT(x)
     assert ALG.latency(p) == first + transforms + products + passes + 3
-    assert ALG.cycles(p) == (2018 if spectral else 2554)
+    assert ALG.cycles(p) == (2008 if spectral else 2540)
     assert ALG.cycles(p) == ALG.latency(p) + H - 1
     rng = random.Random(4)
     for x, y in ALG.cases(p)[:3] + [ALG.random_operands(p, rng)]:

@@ -244,7 +244,7 @@ class Transform(Algorithm):
         return [
             {"P": "16", "c": "1", "kind": "ct", "bfs": "1"},
             {"P": "16", "c": "1/2", "kind": "nct", "bfs": "2"},          # sqrt(2) in the butterflies
-            {"P": "32", "c": "1/2", "kind": "nct_inv", "bfs": "1"},      # sqrt(2) in the FSOs
+            {"P": "32", "c": "1/2", "kind": "nct_inv", "bfs": "1"},      # sqrt(2) in the u scaler
             {"P": "32", "c": "3", "kind": "any", "bfs": "2"},            # every kind, chosen per frame
             {"P": "16", "c": "1/2", "kind": "any", "bfs": "2"},
         ]
@@ -259,8 +259,9 @@ class Transform(Algorithm):
         return {
             "K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "issues_per_stage_H": plan.H,
             "stage_gap_G": plan.gap, "write_delay_Dw": plan.write_delay,
-            "butterfly_depth": plan.butterfly_depth, "fso_depth": plan.fso_depth,
-            "sqrt2_butterflies": plan.butterfly_sqrt2, "sqrt2_fso": plan.fso_sqrt2,
+            "butterfly_depth": plan.butterfly_depth, "sqrt2_butterflies": plan.butterfly_sqrt2,
+            "u_scaler": plan.inverse, "sqrt2_u_scaler": plan.inverse and plan.scale_sqrt2,
+            "o1_fixed_shift": plan.fixed_shift,
             "cycles_formula": "C = (v-1) G + H + Dw, G = max(H, H/2 + Dw + 1), H = P/(2 bfs)",
             "paper_eq29_cycles": plan.paper_cycles(),
             "rams": f"2 groups x {plan.lanes} banks x {plan.H} words of {plan.K + 1} bits",
@@ -296,8 +297,8 @@ class RsaFmlm3Params:
     muladds: Literal["lanes", "1"] = param(
         "lanes", help="lanes: one MulAdd a lane (L = 2 bfs, 9 DSPs each for K = 64), the products riding on the "
                       "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, on the input "
-                      "as it comes and on read-outs held to its pace (Table 6's set: 2,020 cycles spectral "
-                      "against 1,731)")
+                      "as it comes and on read-outs held to its pace (Table 6's set: 2,008 cycles spectral "
+                      "against 1,719)")
 
 
 @register

@@ -8,9 +8,11 @@ One frame in the unit at a time, in three phases:
         stage j; an issue flows
           t         read addresses to group j mod 2 (and the twiddle ROMs)
           t+1       the words through the channel switcher (registered)
-          t+2 ..    the butterfly structures (hw.butterfly.ShiftButterfly), then the
-                    final-stage operators (inverses: hw.fermat.PowerMul, the identity
-                    before the final stage)
+          t+2 ..    the butterfly structures (hw.butterfly.ShiftButterfly) with the
+                    final-stage operators folded in (units that run an inverse): u
+                    through a second PowerMul (the identity before the final stage), the
+                    twiddle times the scale (its ROM words), o1 through a fixed shift by
+                    2^(-K/2) (NCT^-1's final stage); model.py derives them
           t+Dw      written through the channel switcher to the other group
   READ  H words of L coefficients from group v mod 2 in natural order, through
         hw.stream.ReadOut (a FIFO: back-pressure stalls the read-out, nothing is lost)
@@ -27,7 +29,6 @@ from amaranth.lib.wiring import In, Out
 from ...hw.banks import Banks
 from ...hw.butterfly import ShiftButterfly
 from ...hw.delay import DelayLine
-from ...hw.fermat import PowerMul, control_width
 from ...hw.frame import FrameCounter
 from ...hw.select import pick, select_or
 from ...hw.stream import ReadOut
@@ -134,32 +135,28 @@ class TransformCore(wiring.Component):
                                        for x in range(2) for b in range(L)))
         results = []
         for b in range(plan.bfs):
-            words = plan.twiddle_rom(b)
-            rom = Memory(shape=control_width(plan.K, plan.butterfly_sqrt2), depth=len(words), init=words)
-            m.submodules[f"twiddle_rom{b}"] = rom
-            port = rom.read_port()
-            m.d.comb += port.addr.eq(Cat(n, stage[:plan.stage_bits], *region))
-            ctrl = Signal.like(port.data, name=f"ctrl{b}")
-            m.d.sync += ctrl.eq(port.data)
-            bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b)
+            bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b,     # with the FSOs if an inverse runs
+                                scale_sqrt2=plan.scale_sqrt2 if plan.inverse else None,
+                                fixed_shift=plan.fixed_shift)
             m.submodules[f"bfs{b}"] = bf
-            m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1]), bf.ctrl.eq(ctrl)]
-            results += [bf.o0, bf.o1]
-        if plan.inverse:                      # the final-stage operators: scale, or pass on
-            at = 2 + plan.butterfly_depth     # the butterflies' results, issue + at
-            scaled = []
-            for k, r in enumerate(results):
-                fso = PowerMul(plan.K, plan.fso_sqrt2, name=f"fso{k}")
-                m.submodules[f"fso{k}"] = fso
-                words = plan.fso_rom(k)
-                rom = Memory(shape=len(fso.ctrl), depth=len(words), init=words)
-                m.submodules[f"fso_rom{k}"] = rom
+            m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1])]
+            # the ROM words: addressed at the issue, read at issue + 1, registered to issue + 2
+            roms = [("twiddle", plan.twiddle_rom(b), Cat(n, stage[:plan.stage_bits], *region), bf.ctrl)]
+            if bf.scale is not None:
+                roms.append(("scale", plan.scale_rom(b), Cat(n, *region), bf.scale))
+            for name, words, address, target in roms:
+                rom = Memory(shape=len(target), depth=len(words), init=words)
+                m.submodules[f"{name}_rom{b}"] = rom
                 port = rom.read_port()
-                m.d.comb += port.addr.eq(Cat(op.at("n", at - 1), *region))
-                scale = op.at("final", at) & kind[1]                # an inverse's final stage
-                m.d.comb += [fso.a.eq(r), fso.ctrl.eq(Mux(scale, port.data, plan.fso_identity()))]
-                scaled.append(fso.o)
-            results = scaled
+                m.d.comb += port.addr.eq(address)
+                if name == "scale":                                # s in an inverse's final stage, else 1
+                    word = Mux(op.at("final", 1) & kind[1], port.data, plan.scale_identity())
+                else:
+                    word = port.data
+                m.d.sync += target.eq(word)
+            if plan.fixed_shift is not None:                       # o1 by 2^(-K/2): NCT^-1's final stage
+                m.d.comb += bf.fixed.eq(op.at("final", 2) & (kind == KIND_CODES["nct_inv"]))
+            results += [bf.o0, bf.o1]
 
         # --- write side: the stage results to the other group, or the loaded beat ------
         n_w = op.at("n", Dw)

@@ -6,7 +6,12 @@ Data: P coefficients of Z_M, M = 2^K + 1, K = cP, each K+1 bits in [0, M). The t
 v = log2 P constant-geometry stages (eqs. 7-9): stage j takes (x_2p, x_2p+1) to
 (x_p, x_p+P/2) = x_2p +- x_2p+1 A^e, e = math.fmlm3.stage_twiddle(kind, P, j, p), on the
 input in bit-reversed order; the inverses scale output m by 2^-v (CT^-1) or 2^-v A^-m
-(NCT^-1) in the final-stage operators (FSOs).
+(NCT^-1). The final stage writes m = p and p + P/2, and scale(p + P/2) = scale(p) A^(-P/2) =
+scale(p) 2^(-K/2) (NCT^-1; K = cP even), so with s = scale(p) the final-stage operators
+(FSOs) fold into the butterfly: x_p = s u + (s w) v, x_p+P/2 = f (s u - (s w) v), f =
+2^(-K/2) for NCT^-1 and 1 for CT^-1; s w is the twiddle ROM's word (`twiddle_exponents`), s
+u a second PowerMul (`scale_rom`, the identity before the final stage), f a fixed shift
+(wiring and one subtraction, hw.fermat.fixed_shift): hw.butterfly.ShiftButterfly.
 
 Butterfly structures: bfs = 1 or 2, L = 2 bfs lanes. Issue n (0 <= n < H = P/L) of a stage
 runs pair p = n (+ P/4 for the second structure): it reads x_2p, x_2p+1 (lanes 2b, 2b+1)
@@ -24,8 +29,8 @@ read-out in natural order (bits 0, 1). The channel switcher routes lanes to bank
 by these bank numbers (`conflict_free` checks them all).
 
 Schedule (one issue a cycle): an issue's addresses at cycle t, the RAM words at t+1 (the
-channel switcher, registered), the butterflies at t+2, the FSOs after them (inverses), the
-write at t + Dw, Dw = 2 + butterfly depth (+ FSO depth). Stage j+1 starts G cycles after
+channel switcher, registered), the butterflies at t+2 (with the FSOs folded in), the write
+at t + Dw, Dw = 2 + butterfly depth (`butterfly_depth`). Stage j+1 starts G cycles after
 stage j, the least G >= H with every word it reads written the cycle before at the latest
 and none it writes still to be read by stage j (`gap`, brute force; closed form
 G = max(H, H/2 + Dw + 1)). The transform takes C = (v-1) G + H + Dw cycles, first issue to
@@ -43,7 +48,8 @@ from fractions import Fraction
 
 from amaranth.hdl import Value
 
-from ...hw.fermat import power_control, power_mul_depth
+from ...hw.butterfly import shift_butterfly_depth
+from ...hw.fermat import power_control
 from ...math import fmlm3
 
 KINDS = {"ct": "CT", "nct": "NCT", "ct_inv": "CT^-1", "nct_inv": "NCT^-1"}
@@ -97,7 +103,7 @@ class TransformPlan:
 
     @property
     def inverse(self) -> bool:
-        """It has final-stage operators (it runs an inverse)."""
+        """It runs an inverse: its butterflies scale u (the final-stage operators)."""
         return any(k.endswith("_inv") for k in self.kinds)
 
     @property
@@ -151,21 +157,40 @@ class TransformPlan:
                  for n in range(self.H)] for b in range(self.bfs)]
 
     def scales(self, kind: str) -> list[list[int]]:
-        """Per lane, the FSO's exponent of A for output m of issue n (the power of two is -v):
-        0 for CT^-1, -m for NCT^-1."""
-        return [[-self.writes(n)[lane] if kind == "nct_inv" else 0 for n in range(self.H)]
-                for lane in range(self.lanes)]
+        """Per butterfly structure, the exponent of A of issue n's final-stage scale s (of
+        output p, its pair; the power of two is -v): -p for NCT^-1, 0 for CT^-1. Output
+        p + P/2's scale is s A^(-P/2) = s 2^(-K/2) (NCT^-1), s (CT^-1)."""
+        return [[-self.pairs(n)[b] if kind == "nct_inv" else 0 for n in range(self.H)]
+                for b in range(self.bfs)]
+
+    def twiddle_exponents(self, kind: str) -> list[list[int]]:
+        """`exponents` as the twiddle multipliers apply them: an inverse's final stage times s
+        (s (u + w v) = s u + (s w) v; the power of two -v beside it)."""
+        tables = self.exponents(kind)
+        if kind.endswith("_inv"):
+            final = (self.v - 1) * self.H
+            for table, scales in zip(tables, self.scales(kind), strict=True):
+                for n, e in enumerate(scales):
+                    table[final + n] += e
+        return tables
 
     def _needs_sqrt2(self, tables) -> bool:
         return self.c.denominator == 2 and any(e % 2 for table in tables for row in table for e in row)
 
     @property
     def butterfly_sqrt2(self) -> bool:
-        return self._needs_sqrt2(self.exponents(k) for k in self.kinds)
+        return self._needs_sqrt2(self.twiddle_exponents(k) for k in self.kinds)
 
     @property
-    def fso_sqrt2(self) -> bool:
+    def scale_sqrt2(self) -> bool:
+        """The u multipliers' sqrt(2) path (only units that run an inverse have them)."""
         return self._needs_sqrt2(self.scales(k) for k in self.kinds if k.endswith("_inv"))
+
+    @property
+    def fixed_shift(self) -> int | None:
+        """The exponent of 2 of o1's fixed factor in NCT^-1's final stage (A^(-P/2) = 2^(-K/2)),
+        None if the unit does not run NCT^-1."""
+        return -(self.K // 2) if "nct_inv" in self.kinds else None
 
     @property
     def stage_bits(self) -> int:
@@ -180,36 +205,40 @@ class TransformPlan:
         return out
 
     def twiddle_rom(self, b: int) -> list[int]:
-        """Address Cat(n, stage, kind code): stage j's words at j 2^log2(H)."""
+        """Address Cat(n, stage, kind code): stage j's words at j 2^log2(H); an inverse's final
+        stage with the scale's 2^-v."""
+        final = (self.v - 1) * self.H
+
         def words(kind):
-            table = self.exponents(kind)[b]
-            return [power_control(self.K, self.c, e, 0, self.butterfly_sqrt2) for e in table]
+            table = self.twiddle_exponents(kind)[b]
+            return [power_control(self.K, self.c, e, -self.v if kind.endswith("_inv") and a >= final else 0,
+                                  self.butterfly_sqrt2) for a, e in enumerate(table)]
         return self._regions(words, self.H << self.stage_bits)
 
-    def fso_rom(self, lane: int) -> list[int]:
-        """Address Cat(n, kind code); the forward kinds' words are the identity (unused)."""
+    def scale_rom(self, b: int) -> list[int]:
+        """Address Cat(n, kind code): s of structure b's pair (the final stage of an inverse;
+        the forward kinds' words are the identity, unused)."""
         def words(kind):
             if not kind.endswith("_inv"):
-                return [self.fso_identity()] * self.H
-            return [power_control(self.K, self.c, e, -self.v, self.fso_sqrt2) for e in self.scales(kind)[lane]]
+                return [self.scale_identity()] * self.H
+            return [power_control(self.K, self.c, e, -self.v, self.scale_sqrt2) for e in self.scales(kind)[b]]
         return self._regions(words, self.H)
 
-    def fso_identity(self) -> int:
-        return power_control(self.K, self.c, 0, 0, self.fso_sqrt2)
+    def scale_identity(self) -> int:
+        return power_control(self.K, self.c, 0, 0, self.scale_sqrt2)
 
     # --- schedule -------------------------------------------------------------------------
     @property
     def butterfly_depth(self) -> int:
-        return power_mul_depth(self.butterfly_sqrt2) + 1
-
-    @property
-    def fso_depth(self) -> int:
-        return power_mul_depth(self.fso_sqrt2) if self.inverse else 0
+        """The products (twiddle, and u's scale if an inverse runs), the sum and difference, o1's
+        fixed shift (NCT^-1)."""
+        return shift_butterfly_depth(self.butterfly_sqrt2, self.scale_sqrt2 if self.inverse else None,
+                                     self.fixed_shift is not None)
 
     @property
     def write_delay(self) -> int:
         """Dw: issue -> write cycle."""
-        return SWITCH_DEPTH + self.butterfly_depth + self.fso_depth
+        return SWITCH_DEPTH + self.butterfly_depth
 
     @functools.cached_property
     def gap(self) -> int:

@@ -13,7 +13,7 @@ Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 3) + (H - 1) + 
 beat), a pass H + d; latency = the steps + 3 (the read-out), II = latency - 3 + H, cycles =
 latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
 unit's (model.TransformPlan). l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32,
-C = 233, MulAdd.depth 4, 7 transforms: 2,270 cycles (latency 2,239); Table 6 gives 2,036 for the product
+C = 231, MulAdd.depth 4, 7 transforms: 2,257 cycles (latency 2,226); Table 6 gives 2,036 for the product
 kept in the spectral domain (domain = spectral: 5 transforms); the time domain needs the
 2 more forward transforms of x and y.
 
@@ -26,7 +26,7 @@ into XN, YC, YN), Alg 3's pass Z0 = T(y) (.) Z0, then the time program from T5 C
 t, then T(t) = CT(t) and T'(t) = NCT(t) into Z0 and XN, read out together: 5 transforms
 for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + MulAdd.depth)
 [Alg 3's pass] + 5 (2H + C + 4) + the sinks' depths + the 3 passes + 3; l = 2048, P = 128,
-u = 16, Alg 3, 2 BFS (MulAdd.depth 4): 1,728 cycles (latency 1,697).
+u = 16, Alg 3, 2 BFS (MulAdd.depth 4): 1,719 cycles (latency 1,688).
 
 muladds = 1 (one MulAdd, the paper's; `shared_program`): one coefficient a cycle, P issues +
 1 + MulAdd.depth a product. T(x) (.) T(N') runs as the input comes (spectral: from the store
@@ -42,7 +42,7 @@ multiply-adds at Delta_MA + P + 3, 6 time-domain additions at P/4 + 6 and one ha
 P/4 + 5, give 2,042 + 4 Delta_MA (math.fmlm3.multiplication_cycles): the table's figure is
 that sequential sum (within 0.3 % with Delta_MA = 0), no step overlapped. This core differs
 in three places, and comes out 15 % below:
-  - a transform here is 2H + C + 4 + d = 301..306 (C = 233, the load and the read-out H = 32
+  - a transform here is 2H + C + 4 + d = 299..304 (C = 231, the load and the read-out H = 32
     each inside it); the paper's 235..274 leave the load and read-out to the units that
     write into and read from the transform RAM (the MA's P + 3, the adders' P/4 + 6);
   - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
@@ -50,9 +50,9 @@ in three places, and comes out 15 % below:
     is a step of its own (H + 1 + MulAdd.depth = 37 cycles); the paper has ONE Multiply Adder (9 DSP) at
     one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
     (`shared_program`) does that: the 3 products on the critical path take P + 1 +
-    MulAdd.depth = 134 cycles each on the one MulAdd, two of them overlapped with the input
-    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,020 cycles on this set
-    (latency 1,989; time domain 2,556) for 1/4 of the MulAdds' DSPs;
+    MulAdd.depth = 133 cycles each on the one MulAdd, two of them overlapped with the input
+    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,008 cycles on this set
+    (latency 1,977; time domain 2,540) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
     6 additions and a halving (265), by forming the candidates side by side (passes.py).
 
