@@ -80,7 +80,7 @@ Algorithm 3, in order (each transform: load H, run C, read out H; `schedule`):
   T2 NCT(x)   load X;                             read-out                 -> XN
   T3 CT(y)    load Y;                             read-out (.) Z0          -> Z0
   T4 NCT(y)   load Y;                             read-out (.) XN          -> XN
-  T5 CT^-1    load Z0;  read-out -> Accumulator:  g = sum z1_i B^i = A + c1 2^(uP)
+  T5 CT^-1    load Z0;  read-out -> Restrict (passing) -> Accumulator:  g = sum z1_i B^i = A + c1 2^(uP)
   pass m      A + c1 and A + c1 + 1 (-> B); the second's carry out says A + c1 >= R, and
               then m = (A + c1 + 1) mod 2^(uP) (the model's mod_r): m < 2^(uP), no second pass
   T6 NCT(m)   load the selected candidate;        read-out (.) T'(N) + XN  -> Z4

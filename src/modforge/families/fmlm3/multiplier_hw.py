@@ -113,7 +113,7 @@ class MultiplierCore(wiring.Component):
         m.d.comb += loader.allow.eq((sq == 0) & (ld == 0))
         self._lanes: dict[int, object] = {}
 
-        # MulAdds, Accumulators, Restrict, the passes' units
+        # MulAdds, the Accumulator behind Restrict, the passes' units
         muls = []
         for k in range(1 if plan.shared else L):
             ma = MulAdd(K, name=f"ma{k}")
