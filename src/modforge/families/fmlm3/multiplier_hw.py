@@ -10,7 +10,9 @@ high, so they come on consecutive cycles) through its sink into a store; the ste
 the last write. A pass step reads a store H cycles in a row through its units into stores.
 The output step reads the selected result through hw.stream.ReadOut. No step waits on data
 values, so the latency is MultiplierPlan.latency. cfg (N's spectra and digits) is taken
-only between multiplications.
+only between multiplications. Data (the stores' write data, the transform's input, the units'
+operands) goes through `_data`: outside its steps a data input keeps one of its steps' values
+instead of 0, since it matters only with its enable; no AND gate a bit.
 """
 
 from __future__ import annotations
@@ -112,6 +114,8 @@ class MultiplierCore(wiring.Component):
         d_high = Signal(2, name="d_high")
         m.d.comb += loader.allow.eq((sq == 0) & (ld == 0))
         self._lanes: dict[int, object] = {}
+        self._datas: dict[int, tuple] = {}
+        self._zero = Const(0, K + 1)
 
         # MulAdds, the Accumulator behind Restrict, the passes' units
         muls = []
@@ -182,7 +186,22 @@ class MultiplierCore(wiring.Component):
         with m.If(done):
             m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0),
                          sm_k.eq(0), sm_l.eq(0)]
+        for target, cases in self._datas.values():
+            values: dict[int, tuple] = {}                  # the distinct values, the steps that give each
+            for index, value in cases:
+                values.setdefault(id(value), (value, []))[1].append(index)
+            *others, (data, _) = values.values()
+            for value, steps in others:
+                data = Mux(Cat(*(sq == i for i in steps)).any(), value, data)
+            m.d.comb += target.eq(data)
         return m
+
+    def _data(self, target, value):
+        """target = value in the step being generated (a data input: `elaborate` selects among
+        its steps' values, the last one the default)."""
+        cases = self._datas.setdefault(id(target), (target, []))[1]
+        assert all(index != self._index for index, _ in cases), target
+        cases.append((self._index, value))
 
     def _lane(self, at, word, w):
         """Lane `at` of a word, one multiplexer a word however many steps use it."""
@@ -218,11 +237,11 @@ class MultiplierCore(wiring.Component):
                 if name in plan.accesses(step)[0]:
                     raddr = Mux(sq == index, Cat(rd[name].addr, Const(region, len(rport.addr) - bits)), raddr)
         m.d.comb += rport.addr.eq(raddr)
-        waddr, wdata = Const(0, len(wport.addr)), Const(0, width)
-        for region, name in enumerate(names):
-            w = wr[name]
-            waddr = waddr | Mux(w.en, Cat(w.addr, Const(region, len(wport.addr) - bits)), 0)
-            wdata = wdata | Mux(w.en, w.data, 0)
+        def place(region, name):
+            return Cat(wr[name].addr, Const(region, len(wport.addr) - bits))
+        waddr, wdata = place(len(names) - 1, names[-1]), wr[names[-1]].data     # the enabled store's (one a cycle)
+        for region, name in enumerate(names[:-1]):
+            waddr, wdata = Mux(wr[name].en, place(region, name), waddr), Mux(wr[name].en, wr[name].data, wdata)
         m.d.comb += [wport.addr.eq(waddr), wport.data.eq(wdata), wport.en.eq(Cat(*(wr[n].en for n in names)).any())]
 
     def _mine(self, op, d: int):
@@ -243,10 +262,11 @@ class MultiplierCore(wiring.Component):
         # --- load ----------------------------------------------------------------------
         if step.src == "input":
             take = self.i.valid & self.i.ready
-            m.d.comb += [self.i.ready.eq(tu.i.ready & (ld < H)), tu.i.valid.eq(self.i.valid & (ld < H)),
-                         tu.i.payload.eq(Cat(*(Cat(x, Const(0, w - u)) for x in lanes(self.i.payload, u)), kind))]
+            m.d.comb += [self.i.ready.eq(tu.i.ready & (ld < H)), tu.i.valid.eq(self.i.valid & (ld < H))]
+            self._data(tu.i.payload, Cat(*(Cat(x, Const(0, w - u)) for x in lanes(self.i.payload, u)), kind))
             for name, part in (("X", self.i.payload[:du]), ("Y", self.i.payload[du:])):
-                m.d.comb += [wr[name].addr.eq(ld), wr[name].data.eq(part), wr[name].en.eq(take)]
+                m.d.comb += [wr[name].addr.eq(ld), wr[name].en.eq(take)]
+                self._data(wr[name].data, part)
             with m.If(take):
                 m.d.sync += ld.eq(ld + 1)
                 with m.If(ld == 0):
@@ -275,7 +295,8 @@ class MultiplierCore(wiring.Component):
                 beat = Cat(*(Cat(x, Const(0, w - u)) for x in lanes(rd[src].data, u)))
             else:
                 beat = rd[src].data
-            m.d.comb += [tu.i.valid.eq(issued), tu.i.payload.eq(Cat(beat, kind))]
+            m.d.comb += tu.i.valid.eq(issued)
+            self._data(tu.i.payload, Cat(beat, kind))
         if step.side and plan.shared:
             self._shared_multiply(m, plan, wires, step.side[1], step.side[2], None, step.side[0])
         elif step.side:
@@ -293,17 +314,19 @@ class MultiplierCore(wiring.Component):
         dest = wr[step.dest]
         m.d.comb += [dest.addr.eq(op.at("k", d)), dest.en.eq(self._mine(op, d))]
         if step.sink == "plain":
-            m.d.comb += dest.data.eq(tu.o.payload)
+            self._data(dest.data, tu.o.payload)
         elif step.sink == "mul":
             m.d.comb += rd[step.mem2].addr.eq(sk)
             if step.mem3:
                 m.d.comb += rd[step.mem3].addr.eq(sk)
             for k, ma in enumerate(muls):
-                m.d.comb += [ma.a.eq(lanes(beat1, w)[k]), ma.b.eq(lanes(rd[step.mem2].data, w)[k]),
-                             ma.c.eq(lanes(rd[step.mem3].data, w)[k] if step.mem3 else 0)]
-            m.d.comb += dest.data.eq(Cat(*(ma.o for ma in muls)))
+                self._data(ma.a, lanes(beat1, w)[k])
+                self._data(ma.b, lanes(rd[step.mem2].data, w)[k])
+                self._data(ma.c, lanes(rd[step.mem3].data, w)[k] if step.mem3 else self._zero)
+            self._data(dest.data, Cat(*(ma.o for ma in muls)))
         else:
-            m.d.comb += [wires.restrict.apply.eq(step.sink == "racc"), dest.data.eq(acc.o)]
+            m.d.comb += wires.restrict.apply.eq(step.sink == "racc")
+            self._data(dest.data, acc.o)
             with m.If(self._mine(op, d) & op.at("last", d)):
                 m.d.sync += carry.eq(acc.carry)
         return None
@@ -324,7 +347,8 @@ class MultiplierCore(wiring.Component):
         first, *rest = step.dest.split(",")
         stored = parts if step.sink == "in_mul1" else parts[1:]
         for name, part in zip(rest, stored, strict=True):
-            m.d.comb += [wr[name].addr.eq(ld), wr[name].data.eq(part), wr[name].en.eq(take)]
+            m.d.comb += [wr[name].addr.eq(ld), wr[name].en.eq(take)]
+            self._data(wr[name].data, part)
         with m.If(take):
             m.d.sync += ld.eq(ld + 1)
             with m.If(ld == 0):
@@ -345,8 +369,11 @@ class MultiplierCore(wiring.Component):
         write, MulAdd.depth later)."""
         w = plan.K + 1
         for k, ma in enumerate(wires.muls):
-            m.d.comb += [ma.a.eq(wires.lanes(a, w)[k]), ma.b.eq(wires.lanes(b, w)[k]), ma.c.eq(0)]
-        m.d.comb += [dest.addr.eq(addr), dest.en.eq(en), dest.data.eq(Cat(*(ma.o for ma in wires.muls)))]
+            self._data(ma.a, wires.lanes(a, w)[k])
+            self._data(ma.b, wires.lanes(b, w)[k])
+            self._data(ma.c, self._zero)
+        m.d.comb += [dest.addr.eq(addr), dest.en.eq(en)]
+        self._data(dest.data, Cat(*(ma.o for ma in wires.muls)))
 
     def _shared_multiply(self, m, plan, wires, a, b, c, dest, a_word=None, advance=None):
         """dest = a (.) b (+ c) on the one MulAdd, one coefficient a cycle: issue Lk + l reads
@@ -362,14 +389,15 @@ class MultiplierCore(wiring.Component):
         with m.If(issue):
             m.d.sync += [lane.eq(Mux(lane == L - 1, 0, lane + 1)), k.eq(Mux(lane == L - 1, k + 1, k))]
         ma, at = wires.muls[0], sm.at("l", 1)            # lane sm_l of the words, a cycle after the issue
-        m.d.comb += [ma.a.eq(self._lane(at, rd[a].data if a_word is None else a_word, w)),
-                     ma.b.eq(self._lane(at, rd[b].data, w)), ma.c.eq(self._lane(at, rd[c].data, w) if c else 0)]
+        self._data(ma.a, self._lane(at, rd[a].data if a_word is None else a_word, w))
+        self._data(ma.b, self._lane(at, rd[b].data, w))
+        self._data(ma.c, self._lane(at, rd[c].data, w) if c else self._zero)
         d = DEPTH["pass_mul1"]
         valid, last_lane = sm.at("valid", d), sm.at("l", d) == L - 1
         with m.If(valid):
             m.d.sync += word.eq(Cat(word[w:], ma.o))
-        m.d.comb += [wires.wr[dest].addr.eq(sm.at("k", d)), wires.wr[dest].en.eq(valid & last_lane),
-                     wires.wr[dest].data.eq(self._product)]
+        m.d.comb += [wires.wr[dest].addr.eq(sm.at("k", d)), wires.wr[dest].en.eq(valid & last_lane)]
+        self._data(wires.wr[dest].data, self._product)
         return valid & last_lane & (sm.at("k", d) == H - 1)
 
     def _side_pass(self, m, plan, names, wires):
@@ -406,10 +434,12 @@ class MultiplierCore(wiring.Component):
             self._multiply(m, plan, wires, data, rd[step.mem2].data, wr[step.dest], op.at("k", d),
                            self._mine(op, d))
         elif step.sink == "pass_m":
-            m.d.comb += [mod_r.a.eq(data), mod_r.first.eq(first1), mod_r.c.eq(carry)]
+            m.d.comb += mod_r.first.eq(first1)
+            self._data(mod_r.a, data)
+            self._data(mod_r.c, carry)
             for name, value in (("A", mod_r.plain), ("B", mod_r.plus)):
-                m.d.comb += [wr[name].addr.eq(op.at("k", 2)), wr[name].en.eq(self._mine(op, 2)),
-                             wr[name].data.eq(value)]
+                m.d.comb += [wr[name].addr.eq(op.at("k", 2)), wr[name].en.eq(self._mine(op, 2))]
+                self._data(wr[name].data, value)
             with m.If(self._mine(op, 2) & op.at("last", 2)):
                 m.d.sync += pick.eq(mod_r.select)
         elif step.sink == "pass_d":
@@ -417,9 +447,11 @@ class MultiplierCore(wiring.Component):
             e = carry + 2
             m.d.sync += seg.eq(Mux(first1, e >> du, seg >> du))
             m.d.comb += seg_now.eq(Mux(first1, e, seg)[:du])
-            m.d.comb += [sub_d.a.eq(seg_now), sub_d.b.eq(data), sub_d.first.eq(first1),
-                         sub_d.cin.eq(0)]
-            m.d.comb += [wr["B"].addr.eq(op.at("k", 2)), wr["B"].en.eq(self._mine(op, 2)), wr["B"].data.eq(sub_d.o)]
+            m.d.comb += [sub_d.first.eq(first1), sub_d.cin.eq(0)]
+            self._data(sub_d.a, seg_now)
+            self._data(sub_d.b, data)
+            m.d.comb += [wr["B"].addr.eq(op.at("k", 2)), wr["B"].en.eq(self._mine(op, 2))]
+            self._data(wr["B"].data, sub_d.o)
             seg0, rest_zero, e_neg = Signal(2, name="d_seg0"), Signal(name="d_rest_zero"), Signal(name="e_neg")
             low_small = Signal(2, name="d_low_small")         # D's low bits: 0, 1, else 2
             with m.If(self._mine(op, 2) & op.at("first", 2)):
@@ -441,22 +473,26 @@ class MultiplierCore(wiring.Component):
         else:   # pass_t: 2t = D + j Q' = (B + j) + (D_high + j) 2^(uP); halve; t - N
             jext = Signal(du, name="j_seg")
             m.d.comb += jext.eq(Mux(first1, j.as_signed(), Mux(j < 0, mask, 0)))
-            m.d.comb += [add_t.a.eq(data), add_t.b.eq(jext), add_t.first.eq(first1), add_t.cin.eq(0)]
+            m.d.comb += [add_t.first.eq(first1), add_t.cin.eq(0)]
+            self._data(add_t.a, data)
+            self._data(add_t.b, jext)
             t_high = Signal(signed(5), name="t_high")
             m.d.comb += t_high.eq(d_high + j + add_t.cout - (j < 0))
-            m.d.comb += [halver.d.eq(add_t.o), halver.valid.eq(self._mine(op, 2)), halver.last.eq(op.at("last", 2)),
+            self._data(halver.d, add_t.o)
+            m.d.comb += [halver.valid.eq(self._mine(op, 2)), halver.last.eq(op.at("last", 2)),
                          halver.top.eq(t_high[0])]
             top_bit = Signal(name="t_top")                    # bit uP of t
             with m.If(self._mine(op, 2) & op.at("last", 2)):
                 m.d.sync += top_bit.eq(t_high[1])
             m.d.comb += rd["ND"].addr.eq(op.at("k", 3))
-            m.d.comb += [sub_n.a.eq(halver.o), sub_n.b.eq(rd["ND"].data),
-                         sub_n.first.eq(op.at("first", 4)), sub_n.cin.eq(0)]
+            m.d.comb += [sub_n.first.eq(op.at("first", 4)), sub_n.cin.eq(0)]
+            self._data(sub_n.a, halver.o)
+            self._data(sub_n.b, rd["ND"].data)
             half = Signal(du, name="t_half")
             m.d.sync += half.eq(halver.o)
             for name, value in (("A", half), ("B", sub_n.o)):
-                m.d.comb += [wr[name].addr.eq(op.at("k", 5)), wr[name].en.eq(self._mine(op, 5)),
-                             wr[name].data.eq(value)]
+                m.d.comb += [wr[name].addr.eq(op.at("k", 5)), wr[name].en.eq(self._mine(op, 5))]
+                self._data(wr[name].data, value)
             with m.If(self._mine(op, 5) & op.at("last", 5)):
                 m.d.sync += pick.eq(top_bit | ~sub_n.cout)
 
