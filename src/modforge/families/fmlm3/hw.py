@@ -158,18 +158,16 @@ class TransformCore(wiring.Component):
                 m.d.comb += bf.fixed.eq(op.at("final", 2) & (kind == KIND_CODES["nct_inv"]))
             results += [bf.o0, bf.o1]
 
-        # --- write side: the stage results to the other group, or the loaded beat ------
+        # --- write side: the loaded beat (LOAD) or the stage results (RUN) through one
+        # crossbar for both groups (a load and a stage write never fall in the same cycle) ---
         n_w = op.at("n", Dw)
         writes = [i for p in pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
-        stage_writes = switch_to_banks(writes, results)
         loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), ld.k)[:v]))) for k in range(L)]
-        load_writes = switch_to_banks(loads, [lane(self.i.payload, k) for k in range(L)])
+        bank_writes = switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)],
+                                      [Mux(take, lane(self.i.payload, k), r) for k, r in enumerate(results)])
         valid_w, group_w = op.at("valid", Dw), op.at("group", Dw)
         for x, _, b, _, wr in banks.ports():
             stage_en = valid_w & (group_w != x)
-            if x == 0:
-                word, data = (Mux(take, a, s) for a, s in zip(load_writes[b], stage_writes[b], strict=True))
-                m.d.comb += [wr.en.eq(take | stage_en), wr.addr.eq(word), wr.data.eq(data)]
-            else:
-                m.d.comb += [wr.en.eq(stage_en), wr.addr.eq(stage_writes[b][0]), wr.data.eq(stage_writes[b][1])]
+            m.d.comb += [wr.en.eq(take | stage_en if x == 0 else stage_en), wr.addr.eq(bank_writes[b][0]),
+                         wr.data.eq(bank_writes[b][1])]
         return m
