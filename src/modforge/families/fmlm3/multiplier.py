@@ -366,29 +366,32 @@ class MultiplierPlan:
         # A + c 2^(uP); spectral: XN = T'(x) (.) T'(y) meanwhile
         steps.append(Step("ct_inv", "Z0", "acc", None, None, "A",
                           ("XN", "XN", "YN") if self.domain == "spectral" else None))
-        if alg2:
-            steps += [Step("ct", "G", "mul", "YC", None, "Z0"),                 # T(z0) (.) T(y), eq. (17)
+        return steps + self._rest("mul")
+
+    def _rest(self, mul: str) -> list[Step]:
+        """The steps after the first CT^-1, a read-out through the MulAdd(s) sinking to `mul`:
+        Alg 2's CT(z0) and CT^-1, m, NCT(m), NCT^-1, D, t and the output."""
+        steps = []
+        if self.params.algorithm == 2:
+            steps += [Step("ct", "G", mul, "YC", None, "Z0"),                   # T(z0) (.) T(y), eq. (17)
                       Step("ct_inv", "Z0", "acc", None, None, "A")]
         steps += [Step(None, "A", "pass_m", None, None, "A,B"),                 # m: A or B
-                  Step("nct", "M", "mul", "TnN", "XN", "Z4"),                   # Z4 = T'(m) (.) T'(N) + XN
+                  Step("nct", "M", mul, "TnN", "XN", "Z4"),                     # Z4 = T'(m) (.) T'(N) + XN
                   Step("nct_inv", "Z4", "racc", None, None, "A"),               # A + c2 2^(uP)
                   Step(None, "A", "pass_d", None, None, "B"),                   # D's low bits, j
                   Step(None, "B", "pass_t", None, None, "A,B")]                 # t, t - N
-        return steps + self._output_steps()
-
-    def _output_steps(self) -> list[Step]:
         if self.domain == "spectral":
-            return [Step("ct", "T", "plain", None, None, "Z0"),                 # T(t): t is A or B
-                    Step("nct", "T", "plain", None, None, "XN"),                # T'(t)
-                    Step(None, "Z0,XN", "out", None, None, "o")]
-        return [Step(None, "A,B", "out", None, None, "o")]
+            return steps + [Step("ct", "T", "plain", None, None, "Z0"),         # T(t): t is A or B
+                            Step("nct", "T", "plain", None, None, "XN"),        # T'(t)
+                            Step(None, "Z0,XN", "out", None, None, "o")]
+        return steps + [Step(None, "A,B", "out", None, None, "o")]
 
     def shared_program(self) -> list[Step]:
         """muladds = 1: every component-wise product runs on the one MulAdd, one coefficient a
-        cycle (P issues, then 1 + MulAdd.depth): as the input comes (in_mul1: a beat taken
-        every L cycles), as a transform's read-out goes (mul1: the unit's read-out held by
-        back-pressure, a beat every L cycles), or as a pass over stores of its own (pass_mul1,
-        in place). T'(x) (.) T'(y) runs beside the first CT^-1 as a side pass (P + 1 +
+        cycle (P issues, then 1 + MulAdd.depth): as the input comes (in_mul1: from the store
+        XT the input fills, word k once beat k is in), as a transform's read-out goes (mul1:
+        the unit's read-out held by back-pressure, a beat every L cycles), or as a pass over
+        stores of its own (pass_mul1, in place). T'(x) (.) T'(y) runs beside the first CT^-1 as a side pass (P + 1 +
         MulAdd.depth cycles, inside the step: `__post_init__` checks)."""
         alg2 = self.params.algorithm == 2
         if self.domain == "spectral":
@@ -402,15 +405,7 @@ class MultiplierPlan:
         if not alg2 and self.domain == "spectral":
             steps.append(Step(None, "Z0", "pass_mul1", "YC", None, "Z0"))       # Z0 = T(y) (.) Z0
         steps.append(Step("ct_inv", "Z0", "acc", None, None, "A", ("XN", "XN", "YN")))   # + XN = XN (.) YN
-        if alg2:
-            steps += [Step("ct", "G", "mul1", "YC", None, "Z0"),                 # T(z0) (.) T(y), eq. (17)
-                      Step("ct_inv", "Z0", "acc", None, None, "A")]
-        steps += [Step(None, "A", "pass_m", None, None, "A,B"),                 # m: A or B
-                  Step("nct", "M", "mul1", "TnN", "XN", "Z4"),                  # Z4 = T'(m) (.) T'(N) + XN
-                  Step("nct_inv", "Z4", "racc", None, None, "A"),               # A + c2 2^(uP)
-                  Step(None, "A", "pass_d", None, None, "B"),                   # D's low bits, j
-                  Step(None, "B", "pass_t", None, None, "A,B")]                 # t, t - N
-        return steps + self._output_steps()
+        return steps + self._rest("mul1")
 
     def __post_init__(self):
         if self.shared:
