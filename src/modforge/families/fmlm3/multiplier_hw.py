@@ -75,7 +75,13 @@ class MultiplierCore(wiring.Component):
         for names in plan.store_groups():
             self._store_group(m, plan, names, sq, inits, rd, wr)
 
-        ports = {CFG_SELECT["T(N')"]: wr["TNp"], CFG_SELECT["T'(N)"]: wr["TnN"], CFG_SELECT["N"]: wr["ND"]}
+        # the loader's writes: its own data for stores sharing a group's write data (before the steps')
+        self._index, self._datas, self._built = None, {}, {}
+        cfg_data = Signal(L * w, name="cfg_data")
+        ports = {CFG_SELECT["N"]: wr["ND"]}
+        for select, name in ((CFG_SELECT["T(N')"], "TNp"), (CFG_SELECT["T'(N)"], "TnN")):
+            ports[select] = SimpleNamespace(addr=wr[name].addr, en=wr[name].en, data=cfg_data)
+            self._data(wr[name].data, cfg_data, en=wr[name].en)
         loader = ConfigLoader(L * w, plan.index_bits, 2, [], ports)
         loader.build(m)
         wiring.connect(m, wiring.flipped(self.cfg), loader.cfg)
@@ -84,6 +90,9 @@ class MultiplierCore(wiring.Component):
         tu = hw.TransformCore(plan.transform)
         m.submodules.transform = tu
         m.d.comb += tu.o.ready.eq(1)
+        # the input beat and its kind code apart: steps that load the same beat share its data path
+        tu_beat, tu_kind = Signal(L * (K + 1), name="tu_beat"), Signal(2, name="tu_kind")
+        m.d.comb += tu.i.payload.eq(Cat(tu_beat, tu_kind))
 
         # --- counters: the load (ld: issues or input beats), the sink or pass (sk) ---------
         ld = Signal(range(H + 1), name="ld")
@@ -113,8 +122,6 @@ class MultiplierCore(wiring.Component):
         j = Signal(signed(4), name="j")
         d_high = Signal(2, name="d_high")
         m.d.comb += loader.allow.eq((sq == 0) & (ld == 0))
-        self._lanes: dict[int, object] = {}
-        self._datas: dict[int, tuple] = {}
         self._zero = Const(0, K + 1)
 
         # MulAdds, the Accumulator behind Restrict, the passes' units
@@ -150,15 +157,18 @@ class MultiplierCore(wiring.Component):
         else:
             m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
 
-        wires = SimpleNamespace(tu=tu, rd=rd, wr=wr, ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
+        wires = SimpleNamespace(tu=tu, tu_beat=tu_beat, tu_kind=tu_kind, rd=rd, wr=wr,
+                                ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
                                 restrict=restrict, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, t_lsb=t_lsb,
                                 pick=pick, j=j,
                                 d_high=d_high, mod_r=mod_r, sub_d=sub_d, add_t=add_t, sub_n=sub_n, halver=halver,
                                 seg=seg, seg_now=seg_now, lanes=lanes, side=side, side_k=side_k, sm=sm, sm_k=sm_k,
-                                sm_l=sm_l, sm_word=sm_word)
-        if plan.shared:
+                                sm_l=sm_l)
+        if plan.shared:                               # the one MulAdd's products gathered a word at a time
             self._product = Signal(L * w, name="sm_product")
             m.d.comb += self._product.eq(Cat(sm_word, muls[0].o))
+            with m.If(sm.at("valid", DEPTH["pass_mul1"])):
+                m.d.sync += sm_word.eq(Cat(sm_word[w:], muls[0].o))
         for index, step in enumerate(program):
             self._index = index
             depth = DEPTH.get(step.sink, 0)
@@ -188,24 +198,39 @@ class MultiplierCore(wiring.Component):
                          sm_k.eq(0), sm_l.eq(0)]
         for target, cases in self._datas.values():
             values: dict[int, tuple] = {}                  # the distinct values, the steps that give each
-            for index, value in cases:
-                values.setdefault(id(value), (value, []))[1].append(index)
-            *others, (data, _) = values.values()
+            for index, value, en in cases:
+                if en is None:
+                    values.setdefault(id(value), (value, []))[1].append(index)
+            # the most used the default
+            *others, (data, _) = sorted(values.values(), key=lambda vs: len(vs[1])) or [(Const(0, len(target)), [])]
             for value, steps in others:
                 data = Mux(Cat(*(sq == i for i in steps)).any(), value, data)
+            enables: dict[int, tuple] = {}
+            for _, value, en in cases:
+                if en is not None:
+                    enables.setdefault(id(value), (value, []))[1].append(en)
+            for value, ens in enables.values():
+                data = Mux(Cat(*ens).any(), value, data)
             m.d.comb += target.eq(data)
         return m
 
-    def _data(self, target, value):
-        """target = value in the step being generated (a data input: `elaborate` selects among
-        its steps' values, the last one the default)."""
+    def _data(self, target, value, en=None):
+        """target = value in the step being generated, or in any step while en is high (a data
+        input: `elaborate` selects among its steps' values, the most used one the default)."""
         cases = self._datas.setdefault(id(target), (target, []))[1]
-        assert all(index != self._index for index, _ in cases), target
-        cases.append((self._index, value))
+        assert en is not None or all(i != self._index for i, _, e in cases if e is None), target
+        cases.append((self._index, value, en))
+
+    def _once(self, key, make):
+        """make(), built once for all the steps that use it (`_data` tells values apart by identity)."""
+        if key not in self._built:
+            self._built[key] = make()
+        return self._built[key]
 
     def _lane(self, at, word, w):
         """Lane `at` of a word, one multiplexer a word however many steps use it."""
-        return self._lanes.setdefault(id(word), pick_lane(at, [word[k * w:(k + 1) * w] for k in range(len(word) // w)]))
+        return self._once(("lane", id(word)), lambda: pick_lane(at, [word[k * w:(k + 1) * w]
+                                                                      for k in range(len(word) // w)]))
 
     def _store_group(self, m, plan, names, sq, inits, rd, wr):
         """One block RAM for the stores `names` (region r: store r's H words): rd[name] and
@@ -223,13 +248,15 @@ class MultiplierCore(wiring.Component):
         mem = Memory(shape=width, depth=depth, init=init, attrs=attrs)
         m.submodules[f"{names[0].lower()}_ram"] = mem
         rport, wport = mem.read_port(), mem.write_port()
+        wdata = Signal(width, name=f"{names[0]}_wdata")   # a step writes one store of a group: shared
         for name in names:
             rd[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_raddr"), data=rport.data)
-            wr[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_waddr"),
-                                       data=Signal(width, name=f"{name}_wdata"), en=Signal(name=f"{name}_wen"))
+            wr[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_waddr"), data=wdata,
+                                       en=Signal(name=f"{name}_wen"))
+        m.d.comb += wport.data.eq(wdata)
         if len(names) == 1:
             m.d.comb += [rport.addr.eq(rd[names[0]].addr), wport.addr.eq(wr[names[0]].addr),
-                         wport.data.eq(wr[names[0]].data), wport.en.eq(wr[names[0]].en)]
+                         wport.en.eq(wr[names[0]].en)]
             return
         raddr = Cat(rd[names[0]].addr, Const(0, len(rport.addr) - bits))
         for index, step in enumerate(plan.program()):
@@ -239,10 +266,10 @@ class MultiplierCore(wiring.Component):
         m.d.comb += rport.addr.eq(raddr)
         def place(region, name):
             return Cat(wr[name].addr, Const(region, len(wport.addr) - bits))
-        waddr, wdata = place(len(names) - 1, names[-1]), wr[names[-1]].data     # the enabled store's (one a cycle)
+        waddr = place(len(names) - 1, names[-1])          # the enabled store's (one a cycle)
         for region, name in enumerate(names[:-1]):
-            waddr, wdata = Mux(wr[name].en, place(region, name), waddr), Mux(wr[name].en, wr[name].data, wdata)
-        m.d.comb += [wport.addr.eq(waddr), wport.data.eq(wdata), wport.en.eq(Cat(*(wr[n].en for n in names)).any())]
+            waddr = Mux(wr[name].en, place(region, name), waddr)
+        m.d.comb += [wport.addr.eq(waddr), wport.en.eq(Cat(*(wr[n].en for n in names)).any())]
 
     def _mine(self, op, d: int):
         """An operation of the step being generated, d cycles ago (the pipeline may still hold
@@ -263,7 +290,7 @@ class MultiplierCore(wiring.Component):
         if step.src == "input":
             take = self.i.valid & self.i.ready
             m.d.comb += [self.i.ready.eq(tu.i.ready & (ld < H)), tu.i.valid.eq(self.i.valid & (ld < H))]
-            self._data(tu.i.payload, Cat(*(Cat(x, Const(0, w - u)) for x in lanes(self.i.payload, u)), kind))
+            self._data(wires.tu_beat, Cat(*(Cat(x, Const(0, w - u)) for x in lanes(self.i.payload, u))))
             for name, part in (("X", self.i.payload[:du]), ("Y", self.i.payload[du:])):
                 m.d.comb += [wr[name].addr.eq(ld), wr[name].en.eq(take)]
                 self._data(wr[name].data, part)
@@ -281,22 +308,25 @@ class MultiplierCore(wiring.Component):
                 m.d.sync += ld.eq(ld + 1)
             if step.src in ("M", "G", "T"):
                 data = Mux(pick, rd["B"].data, rd["A"].data) if picked else rd["A"].data
-                extra = [Const(0, u)] * L
                 if step.src == "G":                               # + c's digits, eq. (17)
                     m.d.sync += seg.eq(Mux(ld == 0, carry, seg >> du))
-                    extra = lanes(seg[:du], u)
-                beat = Cat(*(Cat(x + e, Const(0, w - u - 1)) for x, e in zip(lanes(data, u), extra, strict=True)))
+                    beat = Cat(*(Cat(x + e, Const(0, w - u - 1)) for x, e in zip(lanes(data, u), lanes(seg[:du], u),
+                                                                                 strict=True)))
+                else:
+                    beat = self._once("picked beat", lambda: Cat(*(Cat(x, Const(0, w - u)) for x in lanes(data, u))))
                 with m.If(issued & (ld == 1)):                   # beat 0: m's parity, t's
                     if step.src == "M":
                         m.d.sync += parity.eq(x0y0 ^ data[0])
                     elif step.src == "T":
                         m.d.sync += wires.t_lsb.eq(data[0])
             elif src in DIGIT_STORES:
-                beat = Cat(*(Cat(x, Const(0, w - u)) for x in lanes(rd[src].data, u)))
+                beat = self._once(f"{src} beat", lambda: Cat(*(Cat(x, Const(0, w - u))
+                                                               for x in lanes(rd[src].data, u))))
             else:
                 beat = rd[src].data
             m.d.comb += tu.i.valid.eq(issued)
-            self._data(tu.i.payload, Cat(beat, kind))
+            self._data(wires.tu_beat, beat)
+        self._data(wires.tu_kind, kind)
         if step.side and plan.shared:
             self._shared_multiply(m, plan, wires, step.side[1], step.side[2], None, step.side[0])
         elif step.side:
@@ -381,7 +411,7 @@ class MultiplierCore(wiring.Component):
         issue) and multiplies its lane l; an issue only when `advance`. The word's L products
         are gathered and written with the last (in place is safe: word k is not read again).
         Returns the last write."""
-        rd, sm, k, lane, word = wires.rd, wires.sm, wires.sm_k, wires.sm_l, wires.sm_word
+        rd, sm, k, lane = wires.rd, wires.sm, wires.sm_k, wires.sm_l
         L, H, w = plan.lanes, plan.H, plan.K + 1
         issue = (k < H) & (1 if advance is None else advance)
         m.d.comb += [sm["valid"].eq(issue), sm["k"].eq(k), sm["l"].eq(lane)]
@@ -394,8 +424,6 @@ class MultiplierCore(wiring.Component):
         self._data(ma.c, self._lane(at, rd[c].data, w) if c else self._zero)
         d = DEPTH["pass_mul1"]
         valid, last_lane = sm.at("valid", d), sm.at("l", d) == L - 1
-        with m.If(valid):
-            m.d.sync += word.eq(Cat(word[w:], ma.o))
         m.d.comb += [wires.wr[dest].addr.eq(sm.at("k", d)), wires.wr[dest].en.eq(valid & last_lane)]
         self._data(wires.wr[dest].data, self._product)
         return valid & last_lane & (sm.at("k", d) == H - 1)
