@@ -71,8 +71,8 @@ def test_cycles_and_contract():
     p = ALG.parse({"P": "32", "c": "1", "kind": "ct", "bfs": "2"})
     plan = ALG.derived(p)
     assert ALG.cycles(p) == plan.compute_cycles()
-    assert ALG.latency(p) == plan.H + plan.compute_cycles() + 3
-    assert ALG.initiation_interval(p) == 2 * plan.H + plan.compute_cycles()
+    assert ALG.latency(p) == plan.H + plan.compute_cycles() + 1
+    assert ALG.initiation_interval(p) == 2 * plan.H + plan.compute_cycles() + 1
     assert ALG.frame_beats(p) == 8
     assert ALG.in_beats(p, (list(range(32)),))[1] == (sum((4 + k) << (33 * k) for k in range(4)),)
 

@@ -84,15 +84,15 @@ def test_cli_config_words(capsys):
 
 
 def test_cycle_claims():
-    """latency = the steps + 3, II = latency - 3 + H, cycles = latency + H - 1; Table 6's set
+    """latency = the steps + 1, II = latency + H, cycles = latency + H - 1; Table 6's set
     (l = 2048, P = 128, u = 16, Alg 3, 2 BFS)."""
     p = ALG.parse({"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"})
     plan = ALG.derived(p)
     H, C = plan.H, plan.transform.compute_cycles()
     mul = 1 + MulAdd.depth                          # a read-out beat to its MulAdd result's write
     acc = DEPTH["acc"]                              # Restrict (passing) and the Accumulator, as for NCT^-1
-    assert ALG.latency(p) == 7 * (2 * H + C + 4) - 1 + (mul + 0 + mul + mul + acc + mul + 3) + (3 * H + 2 + 2 + 5) + 3
-    assert ALG.initiation_interval(p) == ALG.latency(p) - 3 + H and ALG.cycles(p) == ALG.latency(p) + H - 1
+    assert ALG.latency(p) == 7 * (2 * H + C + 2) - 1 + (mul + 0 + mul + mul + acc + mul + 3) + (3 * H + 2 + 2 + 5) + 1
+    assert ALG.initiation_interval(p) == ALG.latency(p) + H and ALG.cycles(p) == ALG.latency(p) + H - 1
 
 
 @pytest.mark.parametrize("muladds", ["lanes", "1"])
@@ -176,8 +176,8 @@ def test_cycle_claims_spectral():
     H, C = plan.H, plan.transform.compute_cycles()
     assert plan.paper_kinds() == {"CT^-1": 1, "NCT": 2, "NCT^-1": 1, "CT": 1}
     mul = 1 + MulAdd.depth
-    assert ALG.latency(p) == 2 * (H + mul) + 5 * (2 * H + C + 4) + (DEPTH["acc"] + mul + DEPTH["racc"]) + \
-        (3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]) + 3
+    assert ALG.latency(p) == 2 * (H + mul) + 5 * (2 * H + C + 2) + (DEPTH["acc"] + mul + DEPTH["racc"]) + \
+        (3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]) + 1
     assert ALG.cycles(p) == ALG.latency(p) + H - 1 < 2036
 
 
@@ -214,10 +214,10 @@ def test_cycle_claims_shared_muladd(domain):
     spectral = domain == "spectral"
     passes = 3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]
     products = 3 * (P + DEPTH["pass_mul1"]) - (1 if spectral else 3) * H
-    transforms = (5 if spectral else 7) * (2 * H + C + 4) + DEPTH["acc"] + DEPTH["racc"]
+    transforms = (5 if spectral else 7) * (2 * H + C + 2) + DEPTH["acc"] + DEPTH["racc"]
     first = 1 if spectral else -1    # the input's first issue a cycle after its first beat; no read before CT(x)
-    assert ALG.latency(p) == first + transforms + products + passes + 3
-    assert ALG.cycles(p) == (2008 if spectral else 2540)
+    assert ALG.latency(p) == first + transforms + products + passes + 1
+    assert ALG.cycles(p) == (1996 if spectral else 2524)
     assert ALG.cycles(p) == ALG.latency(p) + H - 1
     rng = random.Random(4)
     for x, y in ALG.cases(p)[:3] + [ALG.random_operands(p, rng)]:

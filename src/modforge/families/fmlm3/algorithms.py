@@ -229,7 +229,7 @@ class Transform(Algorithm):
         return self.derived(params).compute_cycles()
 
     def latency(self, params):
-        """H + C + 3: see model.TransformPlan.latency."""
+        """H + C + 1: see model.TransformPlan.latency."""
         return self.derived(params).latency()
 
     def initiation_interval(self, params):
@@ -297,8 +297,8 @@ class RsaFmlm3Params:
     muladds: Literal["lanes", "1"] = param(
         "lanes", help="lanes: one MulAdd a lane (L = 2 bfs, 9 DSPs each for K = 64), the products riding on the "
                       "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, on the input "
-                      "as it comes and on read-outs held to its pace (Table 6's set: 2,008 cycles spectral "
-                      "against 1,719)")
+                      "as it comes and on read-outs held to its pace (Table 6's set: 1,996 cycles spectral "
+                      "against 1,707)")
 
 
 @register
@@ -474,13 +474,13 @@ class RsaFmlm3(Algorithm):
         return self.derived(params).cycles()
 
     def latency(self, params):
-        """The steps' cycles (MultiplierPlan.step_cycles: a transform 2H + C + 4 + its sink's
-        depth, the input one 2H + C + 3 + 5; a pass H + its depth, muladds = 1's product passes
-        P + its depth) and the read-out's 3."""
+        """The steps' cycles (MultiplierPlan.step_cycles: a transform 2H + C + 2 + its sink's
+        depth, the input one 2H + C + 1 + 5; a pass H + its depth, muladds = 1's product passes
+        P + its depth) and the read-out's 1."""
         return self.derived(params).latency()
 
     def initiation_interval(self, params):
-        """latency - 3 + H: the next frame enters the cycle after the output's last read."""
+        """latency + H: the next frame enters the cycle after the output's last word is taken."""
         return self.derived(params).initiation_interval()
 
     def tag(self, params):
@@ -524,11 +524,11 @@ class RsaFmlm3(Algorithm):
         return {"K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "beats_H": plan.H,
                 "transform_C": T.compute_cycles(), "transforms": list(plan.transforms()),
                 "steps": plan.schedule(), "config": config,
-                "formula": "latency = sum of the steps + 3: a transform 2H + C + 4 + sink depth (time: the input "
-                           "one 2H + C + 3 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
+                "formula": "latency = sum of the steps + 1: a transform 2H + C + 2 + sink depth (time: the input "
+                           "one 2H + C + 1 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
                            "depth (muladds = 1: a product P + 1 + MulAdd.depth, the input's 1 more, a read-out "
                            "through the MulAdd P - H more than a plain one); "
-                           "II = latency - 3 + H; cycles = latency + H - 1",
+                           "II = latency + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
                                      "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "
                                      "halving: 2,042 for l = 2048, P = 128, 2 BFS; multiplier.py); domain = spectral "

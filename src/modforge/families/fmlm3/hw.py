@@ -15,7 +15,8 @@ One frame in the unit at a time, in three phases:
                     2^(-K/2) (NCT^-1's final stage); model.py derives them
           t+Dw      written through the channel switcher to the other group
   READ  H words of L coefficients from group v mod 2 in natural order, through
-        hw.stream.ReadOut (a FIFO: back-pressure stalls the read-out, nothing is lost)
+        hw.stream.HeldReadOut (back-pressure holds the group's read ports and the bank
+        picks, nothing is lost); READ ends as the last word is taken
 Nothing in RUN waits on a port, so the latency never depends on the data.
 """
 
@@ -31,7 +32,7 @@ from ...hw.butterfly import ShiftButterfly
 from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
 from ...hw.select import pick, select_or
-from ...hw.stream import ReadOut
+from ...hw.stream import HeldReadOut
 from .model import KIND_CODES, TransformPlan
 
 LOAD, RUN, READ = 0, 1, 2
@@ -93,8 +94,11 @@ class TransformCore(wiring.Component):
                 m.d.sync += [cnt.eq(0), stage.eq(0), phase.eq(READ)]
 
         # --- the issue and its fields down the pipeline --------------------------------
+        # a lane's reads come from a few banks only (two in every plan): its bank field is the
+        # index among those, so its channel switch picks among 2 x that many words, not 2L
+        lane_banks = [sorted({plan.bank(plan.reads(n)[k]) for n in range(H)}) for k in range(L)]
         op = DelayLine(m, {"valid": 1, "n": range(H), "group": 1, "final": 1}
-                       | {f"bank{k}": range(L) for k in range(L)})
+                       | {f"bank{k}": range(max(2, len(lane_banks[k]))) for k in range(L)})
         n = cnt[:max(1, (H - 1).bit_length())] if H > 1 else Const(0, 1)
 
         def pairs(n):
@@ -103,15 +107,19 @@ class TransformCore(wiring.Component):
         reads = [i for p in pairs(n) for i in (Cat(Const(0, 1), p), Cat(Const(1, 1), p))]
         m.d.comb += [op["valid"].eq((phase == RUN) & (cnt < H)), op["n"].eq(n), op["group"].eq(stage[0]),
                      op["final"].eq(stage == v - 1)]
-        m.d.comb += [op[f"bank{k}"].eq(plan.bank(i)) for k, i in enumerate(reads)]
+        m.d.comb += [op[f"bank{k}"].eq(select_or((plan.bank(i) == b, Const(j, 2)) for j, b in enumerate(lane_banks[k])))
+                     for k, i in enumerate(reads)]
 
         # --- read side: stage reads and the read-out -----------------------------------
-        ro = ReadOut(L * w)
-        ro.build(m)
+        ro = HeldReadOut(L * w)
+        m.submodules.readout = ro
         wiring.connect(m, ro.o, wiring.flipped(self.o))
-        m.d.comb += ro.avail.eq(phase == READ)
+        read_all = Signal(name="read_all")              # the last read issued, its word not yet taken
+        m.d.comb += ro.avail.eq((phase == READ) & ~read_all)
         with m.If(ro.go):
-            ul.advance(m, phase.eq(LOAD))
+            ul.advance(m, read_all.eq(1))
+        with m.If(read_all & ro.o.valid & ro.o.ready):
+            m.d.sync += [read_all.eq(0), phase.eq(LOAD)]
         outs = [Cat(Const(k, (L - 1).bit_length()), ul.k) for k in range(L)]
         stage_words = switch_to_banks(reads, reads)
         out_words = switch_to_banks(outs, outs)
@@ -121,8 +129,11 @@ class TransformCore(wiring.Component):
             if x == out_group:
                 addr = Mux(phase == READ, out_words[b][0], addr)
             m.d.comb += rd.addr.eq(addr)
+            if x == out_group:
+                m.d.comb += rd.en.eq(~ro.hold)
         out_banks = [Signal(range(L), name=f"out_bank{k}") for k in range(L)]
-        m.d.sync += [ob.eq(plan.bank(i)) for ob, i in zip(out_banks, outs, strict=True)]
+        with m.If(~ro.hold):
+            m.d.sync += [ob.eq(plan.bank(i)) for ob, i in zip(out_banks, outs, strict=True)]
         out_data = [port.data for port in (banks.rd[out_group][0][b] for b in range(L))]
         m.d.comb += ro.data.eq(Cat(*(pick(ob, out_data) for ob in out_banks)))
 
@@ -130,9 +141,8 @@ class TransformCore(wiring.Component):
         group1 = op.at("group", 1)
         switched = [Signal(w, name=f"cs{k}") for k in range(L)]
         for k, s in enumerate(switched):
-            bank = op.at(f"bank{k}", 1)
-            m.d.sync += s.eq(select_or(((group1 == x) & (bank == b), banks.rd[x][0][b].data)
-                                       for x in range(2) for b in range(L)))
+            words = [banks.rd[x][0][b].data for x in range(2) for b in lane_banks[k]]
+            m.d.sync += s.eq(pick(op.at(f"bank{k}", 1) + group1 * len(lane_banks[k]), words))
         results = []
         for b in range(plan.bfs):
             bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b,     # with the FSOs if an inverse runs

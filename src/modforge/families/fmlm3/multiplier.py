@@ -8,12 +8,13 @@ a SegmentAddSub, Accumulator or Halver stream of s = L = 2 bfs digits a cycle) a
 Its t equals math.fmlm3.montgomery_multiply (tests check it against pow), its spectral
 result math.fmlm3.montgomery_product's.
 
-Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 3) + (H - 1) + d + 1 =
-2H + C + 4 + d (d its sink's depth, DEPTH; the input step 2H + C + 3 + d from its first
-beat), a pass H + d; latency = the steps + 3 (the read-out), II = latency - 3 + H, cycles =
-latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
+Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 1) + (H - 1) + d + 1 =
+2H + C + 2 + d (d its sink's depth, DEPTH; the input step 2H + C + 1 + d from its first
+beat), a pass H + d; latency = the steps + 1 (the read-out, straight from the stores), II =
+latency + H (the output step ends as its last word is taken), cycles = latency + H - 1 (first
+beat in to last beat out). C = (v-1) G + H + Dw is the transform
 unit's (model.TransformPlan). l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32,
-C = 231, MulAdd.depth 4, 7 transforms: 2,257 cycles (latency 2,226); Table 6 gives 2,036 for the product
+C = 231, MulAdd.depth 4, 7 transforms: 2,241 cycles (latency 2,210); Table 6 gives 2,036 for the product
 kept in the spectral domain (domain = spectral: 5 transforms); the time domain needs the
 2 more forward transforms of x and y.
 
@@ -25,8 +26,8 @@ into XN, YC, YN), Alg 3's pass Z0 = T(y) (.) Z0, then the time program from T5 C
 (beside it, on the otherwise idle MulAdds, the side pass XN = T'(x) (.) T'(y)) through pass
 t, then T(t) = CT(t) and T'(t) = NCT(t) into Z0 and XN, read out together: 5 transforms
 for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + MulAdd.depth)
-[Alg 3's pass] + 5 (2H + C + 4) + the sinks' depths + the 3 passes + 3; l = 2048, P = 128,
-u = 16, Alg 3, 2 BFS (MulAdd.depth 4): 1,719 cycles (latency 1,688).
+[Alg 3's pass] + 5 (2H + C + 2) + the sinks' depths + the 3 passes + 1; l = 2048, P = 128,
+u = 16, Alg 3, 2 BFS (MulAdd.depth 4): 1,707 cycles (latency 1,676).
 
 muladds = 1 (one MulAdd, the paper's; `shared_program`): one coefficient a cycle, P issues +
 1 + MulAdd.depth a product. T(x) (.) T(N') runs as the input comes (spectral: from the store
@@ -42,7 +43,7 @@ multiply-adds at Delta_MA + P + 3, 6 time-domain additions at P/4 + 6 and one ha
 P/4 + 5, give 2,042 + 4 Delta_MA (math.fmlm3.multiplication_cycles): the table's figure is
 that sequential sum (within 0.3 % with Delta_MA = 0), no step overlapped. This core differs
 in three places, and comes out 15 % below:
-  - a transform here is 2H + C + 4 + d = 299..304 (C = 231, the load and the read-out H = 32
+  - a transform here is 2H + C + 2 + d = 297..302 (C = 231, the load and the read-out H = 32
     each inside it); the paper's 235..274 leave the load and read-out to the units that
     write into and read from the transform RAM (the MA's P + 3, the adders' P/4 + 6);
   - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
@@ -51,8 +52,8 @@ in three places, and comes out 15 % below:
     one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
     (`shared_program`) does that: the 3 products on the critical path take P + 1 +
     MulAdd.depth = 133 cycles each on the one MulAdd, two of them overlapped with the input
-    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,008 cycles on this set
-    (latency 1,977; time domain 2,540) for 1/4 of the MulAdds' DSPs;
+    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 1,996 cycles on this set
+    (latency 1,965; time domain 2,524) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
     6 additions and a halving (265), by forming the candidates side by side (passes.py).
 
@@ -131,6 +132,7 @@ class Step:
 
 
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
+OUTPUT_DELAY = 1     # hw.stream.HeldReadOut: a result word read at cycle t is on o at t + 1
 # a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
 DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in": 1 + MulAdd.depth,
          "pass_mul1": 1 + MulAdd.depth, "in_mul1": 1 + MulAdd.depth, "mul1": 1 + MulAdd.depth,
@@ -440,7 +442,7 @@ class MultiplierPlan:
     def step_cycles(self, step: Step, first: bool) -> int:
         """A step's cycles, its first to the next one's first (the input step: from its first
         beat's acceptance). A transform: the first read (1; none from the input), the unit's
-        latency H + C + 3 to the first result, H - 1 more (mul1: P - 1, a coefficient a cycle),
+        latency H + C + 1 to the first result, H - 1 more (mul1: P - 1, a coefficient a cycle),
         the sink's depth, 1 to hand over; a pass: H reads (a product on the one MulAdd: P) and
         its depth."""
         H, C = self.H, self.transform.compute_cycles()
@@ -458,14 +460,14 @@ class MultiplierPlan:
 
     def latency(self) -> int:
         """First input beat accepted -> first output beat offered: the steps before the output
-        and the read-out's 3 cycles."""
+        and the read-out's cycle."""
         steps = self.program()[:-1]
-        return sum(self.step_cycles(step, k == 0) for k, step in enumerate(steps)) + READOUT_DELAY
+        return sum(self.step_cycles(step, k == 0) for k, step in enumerate(steps)) + OUTPUT_DELAY
 
     def initiation_interval(self) -> int:
         """One multiplication at a time: the next frame's first beat is taken the cycle after
-        the output's last read."""
-        return self.latency() - READOUT_DELAY + self.H
+        the output's last word is taken (H reads, the last word a cycle after its read)."""
+        return self.latency() + self.H
 
     def cycles(self) -> int:
         """First input beat to last output beat."""
@@ -475,7 +477,7 @@ class MultiplierPlan:
         """The cycles of latency by step (tests and extra_info)."""
         steps = self.program()[:-1]
         out = {f"{k}:{step.kind or step.sink}": self.step_cycles(step, k == 0) for k, step in enumerate(steps)}
-        return out | {"readout": READOUT_DELAY}
+        return out | {"readout": OUTPUT_DELAY}
 
     def paper_kinds(self) -> dict[str, int]:
         """The transforms by the paper's names (Table 5's count with time-domain I/O)."""

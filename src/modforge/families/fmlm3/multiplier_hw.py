@@ -8,7 +8,8 @@ One step at a time (`step`). A transform step streams H beats into the unit (fro
 frame, or a store read the cycle before), then takes its H result beats (o.ready is always
 high, so they come on consecutive cycles) through its sink into a store; the step ends with
 the last write. A pass step reads a store H cycles in a row through its units into stores.
-The output step reads the selected result through hw.stream.ReadOut. No step waits on data
+The output step reads the selected result through hw.stream.HeldReadOut (back-pressure holds
+the stores' read ports; the step ends when its last word is taken). No step waits on data
 values, so the latency is MultiplierPlan.latency. cfg (N's spectra and digits) is taken
 only between multiplications. Data (the stores' write data, the transform's input, the units'
 operands) goes through `_data`: outside its steps a data input keeps one of its steps' values
@@ -29,7 +30,7 @@ from ...hw.delay import DelayLine
 from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.fermat import MulAdd
 from ...hw.select import pick as pick_lane
-from ...hw.stream import ReadOut
+from ...hw.stream import HeldReadOut
 from . import hw
 from .model import KIND_CODES
 from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, LUT_RAM_STORES, MultiplierPlan
@@ -66,12 +67,16 @@ class MultiplierCore(wiring.Component):
         init = plan.load_cfg(plan.cfg_words(self.N))
         inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w), "ND": plan.frame(self.N)}
         rd, wr = {}, {}
+        # the output's stores keep their read data while the output is held (HeldReadOut)
+        self._out_stores, self._hold = set(program[-1].src.split(",")), Signal(name="out_hold")
         for name in DIGIT_STORES:
             if name in ("X", "Y") and plan.domain == "spectral":
                 continue
             mem = Memory(shape=du, depth=H, init=inits.get(name, []))
             m.submodules[f"{name.lower()}_ram"] = mem
             rd[name], wr[name] = mem.read_port(), mem.write_port()
+            if name in self._out_stores:
+                m.d.comb += rd[name].en.eq(~self._hold)
         for names in plan.store_groups():
             self._store_group(m, plan, names, sq, inits, rd, wr)
 
@@ -149,11 +154,12 @@ class MultiplierCore(wiring.Component):
         seg = Signal(signed(max(carry_bits + 2, du + 1)), name="seg")
         seg_now = Signal(du, name="seg_now")
 
-        ro = ReadOut(len(self.o.payload))             # the output step's reads, the FIFO drains after it
+        ro = HeldReadOut(len(self.o.payload))         # the output step's reads, straight from the stores
         m.submodules.readout = ro
+        m.d.comb += self._hold.eq(ro.hold)
         wiring.connect(m, ro.o, wiring.flipped(self.o))
         if plan.domain == "spectral":
-            m.d.comb += ro.data.eq(Cat(rd["Z0"].data, rd["XN"].data, t_lsb))
+            m.d.comb += ro.data.eq(Cat(*(rd[name].data for name in program[-1].src.split(",")), t_lsb))
         else:
             m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
 
@@ -178,7 +184,7 @@ class MultiplierCore(wiring.Component):
                     mul1_done = self._transform_step(m, plan, step, wires)
                     m.d.comb += done.eq(last_write if mul1_done is None else mul1_done)
                 elif step.sink == "out":
-                    m.d.comb += [ro.avail.eq(sk < H), done.eq(ro.go & (sk == H - 1))]
+                    m.d.comb += [ro.avail.eq(sk < H), done.eq((sk == H) & ro.o.valid & ro.o.ready)]
                     m.d.comb += [rd[name].addr.eq(sk) for name in step.src.split(",")]
                     with m.If(ro.go):
                         m.d.sync += sk.eq(sk + 1)
@@ -248,6 +254,8 @@ class MultiplierCore(wiring.Component):
         mem = Memory(shape=width, depth=depth, init=init, attrs=attrs)
         m.submodules[f"{names[0].lower()}_ram"] = mem
         rport, wport = mem.read_port(), mem.write_port()
+        if self._out_stores & set(names):
+            m.d.comb += rport.en.eq(~self._hold)
         wdata = Signal(width, name=f"{names[0]}_wdata")   # a step writes one store of a group: shared
         for name in names:
             rd[name] = SimpleNamespace(addr=Signal(bits, name=f"{name}_raddr"), data=rport.data)
