@@ -82,6 +82,19 @@ def test_power_mul(K, c):
     assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
 
 
+@pytest.mark.parametrize("K", [4, 8])
+def test_power_mul_every_value_and_control(K):
+    """Every a in [0, M) (2^K included) under every control word of the sqrt(2) path: e in
+    [0, 4K) gives each shift in [0, 2K) for both an even and an odd power."""
+    ring = Ring(K, Fraction(1, 2))
+    pm = PowerMul(K, sqrt2=True)
+    controls = {power_control(K, ring.c, e, 0, True): e for e in range(4 * K)}
+    assert len(controls) == 4 * K
+    ops = [{"a": a, "ctrl": ctrl} for ctrl in controls for a in range(ring.M)]
+    want = [(ring.mul_A_pow(op["a"], controls[op["ctrl"]]),) for op in ops]
+    assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
+
+
 def test_odd_sqrt2_power_needs_the_supplemental_path():
     with pytest.raises(ValueError):
         power_control(16, Fraction(1, 2), 3)

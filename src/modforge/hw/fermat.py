@@ -13,12 +13,15 @@ eq. 18). The shift control is (neg, amount): a barrel shift by amount < K, then 
 or hi - lo when neg (the negation costs nothing: the subtraction's operands swap before it).
 
 A product by A^e (the twiddles, A = 2^c) is one such shift for an integer c; for c = 1/2
-(A = sqrt(2) = 2^(3K/4) - 2^(K/4), errata to eq. 14) and e odd it is two shifts of a*2^h,
-h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental Block.
+(A = sqrt(2) = 2^(3K/4) - 2^(K/4), errata to eq. 14) and e odd it is a*(2^(K/2) - 1) shifted
+by h + K/4, h = floor(e/2): sqrt(2) = 2^(K/4) (2^(K/2) - 1). The paper's Supplemental Block
+(two shifts of a*2^h, by 3K/4 and K/4, and their difference) becomes one fixed product
+before the one shift: a mask comparator set and two subtractions fewer.
 
   shift_control(K, k)          (neg, amount) of a*2^k, any integer k
   power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
   fixed_shift(a, k, K)         a*2^k mod M for a constant k: wiring and one subtraction
+  sqrt2_base(a, K, enable)     a*(2^(K/2) - 1) mod M: one adder and one subtraction
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
@@ -66,29 +69,37 @@ def amount_bits(K: int) -> int:
 
 
 def control_width(K: int, sqrt2: bool) -> int:
-    """Bits of a PowerMul control word: (amount, neg) once, twice and odd with sqrt(2)."""
-    one = amount_bits(K) + 1
-    return 2 * one + 1 if sqrt2 else one
+    """Bits of a PowerMul control word: (amount, neg), and odd with sqrt(2)."""
+    return amount_bits(K) + 1 + sqrt2
 
 
 def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) -> int:
     """The control word of a product by A^e * 2^k, A = 2^c (c a positive integer or 1/2):
-    Cat(amount1, neg1[, amount2, neg2, odd]). sqrt2: the block has the supplemental path
-    (needed only if c = 1/2 and some e is odd)."""
-    ab = amount_bits(K)
+    Cat(amount, neg[, odd]), the shift of a (even power) or of a*(2^(K/2) - 1) (odd power
+    of sqrt(2) = 2^(K/4) (2^(K/2) - 1)). sqrt2: the block has the supplemental path (needed
+    only if c = 1/2 and some e is odd)."""
     c = Fraction(c)
     if c.denominator == 1:
-        shifts, odd = [int(c) * e + k], 0
+        shift, odd = int(c) * e + k, 0
     else:
         half, odd = divmod(e, 2)
-        shifts = [half + k + 3 * K // 4, half + k + K // 4] if odd else [half + k]
+        shift = half + k + (K // 4 if odd else 0)
         if odd and not sqrt2:
             raise ValueError("an odd power of sqrt(2) needs the supplemental path (sqrt2=True)")
-    word = 0
-    for i, s in enumerate(shifts):
-        neg, amount = shift_control(K, s)
-        word |= (amount | neg << ab) << (i * (ab + 1))
-    return word | (odd << 2 * (ab + 1) if sqrt2 else 0)
+    neg, amount = shift_control(K, shift)
+    return amount | neg << amount_bits(K) | (odd << amount_bits(K) + 1 if sqrt2 else 0)
+
+
+def sqrt2_base(a, K: int, enable) -> Value:
+    """a*(2^(K/2) - 1) mod M when enable is high, else a (a in [0, M)): with a0 = H 2^(K/2) + L,
+    a*2^(K/2) - a = L 2^(K/2) - H - a0 = X - Y, X = L 2^(K/2), Y = a0 + H, X - Y in (-M, 2^K):
+    one adder and one fermat_sub. a = 2^K = -1 (a0 = 0): Y = 2^(K/2) - 1 (H all ones)."""
+    a = Value.cast(a)
+    half = K // 2
+    a0, a1 = a[:K], a[K]
+    x = Mux(enable, Cat(Const(0, half), a0[:half]), a)
+    y = Mux(enable, a0, 0) + Mux(enable, a0[half:] | a1.replicate(half), 0)
+    return fermat_sub(x, y, K)
 
 
 def rotate_left(x, amount, K: int) -> Value:
@@ -126,11 +137,11 @@ class PowerMul(Elaboratable):
     cycles later (no enable: one product a cycle, the pipeline never stalls).
     A shift by amount < K is a K-bit rotation: a0 2^amount = hi 2^K + lo, and the rotation
     holds lo in bits >= amount, hi below, so lo - hi needs no 2K-bit shifter; a = 2^K = -1
-    (a1 = 1, a0 = 0) rotates 1 with the sign flipped. The sqrt(2) path's two shifts differ by
-    K/2 (3K/4 and K/4), so its second rotation is the first's rotated by K/2: wiring.
-      stage 1: the rotation of a0 | a1 (registered with the amount(s) and the sign(s))
-      stage 2: lo - hi or hi - lo mod M (each shift; the split at `amount` is a mask)
-      stage 3 (sqrt2): the first result, or the difference of both for an odd power"""
+    (a1 = 1, a0 = 0) rotates 1 with the sign flipped. An odd power of sqrt(2) =
+    2^(K/4) (2^(K/2) - 1) shifts a*(2^(K/2) - 1) (the shift's K/4 is in the control word).
+      stage 1 (sqrt2): b = a*(2^(K/2) - 1) for an odd power, else a (sqrt2_base)
+      stage 2: the rotation of b0 | b1 (registered with the amount and the sign)
+      stage 3: lo - hi or hi - lo mod M (the split at `amount` is a mask)"""
 
     def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
         self.K, self.sqrt2 = K, sqrt2
@@ -143,33 +154,22 @@ class PowerMul(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         K, ab, name = self.K, amount_bits(self.K), self.name
-        results = []
-        for i in range(2 if self.sqrt2 else 1):
-            field = self.ctrl[i * (ab + 1):(i + 1) * (ab + 1)]
-            amount, neg = field[:ab], field[ab]
-            amount1, neg1 = Signal(ab, name=f"{name}_k{i}"), Signal(name=f"{name}_n{i}")
-            m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
-            if i == 0:
-                # registered inverted: the subtraction's carry chain propagates on ~rot (its
-                # operands are rot's complementary masks), so no inverter a bit after it
-                rot_n = Signal(K, name=f"{name}_rot_n")
-                m.d.sync += rot_n.eq(~rotate_left(self.a[:K] | self.a[K], amount, K))
-                rot = ~rot_n
-            else:                                            # the second shift is K/2 less: wiring
-                rot = rot.rotate_right(K // 2)
-            low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
-            lo, hi = rot & low, rot & ~low
-            r = Signal(K + 1, name=f"{name}_r{i}")
-            m.d.sync += r.eq(fermat_sub(Mux(neg1, hi, lo), Mux(neg1, lo, hi), K))
-            results.append(r)
-        if not self.sqrt2:
-            m.d.comb += self.o.eq(results[0])
-            return m
-        odd = self.ctrl[2 * (ab + 1)]
-        odd1, odd2 = Signal(name=f"{name}_odd1"), Signal(name=f"{name}_odd2")
-        m.d.sync += [odd1.eq(odd), odd2.eq(odd1)]
+        a, amount, neg = self.a, self.ctrl[:ab], self.ctrl[ab]
+        if self.sqrt2:
+            b, amount0, neg0 = Signal(K + 1, name=f"{name}_b"), Signal(ab, name=f"{name}_k0"), Signal(name=f"{name}_n0")
+            m.d.sync += [b.eq(sqrt2_base(a, K, self.ctrl[ab + 1])), amount0.eq(amount), neg0.eq(neg)]
+            a, amount, neg = b, amount0, neg0
+        amount1, neg1 = Signal(ab, name=f"{name}_k1"), Signal(name=f"{name}_n1")
+        m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ a[K])]
+        # registered inverted: the subtraction's carry chain propagates on ~rot (its operands
+        # are rot's complementary masks), so no inverter a bit after it
+        rot_n = Signal(K, name=f"{name}_rot_n")
+        m.d.sync += rot_n.eq(~rotate_left(a[:K] | a[K], amount, K))
+        rot = ~rot_n
+        low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
+        lo, hi = rot & low, rot & ~low
         out = Signal(K + 1, name=f"{name}_out")
-        m.d.sync += out.eq(Mux(odd2, fermat_sub(results[0], results[1], K), results[0]))
+        m.d.sync += out.eq(fermat_sub(Mux(neg1, hi, lo), Mux(neg1, lo, hi), K))
         m.d.comb += self.o.eq(out)
         return m
 
