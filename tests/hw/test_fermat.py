@@ -9,6 +9,7 @@ import pytest
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
+from modforge.hw import fermat
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES
 from modforge.hw.fermat import MulAdd, PowerMul, fermat_add, fermat_sub, fixed_shift, power_control, shift_control
@@ -54,6 +55,33 @@ def test_fermat_add_sub_every_pair():
                 ctx.set(a, x)
                 ctx.set(b, y)
                 assert (ctx.get(total), ctx.get(diff)) == (ring.add(x, y), ring.sub(x, y)), (x, y)
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def test_sqrt2_step_pieces_every_value():
+    """fermat_sub_minus_one on every pair of K-bit values, and sqrt2_step on every w = z - 1
+    (odd: -z (2^(K/2) - 1), even: z), K = 4."""
+    K, ring = 4, Ring(4)
+    a, b, w, odd = Signal(K), Signal(K), Signal(K + 1), Signal()
+    m = Module()
+    diff, step = Signal(K + 1), Signal(K + 1)
+    m.d.comb += [diff.eq(fermat.fermat_sub_minus_one(a, b, K)), step.eq(fermat.sqrt2_step(w, K, odd))]
+
+    async def bench(ctx):
+        for x in range(1 << K):
+            for y in range(1 << K):
+                ctx.set(a, x)
+                ctx.set(b, y)
+                assert ctx.get(diff) == (x - y - 1) % ring.M, (x, y)
+        for z in range(ring.M):
+            ctx.set(w, (z - 1) % ring.M)
+            for o in (0, 1):
+                ctx.set(odd, o)
+                want = (-z * ((1 << K // 2) - 1)) % ring.M if o else z
+                assert ctx.get(step) == want, (z, o)
 
     sim = Simulator(m)
     sim.add_testbench(bench)
