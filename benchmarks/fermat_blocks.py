@@ -88,9 +88,10 @@ def report() -> list[str]:
             rows.append(f"| MulAdd | {K} | {profile} | {DEVICE[profile]} | {karatsuba_dsps(K, DSP_PROFILES[profile])} "
                         f"| {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")
             print(rows[-1], file=sys.stderr)
-    pm = PowerMul(64, sqrt2=True)
+    pm, plain = PowerMul(64, sqrt2=True), PowerMul(64)
     bf = ShiftButterfly(64, sqrt2=True)
     for name, block, ports in (("PowerMul sqrt2", pm, [pm.a, pm.ctrl, pm.o]),
+                               ("PowerMul", plain, [plain.a, plain.ctrl, plain.o]),
                                ("ShiftButterfly sqrt2", bf, [bf.u, bf.v, bf.ctrl, bf.o0, bf.o1])):
         r = counts(block, ports, "xcup")
         rows.append(f"| {name} | 64 | - | xcup | 0 | {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")

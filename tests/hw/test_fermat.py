@@ -9,6 +9,7 @@ import pytest
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
+from modforge.hw import fermat
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES
 from modforge.hw.fermat import MulAdd, PowerMul, fermat_add, fermat_sub, fixed_shift, power_control, shift_control
@@ -60,6 +61,33 @@ def test_fermat_add_sub_every_pair():
     sim.run()
 
 
+def test_sqrt2_step_pieces_every_value():
+    """fermat_sub_minus_one on every pair of K-bit values, and sqrt2_step on every w = z - 1
+    (odd: -z (2^(K/2) - 1), even: z), K = 4."""
+    K, ring = 4, Ring(4)
+    a, b, w, odd = Signal(K), Signal(K), Signal(K + 1), Signal()
+    m = Module()
+    diff, step = Signal(K + 1), Signal(K + 1)
+    m.d.comb += [diff.eq(fermat.fermat_sub_minus_one(a, b, K)), step.eq(fermat.sqrt2_step(w, K, odd))]
+
+    async def bench(ctx):
+        for x in range(1 << K):
+            for y in range(1 << K):
+                ctx.set(a, x)
+                ctx.set(b, y)
+                assert ctx.get(diff) == (x - y - 1) % ring.M, (x, y)
+        for z in range(ring.M):
+            ctx.set(w, (z - 1) % ring.M)
+            for o in (0, 1):
+                ctx.set(odd, o)
+                want = (-z * ((1 << K // 2) - 1)) % ring.M if o else z
+                assert ctx.get(step) == want, (z, o)
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+
+
 def test_shift_control():
     ring = Ring(12)
     for k in range(-30, 30):
@@ -79,6 +107,19 @@ def test_power_mul(K, c):
         e, k = rng.randrange(-4 * K, 4 * K), rng.randrange(-2 * K, 2 * K)
         ops.append({"a": a, "ctrl": power_control(K, c, e, k, sqrt2)})
         want.append((ring.mul_pow2(ring.mul_A_pow(a, e), k),))
+    assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
+
+
+@pytest.mark.parametrize("K", [4, 8])
+def test_power_mul_every_value_and_control(K):
+    """Every a in [0, M) (2^K included) under every control word of the sqrt(2) path: e in
+    [0, 4K) gives each shift in [0, 2K) for both an even and an odd power."""
+    ring = Ring(K, Fraction(1, 2))
+    pm = PowerMul(K, sqrt2=True)
+    controls = {power_control(K, ring.c, e, 0, True): e for e in range(4 * K)}
+    assert len(controls) == 4 * K
+    ops = [{"a": a, "ctrl": ctrl} for ctrl in controls for a in range(ring.M)]
+    want = [(ring.mul_A_pow(op["a"], controls[op["ctrl"]]),) for op in ops]
     assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
 
 

@@ -13,12 +13,17 @@ eq. 18). The shift control is (neg, amount): a barrel shift by amount < K, then 
 or hi - lo when neg (the negation costs nothing: the subtraction's operands swap before it).
 
 A product by A^e (the twiddles, A = 2^c) is one such shift for an integer c; for c = 1/2
-(A = sqrt(2) = 2^(3K/4) - 2^(K/4), errata to eq. 14) and e odd it is two shifts of a*2^h,
-h = floor(e/2), by 3K/4 and K/4 and their difference: the paper's Supplemental Block.
+(A = sqrt(2) = 2^(3K/4) - 2^(K/4) = 2^(K/4) (2^(K/2) - 1), errata to eq. 14) and e odd it
+is -z*(2^(K/2) - 1) for the shift z = -a*2^(h + K/4), h = floor(e/2): the paper's
+Supplemental Block (two shifts of a*2^h, by 3K/4 and K/4, and their difference) as one
+shift and one subtraction. The shift yields z - 1 mod M (the same chains as z), and from
+w = z - 1 = Cat(L, H) the product is w - Cat(~H, L) with no constant left over.
 
   shift_control(K, k)          (neg, amount) of a*2^k, any integer k
   power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
   fixed_shift(a, k, K)         a*2^k mod M for a constant k: wiring and one subtraction
+  fermat_sub_minus_one(a, b, K) a - b - 1 mod M: fermat_sub's chains without the carry in
+  sqrt2_step(w, K, odd)        -z*(2^(K/2) - 1) mod M from w = z - 1: one subtraction
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
@@ -66,29 +71,45 @@ def amount_bits(K: int) -> int:
 
 
 def control_width(K: int, sqrt2: bool) -> int:
-    """Bits of a PowerMul control word: (amount, neg) once, twice and odd with sqrt(2)."""
-    one = amount_bits(K) + 1
-    return 2 * one + 1 if sqrt2 else one
+    """Bits of a PowerMul control word: (amount, neg), and odd with sqrt(2)."""
+    return amount_bits(K) + 1 + sqrt2
 
 
 def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) -> int:
     """The control word of a product by A^e * 2^k, A = 2^c (c a positive integer or 1/2):
-    Cat(amount1, neg1[, amount2, neg2, odd]). sqrt2: the block has the supplemental path
-    (needed only if c = 1/2 and some e is odd)."""
-    ab = amount_bits(K)
+    Cat(amount, neg[, odd]), the shift z = a*2^s of PowerMul's first two stages; an odd power
+    of sqrt(2) = 2^(K/4) (2^(K/2) - 1) is -z*(2^(K/2) - 1) (stage 3), z = -a*2^(h + K/4).
+    sqrt2: the block has the supplemental path (needed only if c = 1/2 and some e is odd)."""
     c = Fraction(c)
     if c.denominator == 1:
-        shifts, odd = [int(c) * e + k], 0
+        shift, odd = int(c) * e + k, 0
     else:
         half, odd = divmod(e, 2)
-        shifts = [half + k + 3 * K // 4, half + k + K // 4] if odd else [half + k]
+        shift = half + k + (K + K // 4 if odd else 0)
         if odd and not sqrt2:
             raise ValueError("an odd power of sqrt(2) needs the supplemental path (sqrt2=True)")
-    word = 0
-    for i, s in enumerate(shifts):
-        neg, amount = shift_control(K, s)
-        word |= (amount | neg << ab) << (i * (ab + 1))
-    return word | (odd << 2 * (ab + 1) if sqrt2 else 0)
+    neg, amount = shift_control(K, shift)
+    return amount | neg << amount_bits(K) | (odd << amount_bits(K) + 1 if sqrt2 else 0)
+
+
+def fermat_sub_minus_one(a, b, K: int) -> Value:
+    """a - b - 1 mod M, a and b K-bit: e = a + ~b = a - b - 1 + 2^K (no carry in), and without
+    its carry (a - b - 1 < 0) the residue is e mod 2^K + 1: fermat_sub's two carry chains."""
+    e = a + (~Value.cast(b))[:K]
+    return (e[:K] + ~e[K])[:K + 1]
+
+
+def sqrt2_step(w, K: int, odd) -> Value:
+    """-z*(2^(K/2) - 1) mod M when odd is high, else z, from w = z - 1 mod M (z in [0, M)):
+    one fermat_sub. With w = Cat(L, H) < 2^K, w*2^(K/2) = L 2^(K/2) - H, so
+    -(w + 1)(2^(K/2) - 1) = w - (L 2^(K/2) + 2^(K/2) - 1 - H) = w - Cat(~H, L): no constant
+    left over (z - 1 in is what makes it so). z = 0 (w = 2^K): 0. Even: z = w + 1 = w - 2^K."""
+    w = Value.cast(w)
+    half = K // 2
+    w0, w1 = w[:K], w[K]
+    low, high = w0[:half], w0[half:]
+    odd_y = Cat(~high & ~w1.replicate(half), low, Const(0, 1))
+    return fermat_sub(w0, Mux(odd, odd_y, Cat(Const(0, K), ~w1)), K)
 
 
 def rotate_left(x, amount, K: int) -> Value:
@@ -126,11 +147,12 @@ class PowerMul(Elaboratable):
     cycles later (no enable: one product a cycle, the pipeline never stalls).
     A shift by amount < K is a K-bit rotation: a0 2^amount = hi 2^K + lo, and the rotation
     holds lo in bits >= amount, hi below, so lo - hi needs no 2K-bit shifter; a = 2^K = -1
-    (a1 = 1, a0 = 0) rotates 1 with the sign flipped. The sqrt(2) path's two shifts differ by
-    K/2 (3K/4 and K/4), so its second rotation is the first's rotated by K/2: wiring.
-      stage 1: the rotation of a0 | a1 (registered with the amount(s) and the sign(s))
-      stage 2: lo - hi or hi - lo mod M (each shift; the split at `amount` is a mask)
-      stage 3 (sqrt2): the first result, or the difference of both for an odd power"""
+    (a1 = 1, a0 = 0) rotates 1 with the sign flipped. An odd power of sqrt(2) =
+    2^(K/4) (2^(K/2) - 1) is one more subtraction on the shifted z (sqrt2_step).
+      stage 1: the rotation of a0 | a1 (registered with the amount and the sign)
+      stage 2: z = lo - hi or hi - lo mod M (the split at `amount` is a mask); with sqrt(2)
+               z - 1 mod M (fermat_sub_minus_one: the same chains)
+      stage 3 (sqrt2): -z*(2^(K/2) - 1) for an odd power, else z (sqrt2_step)"""
 
     def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
         self.K, self.sqrt2 = K, sqrt2
@@ -143,33 +165,24 @@ class PowerMul(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         K, ab, name = self.K, amount_bits(self.K), self.name
-        results = []
-        for i in range(2 if self.sqrt2 else 1):
-            field = self.ctrl[i * (ab + 1):(i + 1) * (ab + 1)]
-            amount, neg = field[:ab], field[ab]
-            amount1, neg1 = Signal(ab, name=f"{name}_k{i}"), Signal(name=f"{name}_n{i}")
-            m.d.sync += [amount1.eq(amount), neg1.eq(neg ^ self.a[K])]
-            if i == 0:
-                # registered inverted: the subtraction's carry chain propagates on ~rot (its
-                # operands are rot's complementary masks), so no inverter a bit after it
-                rot_n = Signal(K, name=f"{name}_rot_n")
-                m.d.sync += rot_n.eq(~rotate_left(self.a[:K] | self.a[K], amount, K))
-                rot = ~rot_n
-            else:                                            # the second shift is K/2 less: wiring
-                rot = rot.rotate_right(K // 2)
-            low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
-            lo, hi = rot & low, rot & ~low
-            r = Signal(K + 1, name=f"{name}_r{i}")
-            m.d.sync += r.eq(fermat_sub(Mux(neg1, hi, lo), Mux(neg1, lo, hi), K))
-            results.append(r)
-        if not self.sqrt2:
-            m.d.comb += self.o.eq(results[0])
-            return m
-        odd = self.ctrl[2 * (ab + 1)]
-        odd1, odd2 = Signal(name=f"{name}_odd1"), Signal(name=f"{name}_odd2")
-        m.d.sync += [odd1.eq(odd), odd2.eq(odd1)]
+        amount1, neg1 = Signal(ab, name=f"{name}_k1"), Signal(name=f"{name}_n1")
+        m.d.sync += [amount1.eq(self.ctrl[:ab]), neg1.eq(self.ctrl[ab] ^ self.a[K])]
+        # registered inverted: the subtraction's carry chain propagates on ~rot (its operands
+        # are rot's complementary masks), so no inverter a bit after it
+        rot_n = Signal(K, name=f"{name}_rot_n")
+        m.d.sync += rot_n.eq(~rotate_left(self.a[:K] | self.a[K], self.ctrl[:ab], K))
+        rot = ~rot_n
+        low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
+        lo, hi = rot & low, rot & ~low
+        x, y = Mux(neg1, hi, lo), Mux(neg1, lo, hi)
         out = Signal(K + 1, name=f"{name}_out")
-        m.d.sync += out.eq(Mux(odd2, fermat_sub(results[0], results[1], K), results[0]))
+        if self.sqrt2:
+            odd1, odd2 = Signal(name=f"{name}_odd1"), Signal(name=f"{name}_odd2")
+            w = Signal(K + 1, name=f"{name}_w")                                 # z - 1 mod M
+            m.d.sync += [odd1.eq(self.ctrl[ab + 1]), odd2.eq(odd1), w.eq(fermat_sub_minus_one(x, y, K)),
+                         out.eq(sqrt2_step(w, K, odd2))]
+        else:
+            m.d.sync += out.eq(fermat_sub(x, y, K))
         m.d.comb += self.o.eq(out)
         return m
 

@@ -36,6 +36,7 @@ from ...hw.stream import HeldReadOut
 from .model import KIND_CODES, TransformPlan
 
 LOAD, RUN, READ = 0, 1, 2
+BLOCK_ROM_BITS = 4096       # a ROM of at least this many bits is marked rom_style = block (as stores are)
 
 
 class TransformCore(wiring.Component):
@@ -155,7 +156,9 @@ class TransformCore(wiring.Component):
             if bf.scale is not None:
                 roms.append(("scale", plan.scale_rom(b), Cat(n, *region), bf.scale))
             for name, words, address, target in roms:
-                rom = Memory(shape=len(target), depth=len(words), init=words)
+                # block ROM from BLOCK_ROM_BITS on (Yosys would spread a narrow one over LUTs)
+                attrs = {"rom_style": "block"} if len(target) * len(words) >= BLOCK_ROM_BITS else {}
+                rom = Memory(shape=len(target), depth=len(words), init=words, attrs=attrs)
                 m.submodules[f"{name}_rom{b}"] = rom
                 port = rom.read_port()
                 m.d.comb += port.addr.eq(address)
