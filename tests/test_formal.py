@@ -51,7 +51,8 @@ def test_a_wrong_transform_fails(tmp_path, monkeypatch):
     assert wrong != right
     monkeypatch.setattr(type(algorithm), "reference", lambda self, p: wrong)
     result = formal.prove(algorithm, params, tmp_path)
-    assert result.status == "failed" and "cycle 36" in result.message      # frame + latency
+    last = algorithm.latency(params) + algorithm.frame_beats(params)     # frame + latency
+    assert result.status == "failed" and f"cycle {last}" in result.message
 
 
 @pytest.mark.synth

@@ -73,8 +73,14 @@ class HeldReadOut(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        valid = Signal()                        # a word on data
+        self.build(m)
+        return m
+
+    def build(self, m):
+        """The block's logic into module m (flat: data goes to o as wiring, no module whose
+        ports only pass it through)."""
+        self._MustUse__silence = True
+        valid = Signal(name="held_valid")       # a word on data
         m.d.comb += [self.go.eq(self.avail & (~valid | self.o.ready)), self.hold.eq(valid & ~self.o.ready),
                      self.o.valid.eq(valid), self.o.payload.eq(self.data)]
         m.d.sync += valid.eq(self.go | self.hold)
-        return m

@@ -113,7 +113,7 @@ class TransformCore(wiring.Component):
 
         # --- read side: stage reads and the read-out -----------------------------------
         ro = HeldReadOut(L * w)
-        m.submodules.readout = ro
+        ro.build(m)
         wiring.connect(m, ro.o, wiring.flipped(self.o))
         read_all = Signal(name="read_all")              # the last read issued, its word not yet taken
         m.d.comb += ro.avail.eq((phase == READ) & ~read_all)

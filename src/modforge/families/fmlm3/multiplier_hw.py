@@ -155,7 +155,7 @@ class MultiplierCore(wiring.Component):
         seg_now = Signal(du, name="seg_now")
 
         ro = HeldReadOut(len(self.o.payload))         # the output step's reads, straight from the stores
-        m.submodules.readout = ro
+        ro.build(m)
         m.d.comb += self._hold.eq(ro.hold)
         wiring.connect(m, ro.o, wiring.flipped(self.o))
         if plan.domain == "spectral":
