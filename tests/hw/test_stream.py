@@ -1,7 +1,7 @@
-"""hw.stream: ReadOut and HeldReadOut move words from a synchronous RAM to their output stream,
-in order and none lost under random back-pressure, a word every cycle with the output always
-ready (first word on o three cycles after its read through ReadOut's FIFO, one cycle through
-HeldReadOut, which holds the RAM's read port instead)."""
+"""hw.stream: ReadOut moves words from a synchronous RAM to its output stream, in order and none
+lost under random back-pressure, a word every cycle with the output always ready (first word
+on o three cycles after its read through a FIFO, one cycle held: depth 0, holding the RAM's
+read port instead)."""
 
 import random
 
@@ -10,28 +10,28 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib.memory import Memory
 from amaranth.sim import Simulator
 
-from modforge.hw.stream import HeldReadOut, ReadOut
+from modforge.hw.stream import ReadOut
 
 WORDS = list(range(100, 140))
 
 
-def harness(block):
+def harness(depth):
     m = Module()
     mem = Memory(shape=8, depth=len(WORDS), init=WORDS)
-    ro = block(8)
+    ro = ReadOut(8, depth)
     m.submodules.mem, m.submodules.ro = mem, ro
     rd = mem.read_port()
     addr = Signal(range(len(WORDS) + 1))
     m.d.comb += [ro.avail.eq(addr < len(WORDS)), rd.addr.eq(addr), ro.data.eq(rd.data)]
-    if block is HeldReadOut:
+    if depth == 0:
         m.d.comb += rd.en.eq(~ro.hold)
     with m.If(ro.go):
         m.d.sync += addr.eq(addr + 1)
     return m, ro
 
 
-def run(block, ready_prob, seed=8):
-    m, ro = harness(block)
+def run(depth, ready_prob, seed=8):
+    m, ro = harness(depth)
     rng, outs, times = random.Random(seed), [], []
 
     async def bench(ctx):
@@ -50,17 +50,17 @@ def run(block, ready_prob, seed=8):
     return outs, times
 
 
-BLOCKS = pytest.mark.parametrize("block, delay", [(ReadOut, 3), (HeldReadOut, 1)])
+DEPTHS = pytest.mark.parametrize("depth, delay", [(4, 3), (0, 1)])
 
 
-@BLOCKS
-def test_back_pressure_loses_nothing(block, delay):
-    outs, _ = run(block, 0.4)
+@DEPTHS
+def test_back_pressure_loses_nothing(depth, delay):
+    outs, _ = run(depth, 0.4)
     assert outs == WORDS
 
 
-@BLOCKS
-def test_full_rate(block, delay):
-    outs, times = run(block, 1.0)
+@DEPTHS
+def test_full_rate(depth, delay):
+    outs, times = run(depth, 1.0)
     assert outs == WORDS
     assert times == list(range(delay, delay + len(WORDS)))        # read at 0, 1, ...: out at delay, ...

@@ -23,7 +23,7 @@ of (w + Q') / 2) instead.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, signed
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
 
 
 class Accumulator(Elaboratable):
@@ -75,8 +75,16 @@ class SegmentAddSub(Elaboratable):
         m = Module()
         carry = Mux(self.first, self.cin, self.cout)            # into this segment
         total = Signal(self.width + 1, name="as_total")
-        m.d.comb += total.eq(self.a - self.b - carry if self.subtract else self.a + self.b + carry)
-        m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(total[self.width])]
+        if self.subtract:
+            # a - b - borrow = a + ~b + ~borrow - 2^width, ~borrow the carry out of a bit 0
+            # 1 + ~borrow: one carry chain and no inverters (a - b - borrow maps to two
+            # chains, a + ~b + ~borrow to one with an INV a bit); the borrow out is the
+            # complement of the carry out
+            m.d.comb += total.eq((Cat(Const(1, 1), self.a) + Cat(~carry, ~self.b))[1:])
+            m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(~total[self.width])]
+        else:
+            m.d.comb += total.eq(self.a + self.b + carry)
+            m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(total[self.width])]
         return m
 
 

@@ -1,15 +1,17 @@
 """Stream adapters.
 
-ReadOut: words read from a synchronous RAM (address in one cycle, data the next) out
-through a FIFO as a valid/ready stream, none lost to back-pressure: a read is issued (`go`)
-only while one is available (`avail`) and the FIFO has room for it and the read in flight.
-With the output always ready, a word read in cycle t is on `o` at t + 3 (RAM, FIFO write,
-FIFO read); a FIFO of 4 words sustains one read per cycle. Use it as a submodule, or
-`build(m)` its logic into the caller's module m (no hierarchy).
+ReadOut: words read from a synchronous RAM (address in one cycle, data the next) out as a
+valid/ready stream, none lost to back-pressure: a read is issued (`go`) only while one is
+available (`avail`) and there is room for it. Use it as a submodule, or `build(m)` its logic
+into the caller's module m (no hierarchy).
 
-HeldReadOut: the same without a FIFO, for a RAM whose read port has an enable and whose read
-data goes straight to `o`: under back-pressure the RAM holds its word (`hold`: drive the read
-port's en with ~hold). A word read in cycle t is on `o` at t + 1; one read per cycle.
+- depth > 0: through a FIFO of that many words; a read is issued only while the FIFO has room
+  for it and the read in flight. With the output always ready, a word read in cycle t is on
+  `o` at t + 3 (RAM, FIFO write, FIFO read); 4 words sustain one read per cycle.
+- depth = 0 (held): no FIFO, for a RAM whose read port has an enable and whose read data goes
+  straight to `o`: under back-pressure the RAM keeps its word (`hold`: drive the read port's
+  en with ~hold). A word read in cycle t is on `o` at t + 1; one read per cycle. hold is low
+  while no word waits, so the RAM is free for other reads then.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from amaranth.lib.wiring import In, Out
 
 class ReadOut(wiring.Component):
     """avail: a word can be read; go: read it now (drive the RAM's address with it this
-    cycle); data: the RAM's read data, the cycle after go; o: the words in read order."""
+    cycle); data: the RAM's read data, the cycle after go; o: the words in read order;
+    hold (depth 0 only): the RAM keeps its read data this cycle."""
 
     def __init__(self, width: int, depth: int = 4):
         self.depth = depth
@@ -31,7 +34,7 @@ class ReadOut(wiring.Component):
             "go": Out(1),
             "data": In(width),
             "o": Out(stream.Signature(width)),
-        })
+        } | ({"hold": Out(1)} if depth == 0 else {}))
 
     def elaborate(self, platform):
         m = Module()
@@ -40,8 +43,14 @@ class ReadOut(wiring.Component):
 
     def build(self, m):
         """The block's logic into module m (flat: no module of its own, the FIFO a
-        submodule of m)."""
+        submodule of m; held, data goes to o as wiring)."""
         self._MustUse__silence = True
+        if self.depth == 0:
+            valid = Signal(name="held_valid")       # a word on data
+            m.d.comb += [self.go.eq(self.avail & (~valid | self.o.ready)), self.hold.eq(valid & ~self.o.ready),
+                         self.o.valid.eq(valid), self.o.payload.eq(self.data)]
+            m.d.sync += valid.eq(self.go | self.hold)
+            return
         fifo = SyncFIFOBuffered(width=len(self.data), depth=self.depth)
         m.submodules.fifo = fifo
         inflight = Signal()
@@ -54,33 +63,3 @@ class ReadOut(wiring.Component):
             self.o.payload.eq(fifo.r_data),
             fifo.r_en.eq(self.o.ready),
         ]
-
-
-class HeldReadOut(wiring.Component):
-    """avail: a word can be read; go: read it now; hold: the RAM keeps its read data this cycle
-    (its read port's en = ~hold); data: the RAM's read data; o: the words in read order. A
-    word is on `data` (o.valid) from the cycle after its go until taken; hold is low while
-    nothing is on `data`, so the RAM is free for other reads then."""
-
-    def __init__(self, width: int):
-        super().__init__({
-            "avail": In(1),
-            "go": Out(1),
-            "hold": Out(1),
-            "data": In(width),
-            "o": Out(stream.Signature(width)),
-        })
-
-    def elaborate(self, platform):
-        m = Module()
-        self.build(m)
-        return m
-
-    def build(self, m):
-        """The block's logic into module m (flat: data goes to o as wiring, no module whose
-        ports only pass it through)."""
-        self._MustUse__silence = True
-        valid = Signal(name="held_valid")       # a word on data
-        m.d.comb += [self.go.eq(self.avail & (~valid | self.o.ready)), self.hold.eq(valid & ~self.o.ready),
-                     self.o.valid.eq(valid), self.o.payload.eq(self.data)]
-        m.d.sync += valid.eq(self.go | self.hold)

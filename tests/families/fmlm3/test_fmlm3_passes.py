@@ -40,9 +40,17 @@ def test_restrict(bits, P, lanes, apply):
         # the values at and beside each bound
         frames.append([min(M - 1, 2 * (n + 1) * ((1 << u) - 1) ** 2 + (n % 3) - 1) for n in range(P)])
         dut = Restrict(P, u, K, lanes)
-        steps = [[(dut.first, k == 0), (dut.apply, apply)] + [(d, z[lanes * k + lane]) for lane, d in enumerate(dut.d)]
-                 for z in frames for k in range(P // lanes)]
-        got = [value for beat in run(dut, steps, dut.o) for value in beat]
+        H, steps, beats = P // lanes, [], []
+        for z in frames:
+            for k in range(H):
+                if rng.random() < 0.2:                      # a gap: nothing valid, junk on d
+                    junk = [(d, rng.randrange(M)) for d in dut.d]
+                    steps.append([(dut.valid, 0), (dut.last, rng.randrange(2))] + junk)
+                beats.append(len(steps))
+                steps.append([(dut.valid, 1), (dut.last, k == H - 1), (dut.apply, apply)]
+                             + [(d, z[lanes * k + lane]) for lane, d in enumerate(dut.d)])
+        out = run(dut, steps, dut.o)
+        got = [value for t in beats for value in out[t]]
         assert [got[i:i + P] for i in range(0, len(got), P)] == [
             fmlm3.restrict(z, P, u, M) if apply else z for z in frames]
 

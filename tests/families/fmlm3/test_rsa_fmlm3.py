@@ -183,7 +183,7 @@ def test_cycle_claims_spectral():
 
 def test_store_groups():
     """The spectral stores share block RAMs with no step reading (or writing) two of a group:
-    3 memories, 4 with T'(y) stored, 5 with T(x) too (MultiplierPlan.store_groups)."""
+    2 memories, one more for each of T(y), T'(y) and T(x) stored (MultiplierPlan.store_groups)."""
     for cfg in ALG.grid() + ALG.extended_grid():
         plan = ALG.derived(ALG.parse(cfg))
         groups = plan.store_groups()
@@ -191,7 +191,7 @@ def test_store_groups():
         yn = spectral or plan.shared                             # T'(y) stored
         yc = spectral or plan.params.algorithm == 2              # T(y) stored (else multiplied on its read-out)
         xt = spectral and plan.shared                            # T(x) stored as it comes, in LUT RAM
-        assert len(groups) == 3 + yn + xt
+        assert len(groups) == 2 + yc + yn + xt
         assert sorted(n for g in groups for n in g) == sorted(
             {"TNp", "TnN", "Z0", "Z4", "XN"} | ({"YN"} if yn else set()) | ({"YC"} if yc else set())
             | ({"XT"} if xt else set()))

@@ -15,7 +15,7 @@ One frame in the unit at a time, in three phases:
                     2^(-K/2) (NCT^-1's final stage); model.py derives them
           t+Dw      written through the channel switcher to the other group
   READ  H words of L coefficients from group v mod 2 in natural order, through
-        hw.stream.HeldReadOut (back-pressure holds the group's read ports and the bank
+        a held hw.stream.ReadOut (back-pressure holds the group's read ports and the bank
         picks, nothing is lost); READ ends as the last word is taken
 Nothing in RUN waits on a port, so the latency never depends on the data.
 """
@@ -32,7 +32,7 @@ from ...hw.butterfly import ShiftButterfly
 from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
 from ...hw.select import pick, select_or
-from ...hw.stream import HeldReadOut
+from ...hw.stream import ReadOut
 from .model import KIND_CODES, TransformPlan
 
 LOAD, RUN, READ = 0, 1, 2
@@ -44,8 +44,13 @@ class TransformCore(wiring.Component):
     the frame's kind code above them, read with its first beat); o: one beat of the
     transform, the same layout. latency and initiation_interval: algorithms.py."""
 
-    def __init__(self, plan: TransformPlan):
-        self.plan = plan
+    def __init__(self, plan: TransformPlan, forward_bits: int | None = None):
+        """forward_bits: a forward transform's coefficients are that narrow (the multiplier's
+        digits, kind = any): a lane's bits above them are ignored for ct and nct frames, so
+        the source may leave other data there (no AND gate a bit outside)."""
+        assert forward_bits is None or plan.kind_bits, "forward_bits needs the per-frame kind field"
+        assert all(code >> 1 == kind.endswith("_inv") for kind, code in KIND_CODES.items())     # bit 1: inverse
+        self.plan, self.forward_bits = plan, forward_bits
         self.w = plan.K + 1
         self.steps = plan.compute_cycles()
         self.latency = plan.latency()
@@ -112,7 +117,7 @@ class TransformCore(wiring.Component):
                      for k, i in enumerate(reads)]
 
         # --- read side: stage reads and the read-out -----------------------------------
-        ro = HeldReadOut(L * w)
+        ro = ReadOut(L * w, 0)                          # held: no FIFO
         ro.build(m)
         wiring.connect(m, ro.o, wiring.flipped(self.o))
         read_all = Signal(name="read_all")              # the last read issued, its word not yet taken
@@ -176,8 +181,12 @@ class TransformCore(wiring.Component):
         n_w = op.at("n", Dw)
         writes = [i for p in pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
         loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), ld.k)[:v]))) for k in range(L)]
+        loaded = [lane(self.i.payload, k) for k in range(L)]
+        if self.forward_bits is not None:              # the kind code's bit 1: an inverse
+            inverse, fb = self.i.payload[L * w + 1], self.forward_bits
+            loaded = [Cat(x[:fb], x[fb:] & inverse.replicate(w - fb)) for x in loaded]
         bank_writes = switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)],
-                                      [Mux(take, lane(self.i.payload, k), r) for k, r in enumerate(results)])
+                                      [Mux(take, x, r) for x, r in zip(loaded, results, strict=True)])
         valid_w, group_w = op.at("valid", Dw), op.at("group", Dw)
         for x, _, b, _, wr in banks.ports():
             stage_en = valid_w & (group_w != x)

@@ -55,7 +55,7 @@ from ...math import fmlm3
 KINDS = {"ct": "CT", "nct": "NCT", "ct_inv": "CT^-1", "nct_inv": "NCT^-1"}
 KIND_CODES = {kind: code for code, kind in enumerate(KINDS)}     # kind = any: the frame's kind field
 FUNCTIONS = {"ct": fmlm3.ct, "nct": fmlm3.nct, "ct_inv": fmlm3.ct_inv, "nct_inv": fmlm3.nct_inv}
-READOUT_DELAY = 1           # a read issued at cycle t is on o at t + 1 (hw.stream.HeldReadOut)
+READOUT_DELAY = 1           # a read issued at cycle t is on o at t + 1 (a held hw.stream.ReadOut)
 SWITCH_DEPTH = 2            # issue -> words in the channel switcher's register: RAM read, switch
 
 

@@ -63,9 +63,11 @@ beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
 
 Storage (amaranth.lib.memory, one word a beat: H words of L coefficients or digits; the
 spectral stores as regions of STORE_GROUPS' memories, marked ram_style = block from 4,096
-bits on (multiplier_hw.BLOCK_RAM_BITS): {TNp, TnN, YC},
-{Z0, Z4}, {XN}, {YN}, a 4-BRAM36 memory each at L (K+1) = 260 bits, and {XT} in LUT RAM; the digit stores stay
-small memories Yosys puts in LUT RAM):
+bits on (multiplier_hw.BLOCK_RAM_BITS): {TNp, TnN, Z0, Z4}, {YC}, {XN}, {YN}, a 4-BRAM36
+memory each at L (K+1) = 260 bits, and {XT} in LUT RAM; the digit stores stay small memories
+Yosys puts in LUT RAM). The stores of a memory share its write data, a select of their
+sources (about a LUT a bit for 2 to 4 sources): N's spectra from cfg join the products and
+read-outs of Z0 and Z4, so T(y), the input's alone, needs no select:
   X, Y       the input digits (the loads of NCT(x), CT(y), NCT(y); x0, y0 for the parity)
   TNp, TnN   T(N'), T'(N) from cfg;  ND  N's digits from cfg
   XT         T(x)                    (spectral, muladds = 1: the input's, in LUT RAM)
@@ -132,7 +134,7 @@ class Step:
 
 
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
-OUTPUT_DELAY = 1     # hw.stream.HeldReadOut: a result word read at cycle t is on o at t + 1
+OUTPUT_DELAY = 1     # a held hw.stream.ReadOut: a result word read at cycle t is on o at t + 1
 # a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
 DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in": 1 + MulAdd.depth,
          "pass_mul1": 1 + MulAdd.depth, "in_mul1": 1 + MulAdd.depth, "mul1": 1 + MulAdd.depth,
@@ -144,7 +146,7 @@ DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in"
 # The spectral stores share block RAMs: each group is one memory (1 read, 1 write port; a
 # store is a region of H words), grouped so that no step reads two stores of a group or
 # writes two (`store_groups` checks the program). The digit stores stay one small memory each.
-STORE_GROUPS = (("TNp", "TnN", "YC"), ("Z0", "Z4"), ("XN",), ("YN",), ("XT",))
+STORE_GROUPS = (("TNp", "TnN", "Z0", "Z4"), ("YC",), ("XN",), ("YN",), ("XT",))
 # T(x) as the input brings it (muladds = 1, spectral), read back a coefficient a cycle while the
 # input still writes the other groups: a memory of its own, small enough for LUT RAM
 LUT_RAM_STORES = ("XT",)

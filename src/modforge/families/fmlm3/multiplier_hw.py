@@ -8,7 +8,7 @@ One step at a time (`step`). A transform step streams H beats into the unit (fro
 frame, or a store read the cycle before), then takes its H result beats (o.ready is always
 high, so they come on consecutive cycles) through its sink into a store; the step ends with
 the last write. A pass step reads a store H cycles in a row through its units into stores.
-The output step reads the selected result through hw.stream.HeldReadOut (back-pressure holds
+The output step reads the selected result through a held hw.stream.ReadOut (back-pressure holds
 the stores' read ports; the step ends when its last word is taken). No step waits on data
 values, so the latency is MultiplierPlan.latency. cfg (N's spectra and digits) is taken
 only between multiplications. Data (the stores' write data, the transform's input, the units'
@@ -30,7 +30,7 @@ from ...hw.delay import DelayLine
 from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.fermat import MulAdd
 from ...hw.select import pick as pick_lane
-from ...hw.stream import HeldReadOut
+from ...hw.stream import ReadOut
 from . import hw
 from .model import KIND_CODES
 from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, LUT_RAM_STORES, MultiplierPlan
@@ -67,7 +67,7 @@ class MultiplierCore(wiring.Component):
         init = plan.load_cfg(plan.cfg_words(self.N))
         inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w), "ND": plan.frame(self.N)}
         rd, wr = {}, {}
-        # the output's stores keep their read data while the output is held (HeldReadOut)
+        # the output's stores keep their read data while the output is held (a held ReadOut)
         self._out_stores, self._hold = set(program[-1].src.split(",")), Signal(name="out_hold")
         for name in DIGIT_STORES:
             if name in ("X", "Y") and plan.domain == "spectral":
@@ -92,12 +92,17 @@ class MultiplierCore(wiring.Component):
         wiring.connect(m, wiring.flipped(self.cfg), loader.cfg)
 
         # --- the transform unit ----------------------------------------------------------
-        tu = hw.TransformCore(plan.transform)
+        # a forward transform loads digits (u bits, u + 1 with eq. 17's carries), an inverse
+        # spectra from the {Z0, Z4} memory: a lane's bits above the digits' come from that
+        # memory in every step, and the unit ignores them in forward frames (no AND gate a bit)
+        db = self._digit_bits = u + 1
+        tu = hw.TransformCore(plan.transform, forward_bits=db)
         m.submodules.transform = tu
         m.d.comb += tu.o.ready.eq(1)
-        # the input beat and its kind code apart: steps that load the same beat share its data path
-        tu_beat, tu_kind = Signal(L * (K + 1), name="tu_beat"), Signal(2, name="tu_kind")
-        m.d.comb += tu.i.payload.eq(Cat(tu_beat, tu_kind))
+        # the input beat's digits-wide lanes and its kind code apart: steps that load the same
+        # beat share its data path
+        tu_low, tu_kind = Signal(L * db, name="tu_low"), Signal(2, name="tu_kind")
+        self._spectral_loads = {}                     # the read data of the stores transforms load
 
         # --- counters: the load (ld: issues or input beats), the sink or pass (sk) ---------
         ld = Signal(range(H + 1), name="ld")
@@ -144,7 +149,8 @@ class MultiplierCore(wiring.Component):
         m.submodules.sub_d, m.submodules.add_t, m.submodules.sub_n = sub_d, add_t, sub_n
         halver = Halver(du)
         m.submodules.halver = halver
-        m.d.comb += [restrict.first.eq(op["first"]), acc.first.eq(op.at("first", Restrict.depth))]
+        m.d.comb += [restrict.valid.eq(op["valid"] != 0), restrict.last.eq(op["last"]),
+                     acc.first.eq(op.at("first", Restrict.depth))]
         m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(tu.o.payload, w), strict=True)]
         m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
         beat1 = Signal(L * w, name="beat1")           # the read-out beat, aligned with the stores' words
@@ -154,7 +160,7 @@ class MultiplierCore(wiring.Component):
         seg = Signal(signed(max(carry_bits + 2, du + 1)), name="seg")
         seg_now = Signal(du, name="seg_now")
 
-        ro = HeldReadOut(len(self.o.payload))         # the output step's reads, straight from the stores
+        ro = ReadOut(len(self.o.payload), 0)       # the output step's reads, straight from the stores
         ro.build(m)
         m.d.comb += self._hold.eq(ro.hold)
         wiring.connect(m, ro.o, wiring.flipped(self.o))
@@ -163,7 +169,7 @@ class MultiplierCore(wiring.Component):
         else:
             m.d.comb += ro.data.eq(Mux(pick, rd["B"].data, rd["A"].data))
 
-        wires = SimpleNamespace(tu=tu, tu_beat=tu_beat, tu_kind=tu_kind, rd=rd, wr=wr,
+        wires = SimpleNamespace(tu=tu, tu_low=tu_low, tu_kind=tu_kind, rd=rd, wr=wr,
                                 ld=ld, sk=sk, issued=issued, op=op, muls=muls, acc=acc,
                                 restrict=restrict, beat1=beat1, carry=carry, x0y0=x0y0, parity=parity, t_lsb=t_lsb,
                                 pick=pick, j=j,
@@ -202,6 +208,10 @@ class MultiplierCore(wiring.Component):
         with m.If(done):
             m.d.sync += [sq.eq(Mux(sq == len(program) - 1, 0, sq + 1)), ld.eq(0), sk.eq(0), side_k.eq(0),
                          sm_k.eq(0), sm_l.eq(0)]
+        spectral = list(self._spectral_loads.values()) or [Const(0, L * w)]
+        assert len(spectral) == 1, "the stores transforms load share one memory (STORE_GROUPS)"
+        beat = [Cat(low, high[db:]) for low, high in zip(lanes(tu_low, db), lanes(spectral[0], w), strict=True)]
+        m.d.comb += tu.i.payload.eq(Cat(*beat, tu_kind))
         for target, cases in self._datas.values():
             values: dict[int, tuple] = {}                  # the distinct values, the steps that give each
             for index, value, en in cases:
@@ -292,13 +302,13 @@ class MultiplierCore(wiring.Component):
         picked = step.src in ("M", "T")               # m (after pass_m) or t (after pass_t): A, or B by pick
         muls, acc, beat1 = wires.muls, wires.acc, wires.beat1
         L, H, K, u = plan.lanes, plan.H, plan.K, plan.params.u
-        w, du = K + 1, L * u
+        w, du, db = K + 1, L * u, self._digit_bits
         kind = Const(KIND_CODES[step.kind], 2)
         # --- load ----------------------------------------------------------------------
         if step.src == "input":
             take = self.i.valid & self.i.ready
             m.d.comb += [self.i.ready.eq(tu.i.ready & (ld < H)), tu.i.valid.eq(self.i.valid & (ld < H))]
-            self._data(wires.tu_beat, Cat(*(Cat(x, Const(0, w - u)) for x in lanes(self.i.payload, u))))
+            self._data(wires.tu_low, Cat(*(Cat(x, Const(0, db - u)) for x in lanes(self.i.payload, u))))
             for name, part in (("X", self.i.payload[:du]), ("Y", self.i.payload[du:])):
                 m.d.comb += [wr[name].addr.eq(ld), wr[name].en.eq(take)]
                 self._data(wr[name].data, part)
@@ -318,22 +328,22 @@ class MultiplierCore(wiring.Component):
                 data = Mux(pick, rd["B"].data, rd["A"].data) if picked else rd["A"].data
                 if step.src == "G":                               # + c's digits, eq. (17)
                     m.d.sync += seg.eq(Mux(ld == 0, carry, seg >> du))
-                    beat = Cat(*(Cat(x + e, Const(0, w - u - 1)) for x, e in zip(lanes(data, u), lanes(seg[:du], u),
-                                                                                 strict=True)))
+                    beat = Cat(*(x + e for x, e in zip(lanes(data, u), lanes(seg[:du], u), strict=True)))
                 else:
-                    beat = self._once("picked beat", lambda: Cat(*(Cat(x, Const(0, w - u)) for x in lanes(data, u))))
+                    beat = self._once("picked beat", lambda: Cat(*(Cat(x, Const(0, db - u)) for x in lanes(data, u))))
                 with m.If(issued & (ld == 1)):                   # beat 0: m's parity, t's
                     if step.src == "M":
                         m.d.sync += parity.eq(x0y0 ^ data[0])
                     elif step.src == "T":
                         m.d.sync += wires.t_lsb.eq(data[0])
             elif src in DIGIT_STORES:
-                beat = self._once(f"{src} beat", lambda: Cat(*(Cat(x, Const(0, w - u))
+                beat = self._once(f"{src} beat", lambda: Cat(*(Cat(x, Const(0, db - u))
                                                                for x in lanes(rd[src].data, u))))
             else:
-                beat = rd[src].data
+                self._spectral_loads[id(rd[src].data)] = rd[src].data
+                beat = self._once(("low", id(rd[src].data)), lambda: Cat(*(x[:db] for x in lanes(rd[src].data, w))))
             m.d.comb += tu.i.valid.eq(issued)
-            self._data(wires.tu_beat, beat)
+            self._data(wires.tu_low, beat)
         self._data(wires.tu_kind, kind)
         if step.side and plan.shared:
             self._shared_multiply(m, plan, wires, step.side[1], step.side[2], None, step.side[0])

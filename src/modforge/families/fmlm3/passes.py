@@ -16,33 +16,39 @@ from ...hw.digits import SegmentAddSub
 
 
 class Restrict(Elaboratable):
-    """d: L coefficients of beat k (lane l: n = Lk + l, K+1 bits, in [0, M)), first: beat 0;
-    o: the signed values z_n (K+2 bits) `depth` = 1 cycle later, or with `apply` low the
-    coefficients as they came (CT^-1's read-out shares the Accumulator behind it). The bounds
-    2(n+1)(B-1)^2 step by 2L(B-1)^2 a beat (registers, no multiplier)."""
+    """d: L coefficients of beat k (lane l: n = Lk + l, K+1 bits, in [0, M)) when `valid`,
+    last: beat P/L - 1 (a number's beats come in order, gaps allowed); o: the signed values z_n
+    (K+2 bits) `depth` = 1 cycle later, or with `apply` low the coefficients as they came
+    (CT^-1's read-out shares the Accumulator behind it). The bounds 2(n+1)(B-1)^2 of the
+    coming beat wait in registers, stepping by 2L(B-1)^2 a beat and back to beat 0's after
+    the last (a reset: no multiplexer before the comparators, no multiplier)."""
 
     depth = 1
 
     def __init__(self, P: int, u: int, K: int, lanes: int):
         self.P, self.u, self.K, self.lanes = P, u, K, lanes
         self.d = [Signal(K + 1, name=f"rs_d{lane}") for lane in range(lanes)]
-        self.first, self.apply = Signal(name="rs_first"), Signal(name="rs_apply")
+        self.valid, self.last, self.apply = Signal(name="rs_valid"), Signal(name="rs_last"), Signal(name="rs_apply")
         self.o = [Signal(signed(K + 2), name=f"rs_o{lane}") for lane in range(lanes)]
 
     def elaborate(self, platform):
         m = Module()
         unit = 2 * ((1 << self.u) - 1) ** 2
         bound_bits = (unit * (self.P + 1)).bit_length()
+        restart = Signal(name="rs_restart")
+        m.d.comb += restart.eq(self.valid & self.last)
         for lane, (d, o) in enumerate(zip(self.d, self.o, strict=True)):
             base = unit * (lane + 1)
-            bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)
-            here = Mux(self.first, base, bound)                  # 2(n+1)(B-1)^2 of this beat
-            # d > here, compared on the bound's bits (d's bits above them: not all 0)
-            above = self.apply & ((d[bound_bits:] != 0) | (d[:bound_bits] > here))
+            bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)      # 2(n+1)(B-1)^2 of this beat
+            # d > bound, compared on the bound's bits (d's bits above them: not all 0)
+            above = self.apply & ((d[bound_bits:] != 0) | (d[:bound_bits] > bound))
+            with m.If(restart):                                 # a reset over the enable: FDRE/FDSE pins
+                m.d.sync += bound.eq(base)
+            with m.Elif(self.valid):
+                m.d.sync += bound.eq(bound + unit * self.lanes)
             # d - M (d >= 1 here) in K+2 bits is Cat(d - 1, 1, 1) and d is Cat(d, d[K], 0):
             # one decrement by `above` (a LUT2 a bit), no multiplexer
-            m.d.sync += [bound.eq(here + unit * self.lanes),
-                         o.eq(Cat((d[:self.K] - above)[:self.K], d[self.K] | above, above))]
+            m.d.sync += o.eq(Cat((d[:self.K] - above)[:self.K], d[self.K] | above, above))
         return m
 
 
