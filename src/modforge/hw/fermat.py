@@ -112,13 +112,17 @@ def sqrt2_step(w, K: int, odd) -> Value:
     return fermat_sub(w0, Mux(odd, odd_y, Cat(Const(0, K), ~w1)), K)
 
 
-def rotate_left(x, amount, K: int) -> Value:
+def rotate_left(m: Module, x, amount, K: int, name: str) -> Value:
     """x (K bits) rotated left by amount (< K): a log rotator of 4:1 steps, each written as
-    hw.select.pick (one LUT6 a bit and step)."""
+    hw.select.pick (one LUT6 a bit and step). Each step is a signal: Amaranth lowers an
+    expression once per use, and a step reads the one before four times, so nested
+    expressions would make the netlist grow as K^2 (K = 288: over 20 GB to generate)."""
     rotated = Value.cast(x)
     for j in range(0, len(amount), 2):
         select = amount[j:j + 2]
-        rotated = pick(select, [rotated.rotate_left((t << j) % K) for t in range(1 << len(select))])
+        step = Signal(K, name=f"{name}_r{j}")
+        m.d.comb += step.eq(pick(select, [rotated.rotate_left((t << j) % K) for t in range(1 << len(select))]))
+        rotated = step
     return rotated
 
 
@@ -170,7 +174,7 @@ class PowerMul(Elaboratable):
         # registered inverted: the subtraction's carry chain propagates on ~rot (its operands
         # are rot's complementary masks), so no inverter a bit after it
         rot_n = Signal(K, name=f"{name}_rot_n")
-        m.d.sync += rot_n.eq(~rotate_left(self.a[:K] | self.a[K], self.ctrl[:ab], K))
+        m.d.sync += rot_n.eq(~rotate_left(m, self.a[:K] | self.a[K], self.ctrl[:ab], K, name))
         rot = ~rot_n
         low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
         lo, hi = rot & low, rot & ~low

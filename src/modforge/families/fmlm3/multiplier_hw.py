@@ -95,7 +95,7 @@ class MultiplierCore(wiring.Component):
         # a forward transform loads digits (u bits, u + 1 with eq. 17's carries), an inverse
         # spectra from the {Z0, Z4} memory: a lane's bits above the digits' come from that
         # memory in every step, and the unit ignores them in forward frames (no AND gate a bit)
-        db = self._digit_bits = u + 1
+        db = u + 1
         tu = hw.TransformCore(plan.transform, forward_bits=db)
         m.submodules.transform = tu
         m.d.comb += tu.o.ready.eq(1)
@@ -302,13 +302,16 @@ class MultiplierCore(wiring.Component):
         picked = step.src in ("M", "T")               # m (after pass_m) or t (after pass_t): A, or B by pick
         muls, acc, beat1 = wires.muls, wires.acc, wires.beat1
         L, H, K, u = plan.lanes, plan.H, plan.K, plan.params.u
-        w, du, db = K + 1, L * u, self._digit_bits
+        w, du = K + 1, L * u
         kind = Const(KIND_CODES[step.kind], 2)
+
+        def digit_lanes(data):                  # the unit's u + 1 bits a lane: each digit, 0 above
+            return Cat(*(Cat(x, Const(0, 1)) for x in lanes(data, u)))
         # --- load ----------------------------------------------------------------------
         if step.src == "input":
             take = self.i.valid & self.i.ready
             m.d.comb += [self.i.ready.eq(tu.i.ready & (ld < H)), tu.i.valid.eq(self.i.valid & (ld < H))]
-            self._data(wires.tu_low, Cat(*(Cat(x, Const(0, db - u)) for x in lanes(self.i.payload, u))))
+            self._data(wires.tu_low, digit_lanes(self.i.payload))
             for name, part in (("X", self.i.payload[:du]), ("Y", self.i.payload[du:])):
                 m.d.comb += [wr[name].addr.eq(ld), wr[name].en.eq(take)]
                 self._data(wr[name].data, part)
@@ -330,18 +333,17 @@ class MultiplierCore(wiring.Component):
                     m.d.sync += seg.eq(Mux(ld == 0, carry, seg >> du))
                     beat = Cat(*(x + e for x, e in zip(lanes(data, u), lanes(seg[:du], u), strict=True)))
                 else:
-                    beat = self._once("picked beat", lambda: Cat(*(Cat(x, Const(0, db - u)) for x in lanes(data, u))))
+                    beat = self._once("picked beat", lambda: digit_lanes(data))
                 with m.If(issued & (ld == 1)):                   # beat 0: m's parity, t's
                     if step.src == "M":
                         m.d.sync += parity.eq(x0y0 ^ data[0])
                     elif step.src == "T":
                         m.d.sync += wires.t_lsb.eq(data[0])
             elif src in DIGIT_STORES:
-                beat = self._once(f"{src} beat", lambda: Cat(*(Cat(x, Const(0, db - u))
-                                                               for x in lanes(rd[src].data, u))))
+                beat = self._once(f"{src} beat", lambda: digit_lanes(rd[src].data))
             else:
                 self._spectral_loads[id(rd[src].data)] = rd[src].data
-                beat = self._once(("low", id(rd[src].data)), lambda: Cat(*(x[:db] for x in lanes(rd[src].data, w))))
+                beat = self._once(("low", id(rd[src].data)), lambda: Cat(*(x[:u + 1] for x in lanes(rd[src].data, w))))
             m.d.comb += tu.i.valid.eq(issued)
             self._data(wires.tu_low, beat)
         self._data(wires.tu_kind, kind)

@@ -47,7 +47,7 @@ class Restrict(Elaboratable):
             with m.Elif(self.valid):
                 m.d.sync += bound.eq(bound + unit * self.lanes)
             # d - M (d >= 1 here) in K+2 bits is Cat(d - 1, 1, 1) and d is Cat(d, d[K], 0):
-            # one decrement by `above` (a LUT2 a bit), no multiplexer
+            # one decrement by `above` (an INV a bit at its carry chain), no multiplexer
             m.d.sync += o.eq(Cat((d[:self.K] - above)[:self.K], d[self.K] | above, above))
         return m
 
