@@ -101,6 +101,7 @@ def measured(r: dict | None, cycles: int) -> dict:
     return {"lut": r["lut"], "lutram": m.get("lutram"), "ff": r["ff"], "dsp": r["dsp"], "bram": m.get("bram"),
             "fmax": fmax, "cycles": cycles,
             "lut_cycles": r["lut"] * cycles if r["lut"] else None, "latency": latency,
+            "area_cycles": r["area"] * cycles if r["area"] else None,
             "alp": r["lut"] * latency if r["lut"] and latency else None}
 
 
@@ -191,7 +192,8 @@ def best(results: Results, algorithm: str, bits: int, target: str | None, figure
 def crossover(results: Results) -> list[str]:
     sizes = sorted({p.params["l"] for p in results.points})
     checks = [("cycles (formulas, any target)", None, "cycles", 0), ("LUT x cycles, xcup", "xcup", "lut_cycles", 0),
-              ("LUT x cycles, xc7", "xc7", "lut_cycles", 0), ("latency us at Fmax, ecp5", "ecp5", "latency", 2),
+              ("LUT x cycles, xc7", "xc7", "lut_cycles", 0), ("LUT-eq x cycles, xcup", "xcup", "area_cycles", 0),
+              ("LUT-eq x cycles, xc7", "xc7", "area_cycles", 0), ("latency us at Fmax, ecp5", "ecp5", "latency", 2),
               ("ALP (LUT x us), ecp5", "ecp5", "alp", 0)]
     rows = ["| figure (smaller wins) | " + " | ".join(f"l = {b}" for b in sizes) + " | FMLM3 wins from |",
             "|---|" + "---|" * (len(sizes) + 1)]
@@ -253,7 +255,9 @@ def report(db: Path) -> list[str]:
     out += ["## Crossover: where rsa-fmlm3's best beats rsa-montgomery's best", "",
             "Each cell: the best of the sweep's rsa-fmlm3 points at that l vs the best of its rsa-montgomery "
             "points, and which wins, over the measured points (provisional while some are not). \"FMLM3 wins "
-            "from\": the smallest l of the sweep at which rsa-fmlm3 wins.", ""]
+            "from\": the smallest l of the sweep at which rsa-fmlm3 wins. LUT x cycles leaves out the DSPs "
+            "(FIOS takes 50 or 98, FMLM3 9 to 135) and the block RAMs; LUT-eq x cycles counts them with "
+            "modforge's area weights (synth.metrics: LUT-eq = LUT + LUT RAM + FF/2 + 100 DSP + 300 BRAM36).", ""]
     return out + crossover(results)
 
 
