@@ -16,9 +16,9 @@ scaled by a second one and o1 by a fixed power of two (an inverse's final stage)
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
 
-from .fermat import PowerMul, fermat_add, fermat_sub, fixed_shift, power_mul_depth
+from .fermat import PowerMul, fermat_fold_difference, fermat_sub, fixed_shift, power_mul_depth
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
 from .pipeline import Stager
 
@@ -83,9 +83,9 @@ class Butterfly(Elaboratable):
 
 def shift_butterfly_depth(sqrt2: bool, scale_sqrt2: bool | None = None, fixed: bool = False) -> int:
     """ShiftButterfly's depth (without building one): the products, the sum and difference,
-    the fixed shift of o1."""
+    their folds, the fixed shift of o1."""
     products = max(power_mul_depth(sqrt2), 0 if scale_sqrt2 is None else power_mul_depth(scale_sqrt2))
-    return products + 1 + fixed
+    return products + 2 + fixed
 
 
 class ShiftButterfly(Elaboratable):
@@ -98,7 +98,7 @@ class ShiftButterfly(Elaboratable):
       fixed_shift  None: f = 1; else a constant k: f = 2^k when the input `fixed` is high
                    (hw.fermat.fixed_shift, one stage more), 1 when it is low
     One operation per cycle, the results `depth` cycles after its inputs (the products, the
-    sum and difference registered, the fixed shift registered); no enable."""
+    sum and difference, their folds mod M, the fixed shift: each registered); no enable."""
 
     def __init__(self, K: int, sqrt2: bool = False, lane: int = 0, scale_sqrt2: bool | None = None,
                  fixed_shift: int | None = None):
@@ -136,11 +136,17 @@ class ShiftButterfly(Elaboratable):
         else:
             u = self._delay(m, u, products)                 # u rides beside the product
         t = self._delay(m, tw.o, products - tw.depth)
+        # the sum and difference, then their folds: fermat_add's three carry chains in one
+        # cycle were ECP5's critical path
+        total = Signal(K + 2, name=f"{self.o0.name}_sum")
+        difference = Signal(signed(K + 2), name=f"{self.o1.name}_diff")
+        m.d.sync += [total.eq(u + t), difference.eq(u - t)]
+        o0, o1 = fermat_sub(total[:K], total[K:], K), fermat_fold_difference(difference, K)
         if self.fixed_k is None:
-            m.d.sync += [self.o0.eq(fermat_add(u, t, K)), self.o1.eq(fermat_sub(u, t, K))]
+            m.d.sync += [self.o0.eq(o0), self.o1.eq(o1)]
             return m
-        o0, o1 = Signal(K + 1, name=f"{self.o0.name}_s"), Signal(K + 1, name=f"{self.o1.name}_s")
-        m.d.sync += [o0.eq(fermat_add(u, t, K)), o1.eq(fermat_sub(u, t, K))]
-        fixed = self._delay(m, self.fixed, products + 1)
-        m.d.sync += [self.o0.eq(o0), self.o1.eq(fixed_shift(o1, self.fixed_k, K, fixed))]
+        o0_s, o1_s = Signal(K + 1, name=f"{self.o0.name}_s"), Signal(K + 1, name=f"{self.o1.name}_s")
+        m.d.sync += [o0_s.eq(o0), o1_s.eq(o1)]
+        fixed = self._delay(m, self.fixed, products + 2)
+        m.d.sync += [self.o0.eq(o0_s), self.o1.eq(fixed_shift(o1_s, self.fixed_k, K, fixed))]
         return m

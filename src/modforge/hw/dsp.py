@@ -19,8 +19,9 @@ signed operand splits at h = floor(n/2), x0 unsigned and x1 signed (for K = 64: 
 signed -> 16 unsigned, 17 and 18 signed leaves, one DSP each on every profile). Else the
 middle is s |x0 - x1| |y1 - y0| (s the sign of the product), every leaf unsigned and tiled
 like any product (K = 128: the second level's middles). Stage 1 registers the leaf
-operands, stage 2 the DSP products already recombined over the leaves (so the leaf
-products are never registered), and `karatsuba_sum` is the rest, combinational.
+operands, stage 2 the DSP products (an ECP5 multiplier and the adders after it in one
+cycle were a path of 14 ns), stage 3 the nodes over the leaves recombined, and
+`karatsuba_sum` is the rest, combinational.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def accumulate(parts) -> Value:
 
 # ---- Karatsuba ---------------------------------------------------------------------------
 
-KARATSUBA_STAGES = 2    # the operands' differences; the DSPs with the recombination over them
+KARATSUBA_STAGES = 3    # the operands' differences; the DSPs; the recombination over them
 
 
 #: the multipliers' signed operand sizes per profile (DSP48E2 27x18, DSP48E1 25x18, ECP5 18x18)
@@ -197,21 +198,30 @@ def _leaf_product(tree, dsp) -> Value:
 
 
 def _multiply(stage: Stager, tree, dsp, name: str):
-    """Stage 2: the DSP products, each node over leaves recombined and registered (a leaf
-    alone: its product registered); the signs above ride along."""
+    """Stage 2: the DSP products registered; the signs ride."""
     if tree[0] == "leaf":
-        return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp), f"{name}_z", _shape(tree)))
+        return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp), f"{name}_p", _shape(tree)))
     _, bits, is_signed, h, sign, low, high, mid = tree
-    if all(t[0] == "leaf" for t in (low, high, mid)):
-        product = _recombine(bits, is_signed, h, sign, *(_leaf_product(t, dsp) for t in (low, high, mid)))
-        return ("product", bits, is_signed, stage(product, f"{name}_z", _shape(tree)))
     sign = None if sign is None else stage(sign, f"{name}_s")
     return ("node", bits, is_signed, h, sign, _multiply(stage, low, dsp, f"{name}0"),
             _multiply(stage, high, dsp, f"{name}2"), _multiply(stage, mid, dsp, f"{name}m"))
 
 
+def _recombine_leaves(stage: Stager, tree, name: str):
+    """Stage 3: each node over products recombined and registered (a product alone rides)."""
+    if tree[0] == "product":
+        return ("product", tree[1], tree[2], stage(tree[3], f"{name}_z"))
+    _, bits, is_signed, h, sign, low, high, mid = tree
+    if all(t[0] == "product" for t in (low, high, mid)):
+        product = _recombine(bits, is_signed, h, sign, low[3], high[3], mid[3])
+        return ("product", bits, is_signed, stage(product, f"{name}_z", _shape(tree)))
+    sign = None if sign is None else stage(sign, f"{name}_s")
+    return ("node", bits, is_signed, h, sign, _recombine_leaves(stage, low, f"{name}0"),
+            _recombine_leaves(stage, high, f"{name}2"), _recombine_leaves(stage, mid, f"{name}m"))
+
+
 def _combine(m, tree, name: str, overlay=None, addend=None) -> Value:
-    """Stage 3's logic: the product of a (sub)tree, a wire (each used twice); overlay,
+    """Stage 4's logic: the product of a (sub)tree, a wire (each used twice); overlay,
     addend: the root's (see `karatsuba_sum`)."""
     if tree[0] == "product":
         product = tree[3] if overlay is None else tree[3] | overlay
@@ -262,13 +272,19 @@ def karatsuba_operands(tree) -> tuple[Value, Value]:
 
 
 def karatsuba_multiply(stage: Stager, tree, dsp, name: str):
-    """Stage 2: the karatsuba_dsps(bits, dsp) DSP products, the nodes over the leaves
-    recombined; the registered tree for `karatsuba_sum`. No stage.next()."""
+    """Stage 2: the karatsuba_dsps(bits, dsp) DSP products; the registered tree for
+    `karatsuba_recombine`. No stage.next()."""
     return _multiply(stage, tree, dsp, name)
 
 
+def karatsuba_recombine(stage: Stager, tree, name: str):
+    """Stage 3: the nodes over the leaves recombined; the registered tree for
+    `karatsuba_sum`. No stage.next()."""
+    return _recombine_leaves(stage, tree, name)
+
+
 def karatsuba_sum(m, tree, name: str, overlay=None, addend=None) -> Value:
-    """The rest of the recombination (combinational, after stage 2): the 2*bits-bit product,
+    """The rest of the recombination (combinational, after stage 3): the 2*bits-bit product,
     + addend if given (one more operand of the root's sum, not a chain after it: the result
     is then 2*bits+1 bits or wider). overlay (2*bits bits): ORed into the root's
     z2 2^(2h) + z0, which joins the adder's LUTs; the caller makes sure the two never overlap
@@ -278,7 +294,7 @@ def karatsuba_sum(m, tree, name: str, overlay=None, addend=None) -> Value:
 
 def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp, name: str, ride=()):
     """x * y (bits-bit unsigned Values) after KARATSUBA_STAGES stages of `stage` (this calls
-    stage.next() after each): (the 2*bits-bit product, combinational from stage-2
+    stage.next() after each): (the 2*bits-bit product, combinational from stage-3
     registers, the `ride` values registered beside them)."""
     def carry(values):
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
@@ -287,6 +303,9 @@ def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp, name: s
     ride = carry(ride)
     stage.next()
     tree = karatsuba_multiply(stage, tree, dsp, name)
+    ride = carry(ride)
+    stage.next()
+    tree = karatsuba_recombine(stage, tree, name)
     ride = carry(ride)
     stage.next()
     return karatsuba_sum(stage.m, tree, name)[:2 * bits], ride

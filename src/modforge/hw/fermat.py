@@ -22,13 +22,14 @@ w = z - 1 = Cat(L, H) the product is w - Cat(~H, L) with no constant left over.
   shift_control(K, k)          (neg, amount) of a*2^k, any integer k
   power_control(K, c, e, k)    the packed control word of a*A^e*2^k (PowerMul.ctrl)
   fixed_shift(a, k, K)         a*2^k mod M for a constant k: wiring and one subtraction
+  fermat_fold_difference(d, K) d mod M for a difference d of two values in [0, M)
   fermat_sub_minus_one(a, b, K) a - b - 1 mod M: fermat_sub's chains without the carry in
   sqrt2_step(w, K, odd)        -z*(2^(K/2) - 1) mod M from w = z - 1: one subtraction
   PowerMul                     a*A^e*2^k mod M, pipelined: 2 stages (3 with sqrt(2),
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
                                a Karatsuba product of the K-bit parts (hw.dsp) + c with the
-                               65th bit's correction, then one fold; 4 stages
+                               65th bit's correction, then one fold; 6 stages
 """
 
 from __future__ import annotations
@@ -37,7 +38,15 @@ from fractions import Fraction
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
-from .dsp import DSP_PROFILES, KARATSUBA_STAGES, karatsuba_multiply, karatsuba_operands, karatsuba_split, karatsuba_sum
+from .dsp import (
+    DSP_PROFILES,
+    KARATSUBA_STAGES,
+    karatsuba_multiply,
+    karatsuba_operands,
+    karatsuba_recombine,
+    karatsuba_split,
+    karatsuba_sum,
+)
 from .pipeline import Stager
 from .select import pick
 
@@ -49,7 +58,12 @@ def modulus(K: int) -> int:
 def fermat_sub(a, b, K: int) -> Value:
     """a - b mod M, a and b in [0, M) (K+1 bits): d = a - b, and if d < 0, d + M = d mod 2^K + 1."""
     a = Value.cast(a)
-    d = Cat(a, Const(0, max(0, K + 1 - len(a)))) - b                 # signed, K+2 bits or more
+    return fermat_fold_difference(Cat(a, Const(0, max(0, K + 1 - len(a)))) - b, K)
+
+
+def fermat_fold_difference(d, K: int) -> Value:
+    """d mod M for a signed d in (-M, M) (K+2 bits or more): d + M = d mod 2^K + 1 if d < 0."""
+    d = Value.cast(d)
     negative = d[-1]
     return (Cat(d[:K], d[K] & ~negative) + negative)[:K + 1]
 
@@ -192,20 +206,24 @@ class PowerMul(Elaboratable):
 
 
 class MulAdd(Elaboratable):
-    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 4 cycles later, one
+    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 6 cycles later, one
     operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), default the
     paper's DSP48E2; None: one K x K product left to the synthesis tool.
     a = a1 2^K + a0 with a1 = 1 only for a = 2^K = -1 (then a0 = 0), b alike, so
       a*b = a0 b0 - a1 b0 - b1 a0 + a1 b1 (mod M),
     and a0 b0 = 0 whenever a correction term is not: the corrections OR into the product
     (a1 b1 at bit 0, a1 b0 | b1 a0 at bit K: -x = x 2^K mod M).
-      stage 1: hw.dsp.karatsuba_split (the differences); a1, b1, c ride along
-      stage 2: hw.dsp.karatsuba_multiply (the DSPs, the nodes over the leaves recombined);
-               the correction word from the leaves' registers (a0, b0 digits), c rides
-      stage 3: r = a0 b0 | corrections + c (the rest of the recombination), < 2^(2K+1)
-      stage 4: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18)"""
+      stage 1: a, b, c registered: they come from block RAM through a store select, whose
+               clock-to-out (5.8 ns on ECP5) before stage 2's chained differences was the
+               critical path
+      stage 2: hw.dsp.karatsuba_split (the differences); a1, b1, c ride along
+      stage 3: hw.dsp.karatsuba_multiply (the DSPs); the correction word from the leaves'
+               registers (a0, b0 digits), c rides
+      stage 4: hw.dsp.karatsuba_recombine (the nodes over the leaves); the rest rides
+      stage 5: r = a0 b0 | corrections + c (the rest of the recombination), < 2^(2K+1)
+      stage 6: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18)"""
 
-    depth = KARATSUBA_STAGES + 2
+    depth = 1 + KARATSUBA_STAGES + 2
 
     def __init__(self, K: int, dsp=DSP_PROFILES["dsp48e2"], name: str = "ma"):
         self.K, self.dsp, self.name = K, dsp, name
@@ -216,19 +234,24 @@ class MulAdd(Elaboratable):
         m = Module()
         K, name = self.K, self.name
         stage = Stager(m, Const(1))
-        tree = karatsuba_split(stage, self.a[:K], self.b[:K], K, self.dsp, name)      # stage 1
-        a1, b1, c = stage(self.a[K], f"{name}_a1"), stage(self.b[K], f"{name}_b1"), stage(self.c, f"{name}_c1")
+        a, b, c = (stage(x, f"{x.name}_in") for x in (self.a, self.b, self.c))         # stage 1
         stage.next()
-        a0, b0 = karatsuba_operands(tree)       # stage 2: a0 and b0 are the leaves' registers
+        tree = karatsuba_split(stage, a[:K], b[:K], K, self.dsp, name)                # stage 2
+        a1, b1, c = stage(a[K], f"{name}_a1"), stage(b[K], f"{name}_b1"), stage(c, f"{name}_c2")
+        stage.next()
+        a0, b0 = karatsuba_operands(tree)       # stage 3: a0 and b0 are the leaves' registers
         correction = stage(Mux(a1, b0, 0) | Mux(b1, a0, 0), f"{name}_corr")
-        both, c = stage(a1 & b1, f"{name}_both"), stage(c, f"{name}_c2")
+        both, c = stage(a1 & b1, f"{name}_both"), stage(c, f"{name}_c3")
         tree = karatsuba_multiply(stage, tree, self.dsp, name)
+        stage.next()
+        correction, both, c = (stage(x, f"{x.name}_4") for x in (correction, both, c))
+        tree = karatsuba_recombine(stage, tree, name)                                  # stage 4
         stage.next()
         # both and correction are nonzero only when a0 b0 = 0: ORed into the product (free)
         r = karatsuba_sum(m, tree, name, overlay=Cat(both, Const(0, K - 1), correction), addend=c)
-        r = stage(r, f"{name}_r", 2 * K + 1)                                            # stage 3
+        r = stage(r, f"{name}_r", 2 * K + 1)                                            # stage 5
         stage.next()
-        m.d.comb += self.o.eq(stage(fermat_sub(r[:K], r[K:], K), f"{name}_o", K + 1))   # stage 4
+        m.d.comb += self.o.eq(stage(fermat_sub(r[:K], r[K:], K), f"{name}_o", K + 1))   # stage 6
         stage.next()
         assert stage.count == self.depth
         return m

@@ -49,8 +49,9 @@ def test_restrict(bits, P, lanes, apply):
                 beats.append(len(steps))
                 steps.append([(dut.valid, 1), (dut.last, k == H - 1), (dut.apply, apply)]
                              + [(d, z[lanes * k + lane]) for lane, d in enumerate(dut.d)])
+        steps += [[(dut.valid, 0)]] * (dut.depth - 1)
         out = run(dut, steps, dut.o)
-        got = [value for t in beats for value in out[t]]
+        got = [value for t in beats for value in out[t + dut.depth - 1]]
         assert [got[i:i + P] for i in range(0, len(got), P)] == [
             fmlm3.restrict(z, P, u, M) if apply else z for z in frames]
 

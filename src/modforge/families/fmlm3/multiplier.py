@@ -14,7 +14,7 @@ beat), a pass H + d; latency = the steps + 1 (the read-out, straight from the st
 latency + H (the output step ends as its last word is taken), cycles = latency + H - 1 (first
 beat in to last beat out). C = (v-1) G + H + Dw is the transform
 unit's (model.TransformPlan). l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32,
-C = 231, MulAdd.depth 4, 7 transforms: 2,241 cycles (latency 2,210); Table 6 gives 2,036 for the product
+C = 232, MulAdd.depth 6, 7 transforms: 2,258 cycles (latency 2,227); Table 6 gives 2,036 for the product
 kept in the spectral domain (domain = spectral: 5 transforms); the time domain needs the
 2 more forward transforms of x and y.
 
@@ -27,7 +27,7 @@ into XN, YC, YN), Alg 3's pass Z0 = T(y) (.) Z0, then the time program from T5 C
 t, then T(t) = CT(t) and T'(t) = NCT(t) into Z0 and XN, read out together: 5 transforms
 for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + MulAdd.depth)
 [Alg 3's pass] + 5 (2H + C + 2) + the sinks' depths + the 3 passes + 1; l = 2048, P = 128,
-u = 16, Alg 3, 2 BFS (MulAdd.depth 4): 1,707 cycles (latency 1,676).
+u = 16, Alg 3, 2 BFS (MulAdd.depth 6): 1,720 cycles (latency 1,689).
 
 muladds = 1 (one MulAdd, the paper's; `shared_program`): one coefficient a cycle, P issues +
 1 + MulAdd.depth a product. T(x) (.) T(N') runs as the input comes (spectral: from the store
@@ -42,18 +42,18 @@ Table 6's 2,036 (same set) against Table 5: its rows for Alg 3 summed one after 
 multiply-adds at Delta_MA + P + 3, 6 time-domain additions at P/4 + 6 and one halving at
 P/4 + 5, give 2,042 + 4 Delta_MA (math.fmlm3.multiplication_cycles): the table's figure is
 that sequential sum (within 0.3 % with Delta_MA = 0), no step overlapped. This core differs
-in three places, and comes out 15 % below:
-  - a transform here is 2H + C + 2 + d = 297..302 (C = 231, the load and the read-out H = 32
+in three places, and comes out 16 % below:
+  - a transform here is 2H + C + 2 + d = 298..305 (C = 232, the load and the read-out H = 32
     each inside it); the paper's 235..274 leave the load and read-out to the units that
     write into and read from the transform RAM (the MA's P + 3, the adders' P/4 + 6);
   - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
     input, one on NCT(m)'s read-out (T'(m) (.) T'(N) + XN), one beside CT^-1, and only one
-    is a step of its own (H + 1 + MulAdd.depth = 37 cycles); the paper has ONE Multiply Adder (9 DSP) at
+    is a step of its own (H + 1 + MulAdd.depth = 39 cycles); the paper has ONE Multiply Adder (9 DSP) at
     one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
     (`shared_program`) does that: the 3 products on the critical path take P + 1 +
-    MulAdd.depth = 133 cycles each on the one MulAdd, two of them overlapped with the input
-    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 1,996 cycles on this set
-    (latency 1,965; time domain 2,524) for 1/4 of the MulAdds' DSPs;
+    MulAdd.depth = 135 cycles each on the one MulAdd, two of them overlapped with the input
+    and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,009 cycles on this set
+    (latency 1,978; time domain 2,539) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
     6 additions and a halving (265), by forming the candidates side by side (passes.py).
 

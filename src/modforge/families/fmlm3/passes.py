@@ -18,12 +18,14 @@ from ...hw.digits import SegmentAddSub
 class Restrict(Elaboratable):
     """d: L coefficients of beat k (lane l: n = Lk + l, K+1 bits, in [0, M)) when `valid`,
     last: beat P/L - 1 (a number's beats come in order, gaps allowed); o: the signed values z_n
-    (K+2 bits) `depth` = 1 cycle later, or with `apply` low the coefficients as they came
-    (CT^-1's read-out shares the Accumulator behind it). The bounds 2(n+1)(B-1)^2 of the
-    coming beat wait in registers, stepping by 2L(B-1)^2 a beat and back to beat 0's after
-    the last (a reset: no multiplexer before the comparators, no multiplier)."""
+    (K+2 bits) `depth` = 2 cycles later, or with `apply` low the coefficients as they came
+    (CT^-1's read-out shares the Accumulator behind it). The inputs are registered first (they
+    come from the transform's read-out select; with the compare and the decrement after it in
+    one cycle, that was ECP5's critical path). The bounds 2(n+1)(B-1)^2 of the coming beat
+    wait in registers, stepping by 2L(B-1)^2 a beat and back to beat 0's after the last (a
+    reset: no multiplexer before the comparators, no multiplier)."""
 
-    depth = 1
+    depth = 2
 
     def __init__(self, P: int, u: int, K: int, lanes: int):
         self.P, self.u, self.K, self.lanes = P, u, K, lanes
@@ -35,16 +37,19 @@ class Restrict(Elaboratable):
         m = Module()
         unit = 2 * ((1 << self.u) - 1) ** 2
         bound_bits = (unit * (self.P + 1)).bit_length()
+        ins = [Signal.like(x, name=f"{x.name}_in") for x in (*self.d, self.valid, self.last, self.apply)]
+        m.d.sync += [r.eq(x) for r, x in zip(ins, (*self.d, self.valid, self.last, self.apply), strict=True)]
+        *ds, valid, last, apply = ins
         restart = Signal(name="rs_restart")
-        m.d.comb += restart.eq(self.valid & self.last)
-        for lane, (d, o) in enumerate(zip(self.d, self.o, strict=True)):
+        m.d.comb += restart.eq(valid & last)
+        for lane, (d, o) in enumerate(zip(ds, self.o, strict=True)):
             base = unit * (lane + 1)
             bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)      # 2(n+1)(B-1)^2 of this beat
             # d > bound, compared on the bound's bits (d's bits above them: not all 0)
-            above = self.apply & ((d[bound_bits:] != 0) | (d[:bound_bits] > bound))
+            above = apply & ((d[bound_bits:] != 0) | (d[:bound_bits] > bound))
             with m.If(restart):                                 # a reset over the enable: FDRE/FDSE pins
                 m.d.sync += bound.eq(base)
-            with m.Elif(self.valid):
+            with m.Elif(valid):
                 m.d.sync += bound.eq(bound + unit * self.lanes)
             # d - M (d >= 1 here) in K+2 bits is Cat(d - 1, 1, 1) and d is Cat(d, d[K], 0):
             # one decrement by `above` (an INV a bit at its carry chain), no multiplexer
