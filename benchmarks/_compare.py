@@ -21,6 +21,13 @@ def done_records(db: Path) -> list[dict]:
         return store.rows("status = 'done'")
 
 
+def synth_failures(db: Path) -> list[dict]:
+    """Points whose design verified but whose synthesis failed or timed out (a design that
+    does not fit or route), oldest first."""
+    with Store(db) as store:
+        return store.rows("status = 'failed' AND stage = 'synth'")
+
+
 def orderings(title: str, checks: list[tuple[str, float | None, float | None, float | None, float | None]],
               smaller: str = "smaller") -> list[str]:
     """checks: (claim 'x < y', ours x, ours y, paper x, paper y); the claim holds if x < y."""

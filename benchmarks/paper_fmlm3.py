@@ -7,7 +7,9 @@ rsa-montgomery at the same sizes, and the size from which FMLM3 wins, from a swe
 The rows are the sweep's points (sweeps/fmlm3_paper.toml); a point the database does not hold
 yet is listed as pending, with the cycles its formula gives (Algorithm.cycles: one
 multiplication, first input beat to last output beat, what the simulators check). A result
-made by other code than the checkout's (the stored source digest differs) is marked "old".
+made by other code than the checkout's (the stored source digest differs) is marked "old". A
+point whose design verified but whose synthesis failed or timed out with this checkout's code
+(on ECP5: it does not fit or route) says so in its state.
 The paper's figures (Table 6, Xilinx ISE 14.7 on a Virtex-6 xc6vlx130t-1, post place and
 route) are typed in below, only for the columns labelled "paper".
 
@@ -18,12 +20,13 @@ clock-free: LUT x cycles. Latency at Fmax and the paper's area-latency product
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import done_records, fmt, run  # noqa: E402
+from _compare import done_records, fmt, run, synth_failures  # noqa: E402
 from modforge.explore.store import tool_versions  # noqa: E402
 from modforge.explore.sweep import Point, load  # noqa: E402
 from modforge.registry import lookup  # noqa: E402
@@ -78,12 +81,30 @@ class Results:
         self.points = load(SWEEP).points
         self.latest = {(r["param_hash"], r["target"]): r for r in done_records(db)} if db.exists() else {}
         self.current = {(t, a): tool_versions(t, a) for t in TARGETS for a in (FMLM3, BASELINE)}
+        self.failures = {(r["param_hash"], r["target"]): r for r in synth_failures(db)
+                         if not self.old(r)} if db.exists() else {}
 
     def record(self, point: Point, target: str) -> dict | None:
         return self.latest.get((point.param_hash, target)) if target in point.targets else None
 
     def old(self, record: dict) -> bool:
         return record["tool_versions"] != self.current[(record["target"], record["algorithm"])]
+
+    def failure(self, point: Point, target: str) -> str | None:
+        """Why this checkout's code could not be synthesized at this point on this target, if it
+        could not and has no result: "did not place and route in 1,500 s on the 85k part", "synthesis failed"."""
+        r = self.failures.get((point.param_hash, target))
+        if r is None or self.record(point, target) is not None:
+            return None
+        m = r["metrics"] or {}
+        timed_out = re.search(r"(\S+) timed out after (\d+)", r["message"] or "")  # synth.synthesize's message
+        if timed_out:
+            tool, seconds = timed_out.group(1), int(timed_out.group(2))
+            part = re.search(r"\d+K", m.get("device") or "")  # "LFE5U-85KF": nextpnr-ecp5 --85k
+            where = f" on the {part.group(0).lower()} part" if part else ""
+            verb = "place and route" if "nextpnr" in tool else "synthesize"
+            return f"did not {verb} in {fmt(seconds)} s{where}"
+        return "synthesis failed"
 
     def of(self, algorithm: str, bits: int | None = None) -> list[Point]:
         return [p for p in self.points if p.algorithm == algorithm and (bits is None or p.params["l"] == bits)]
@@ -113,7 +134,7 @@ def state(results: Results, r: dict | None, point: Point, target: str) -> str:
     if target not in point.targets:
         return "not in sweep"
     if r is None:
-        return "pending"
+        return results.failure(point, target) or "pending"
     return "old" if results.old(r) else "done"
 
 
@@ -176,10 +197,10 @@ def best(results: Results, algorithm: str, bits: int, target: str | None, figure
             continue
         value = cycles_of(point) if target is None else \
             measured(results.record(point, target), cycles_of(point)).get(figure)
-        if value is None:
-            pending += 1
-        else:
+        if value is not None:
             found.append((value, point))
+        elif results.failure(point, target) is None:
+            pending += 1
     if not found:
         return None
     value, point = min(found, key=lambda f: f[0])
@@ -187,6 +208,12 @@ def best(results: Results, algorithm: str, bits: int, target: str | None, figure
     what = (f"P={p['P']} u={p['u']} alg {p['algorithm']} bfs={p['bfs']}" if algorithm == FMLM3
             else f"w={p['w']} pe={p['pe']}")
     return value, what, pending
+
+
+def none_fit(results: Results, bits: int, target: str | None) -> bool:
+    """Whether every rsa-fmlm3 point of the sweep at l = bits on target failed synthesis."""
+    points = [p for p in results.of(FMLM3, bits) if target in p.targets]
+    return bool(points) and all(results.failure(p, target) for p in points)
 
 
 def crossover(results: Results) -> list[str]:
@@ -201,6 +228,11 @@ def crossover(results: Results) -> list[str]:
         cells, verdicts = [], []
         for bits in sizes:
             ours, theirs = best(results, FMLM3, bits, target, figure), best(results, BASELINE, bits, target, figure)
+            if ours is None and theirs is not None and not theirs[2] and none_fit(results, bits, target):
+                cells.append(f"no rsa-fmlm3 point synthesized (see its rows) vs {fmt(theirs[0], digits)} "
+                             f"({theirs[1]}): FIOS (provisional)")
+                verdicts.append((False, True))
+                continue
             if ours is None or theirs is None:
                 cells.append("pending")
                 verdicts.append(None)
@@ -236,8 +268,9 @@ def report(db: Path) -> list[str]:
            "nextpnr-ecp5 for ecp5). Paper: Table 6, Xilinx ISE 14.7 on Virtex-6 xc6vlx130t-1, typed in "
            "(paper MHz = 1000 / its period). Cycles: one multiplication, first input beat to last output "
            "beat (ours from the design's formula, checked by simulation; pending rows show the formula's "
-           "count). state: done, pending (not yet in the database) or old (made by other code than this "
-           "checkout: re-run the sweep).", "",
+           "count). state: done, pending (not yet in the database), old (made by other code than this "
+           "checkout: re-run the sweep) or why this checkout's design has no figures there (it verified, "
+           "synthesis failed or timed out: on ECP5, it does not fit or route).", "",
            "Reading the rows: bfs 1 is the paper's gray rows (the second of each pair of equal sets, Table 7's "
            "\"1 BFS\"). Every Table 6 set passes rsa-fmlm3's validation as printed (`modforge rsa params l=...` "
            "lists each with eq. (13) for Alg 2, eq. (19) for Alg 3); l = 3072, P = 128 is Alg 2 in the paper "

@@ -148,6 +148,20 @@ def configure(algorithm_name: str, items: list[str] | None) -> tuple[Algorithm, 
     return algorithm, params
 
 
+def point_text(algorithm: str, params: dict) -> str:
+    """A sweep point on one line: 'rsa-fmlm3 l=1024 P=64 ... modulus=<1024-bit>' (a long number
+    by its size)."""
+    def short(value) -> str:
+        text = str(value)
+        if len(text) > 24:
+            try:
+                return f"<{int(text, 0).bit_length()}-bit>"
+            except ValueError:
+                return text
+        return text
+    return " ".join([algorithm, *(f"{k}={short(v)}" for k, v in params.items())])
+
+
 def emit(as_json: bool, data, human) -> None:
     if as_json:
         typer.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
@@ -757,7 +771,8 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
             as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Generate, verify and synthesize every point of a sweep; results go to the database.
-    Points already stored are skipped, so a killed sweep resumes where it stopped."""
+    Points already stored are skipped, so a killed sweep resumes where it stopped. Progress on
+    stderr: a bar on a terminal, else a plain line for each result stored."""
     from .explore import Store, load, run_sweep
     from .explore.runners import make_runner
     from .explore.store import check_db
@@ -795,8 +810,18 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             progress.update(state["task"], completed=s.done + s.failed + s.skipped - state["skipped0"],
                             done=s.done, failed=s.failed, skipped=s.skipped, remaining=s.remaining)
 
+        def on_record(rec, s):
+            # no bar when stderr is a log file or a pipe: a plain line for each result instead
+            if not sys.stderr.isatty():
+                message = (rec.get("message") or "").strip().splitlines()
+                why = f": {message[0][:160]}" if rec["status"] != "done" and message else ""
+                print(f"explore: {s.done + s.failed}/{s.jobs - state['skipped0']} {rec['status']}: "
+                      f"{point_text(rec['algorithm'], rec['params'])} on {rec['target']} "
+                      f"({rec.get('seconds') or 0:.0f} s){why}", file=sys.stderr, flush=True)
+
         with progress:
-            summary = run_sweep(sweep, store, runner, retry_failed=retry_failed, keep=keep, on_progress=on_progress)
+            summary = run_sweep(sweep, store, runner, retry_failed=retry_failed, keep=keep, on_progress=on_progress,
+                                on_record=on_record)
     data = {"sweep": str(sweep_file), "db": str(db), "jobs": summary.jobs, "skipped": summary.skipped,
             "done": summary.done, "failed": summary.failed, "seconds": summary.seconds, "runner": summary.runner,
             "failures": [{"algorithm": a, "params": p, "target": t, "message": m} for a, p, t, m in summary.failures]}
@@ -805,7 +830,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
         console.print(f"{sweep_file}: {summary.jobs} jobs on {summary.runner}: {summary.done} done, "
                       f"{summary.failed} failed, {summary.skipped} already stored; {summary.seconds:.1f} s -> {db}")
         for a, p, t, m in summary.failures[:20]:
-            console.print(f"  failed: {a} {' '.join(f'{k}={v}' for k, v in p.items())} on {t}: "
+            console.print(f"  failed: {point_text(a, p)} on {t}: "
                           f"{(m or '').splitlines()[0][:160] if m else ''}", markup=False, highlight=False)
     emit(as_json, data, human)
 

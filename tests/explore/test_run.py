@@ -143,6 +143,10 @@ def test_killed_sweep_resumes(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert f'"skipped": {len(before)}' in done.stdout
+    # stderr is a pipe: no bar, a plain line for each stored result
+    lines = [ln for ln in done.stderr.splitlines() if ln.startswith("explore: ")]
+    assert len(lines) == 4 - len(before), done.stderr
+    assert all(" done: " in ln and " on " in ln for ln in lines) and f"{4 - len(before)}/{4 - len(before)}" in lines[-1]
     after = keys(db)
     assert after[:len(before)] == before
     assert len(after) == 4 and len({(k[0], k[1]) for k in after}) == 4

@@ -37,8 +37,10 @@ def _task(point: Point, targets: list[tuple[str, float, str]], keep) -> dict:
 
 
 def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, keep=None,
-              on_progress: Callable[[Summary], None] | None = None, poll: float = 1.0) -> Summary:
-    """Run every job of `sweep` not yet in `store`. Returns the counts."""
+              on_progress: Callable[[Summary], None] | None = None, poll: float = 1.0,
+              on_record: Callable[[dict, Summary], None] | None = None) -> Summary:
+    """Run every job of `sweep` not yet in `store`. Returns the counts. on_progress(summary) is
+    told whenever the counts change, on_record(record, summary) of each result as it is stored."""
     start = time.perf_counter()
     summary = Summary(runner=runner.describe())
     versions = {(p.algorithm, t): tool_versions(t, p.algorithm) for p in sweep.points for t in p.targets}
@@ -102,6 +104,8 @@ def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, ke
             else:
                 summary.failed += 1
                 summary.failures.append((rec["algorithm"], rec["params"], rec["target"], rec.get("message")))
+            if on_record:
+                on_record(rec, summary)
         for k in keys:
             store.release(k)
         if on_progress:
