@@ -199,7 +199,7 @@ def best(results: Results, algorithm: str, bits: int, target: str | None, figure
             measured(results.record(point, target), cycles_of(point)).get(figure)
         if value is not None:
             found.append((value, point))
-        elif results.failure(point, target) is None:
+        else:  # not measured yet, or its synthesis failed (it might win with more time)
             pending += 1
     if not found:
         return None
