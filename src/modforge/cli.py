@@ -162,6 +162,12 @@ def point_text(algorithm: str, params: dict) -> str:
     return " ".join([algorithm, *(f"{k}={short(v)}" for k, v in params.items())])
 
 
+def first_line(message: str | None) -> str:
+    """A failure's message as one short line: its first, cut at 160 characters."""
+    lines = (message or "").strip().splitlines()
+    return lines[0][:160] if lines else ""
+
+
 def emit(as_json: bool, data, human) -> None:
     if as_json:
         typer.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
@@ -813,8 +819,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
         def on_record(rec, s):
             # no bar when stderr is a log file or a pipe: a plain line for each result instead
             if not sys.stderr.isatty():
-                message = (rec.get("message") or "").strip().splitlines()
-                why = f": {message[0][:160]}" if rec["status"] != "done" and message else ""
+                why = f": {first_line(rec.get('message'))}" if rec["status"] != "done" and rec.get("message") else ""
                 print(f"explore: {s.done + s.failed}/{s.jobs - state['skipped0']} {rec['status']}: "
                       f"{point_text(rec['algorithm'], rec['params'])} on {rec['target']} "
                       f"({rec.get('seconds') or 0:.0f} s){why}", file=sys.stderr, flush=True)
@@ -830,8 +835,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
         console.print(f"{sweep_file}: {summary.jobs} jobs on {summary.runner}: {summary.done} done, "
                       f"{summary.failed} failed, {summary.skipped} already stored; {summary.seconds:.1f} s -> {db}")
         for a, p, t, m in summary.failures[:20]:
-            console.print(f"  failed: {point_text(a, p)} on {t}: "
-                          f"{(m or '').splitlines()[0][:160] if m else ''}", markup=False, highlight=False)
+            console.print(f"  failed: {point_text(a, p)} on {t}: {first_line(m)}", markup=False, highlight=False)
     emit(as_json, data, human)
 
 
