@@ -100,8 +100,8 @@ class Results:
         timed_out = re.search(r"(\S+) timed out after (\d+)", r["message"] or "")  # synth.synthesize's message
         if timed_out:
             tool, seconds = timed_out.group(1), int(timed_out.group(2))
-            part = re.search(r"\d+K", m.get("device") or "")  # "LFE5U-85KF": nextpnr-ecp5 --85k
-            where = f" on the {part.group(0).lower()} part" if part else ""
+            part = re.search(r"LFE5U-(\d+)", m.get("device") or "")  # the part nextpnr-ecp5 --85k places on
+            where = f" on the {part.group(1)}k part" if part else ""
             verb = "place and route" if "nextpnr" in tool else "synthesize"
             return f"did not {verb} in {fmt(seconds)} s{where}"
         return "synthesis failed"

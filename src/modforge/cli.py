@@ -816,17 +816,15 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             progress.update(state["task"], completed=s.done + s.failed + s.skipped - state["skipped0"],
                             done=s.done, failed=s.failed, skipped=s.skipped, remaining=s.remaining)
 
-        def on_record(rec, s):
-            # no bar when stderr is a log file or a pipe: a plain line for each result instead
-            if not sys.stderr.isatty():
-                why = f": {first_line(rec.get('message'))}" if rec["status"] != "done" and rec.get("message") else ""
-                print(f"explore: {s.done + s.failed}/{s.jobs - state['skipped0']} {rec['status']}: "
-                      f"{point_text(rec['algorithm'], rec['params'])} on {rec['target']} "
-                      f"({rec.get('seconds') or 0:.0f} s){why}", file=sys.stderr, flush=True)
+        def plain_line(rec, s):
+            why = f": {first_line(rec.get('message'))}" if rec["status"] != "done" and rec.get("message") else ""
+            print(f"explore: {s.done + s.failed}/{s.jobs - state['skipped0']} {rec['status']}: "
+                  f"{point_text(rec['algorithm'], rec['params'])} on {rec['target']} "
+                  f"({rec.get('seconds') or 0:.0f} s){why}", file=sys.stderr, flush=True)
 
-        with progress:
+        with progress:  # no bar when stderr is a log file or a pipe: a plain line for each result instead
             summary = run_sweep(sweep, store, runner, retry_failed=retry_failed, keep=keep, on_progress=on_progress,
-                                on_record=on_record)
+                                on_record=None if sys.stderr.isatty() else plain_line)
     data = {"sweep": str(sweep_file), "db": str(db), "jobs": summary.jobs, "skipped": summary.skipped,
             "done": summary.done, "failed": summary.failed, "seconds": summary.seconds, "runner": summary.runner,
             "failures": [{"algorithm": a, "params": p, "target": t, "message": m} for a, p, t, m in summary.failures]}
