@@ -43,7 +43,7 @@ def test_tiling_is_the_better_orientation():
 
 
 def test_dsp_tiles_examples():
-    """errata: WLM-Mixed 64-bit, 26x17: a 17x38 product takes 2 DSPs, 17x26 one."""
+    """corrections.md#wlm-mixed-iterations: WLM-Mixed 64-bit, 26x17: a 17x38 product takes 2 DSPs, 17x26 one."""
     assert dsp_tiles(17, 38, 26, 17) == 2 and dsp_tiles(17, 26, 26, 17) == 1
     assert dsp_tiles(64, 64, 26, 17) == 12                  # 3 x 4 either way
     assert dsp_tiles(26, 34, 26, 17) == 2 and tiling(26, 34, 26, 17) == (26, 17)

@@ -1,7 +1,7 @@
 """math/fmlm3.py: Z_M shift-and-fold arithmetic, the constant-geometry transforms against a
 plain O(P^2) DFT and against convolutions of Python ints, Algorithms 2 and 3 against
 pow(R, -1, N), the spectral modular exponentiation against pow, parameter selection against
-the paper's Tables 3, 4 and 6 (with the errata), and the cycle formulas against Table 5."""
+the paper's Tables 3, 4 and 6 (with the corrections of docs/corrections.md), and the cycle formulas against Table 5."""
 
 import math
 import random
@@ -89,7 +89,7 @@ def test_transforms_match_dft(P, c):
 
 
 def test_stages_need_bit_reversed_input():
-    """Eqs. (7)-(9) on natural-order input are not the DFT (errata)."""
+    """Eqs. (7)-(9) on natural-order input are not the DFT (corrections.md#fmlm3-bit-reversed)."""
     P, c = 16, Fraction(1)
     ring = F.Ring(16, c)
     x = list(range(1, P + 1))
@@ -106,10 +106,23 @@ def cyclic(x, y):
 
 
 def negacyclic(x, y):
-    """Eq. (11) with the errata: z_n = sum_{i<=n} x_i y_(n-i) - sum_{i>n} x_i y_(n+P-i)."""
+    """Eq. (11) corrected: z_n = sum_{i<=n} x_i y_(n-i) - sum_{i>n} x_i y_(n+P-i)."""
     P = len(x)
     return [sum(x[i] * y[n - i] for i in range(n + 1)) - sum(x[i] * y[n + P - i] for i in range(n + 1, P))
             for n in range(P)]
+
+
+def test_eq11_printed_index_is_not_the_negacyclic_convolution():
+    """Eq. (11) prints y_(n+P-1) in its second sum: outside 0..P-1 for every n >= 1, and for
+    n = 0 (y_(P-1) in every term) not z_0. The wrapped terms are x_i y_(n+P-i)
+    (docs/corrections.md#fmlm3-step12-eq11)."""
+    rnd, P = random.Random(11), 8
+    x, y = [rnd.randrange(1, 50) for _ in range(P)], [rnd.randrange(1, 50) for _ in range(P)]
+    full = [sum(x[i] * y[j] for i in range(P) for j in range(P) if i + j == n)
+            - sum(x[i] * y[j] for i in range(P) for j in range(P) if i + j == n + P) for n in range(P)]
+    assert negacyclic(x, y) == full
+    assert all(n + P - 1 >= P for n in range(1, P))
+    assert x[0] * y[0] - sum(x[i] * y[P - 1] for i in range(1, P)) != full[0]
 
 
 @pytest.mark.parametrize("P, c", RINGS)
@@ -193,6 +206,21 @@ def test_product_that_is_zero_mod_n(algorithm):
     ctx = F.montgomery(params, p * q)
     for x, y in ((p, q), (3 * p, 5 * q), (p * (q - 1), q)):
         assert F.montgomery_multiply(ctx, x, y) == 0
+
+
+def test_second_modulus_is_r_plus_2():
+    """Algorithm 4 step 3 prints Q' = B^P - 1, which is R: m makes V = xy + mN = 0 mod R, so
+    V mod R carries nothing. Q' = B^P + 1 = R + 2 (coprime to the odd R) gives V/R mod Q'
+    (docs/corrections.md#fmlm3-q-prime)."""
+    params = next(s for s in F.parameter_sets(64, 8) if s.algorithm == 2)
+    ctx = F.montgomery(params, 2**64 - 3)
+    assert ctx.Q == ctx.R + 2 == 2**params.l_max + 1 and math.gcd(ctx.Q, ctx.R) == 1
+    rnd = random.Random(12)
+    for _ in range(20):
+        x, y = rnd.randrange(ctx.N), rnd.randrange(ctx.N)
+        V = x * y + (x * y * ctx.N_prime % ctx.R) * ctx.N
+        assert V % ctx.R == 0                                      # what B^P - 1 would see
+        assert V // ctx.R % ctx.Q == V * pow(ctx.R, -1, ctx.Q) % ctx.Q
 
 
 def test_n_must_be_coprime_to_r():
@@ -393,7 +421,7 @@ def test_table5_cycles(P, n):
         for sqrt2, table in zip((False, True), pair, strict=True):
             if table is None:
                 continue
-            extra = 1 if (P, n) == (32, 1) else 0          # errata: one cycle above eqs. (28)-(29)
+            extra = 1 if (P, n) == (32, 1) else 0          # corrections.md#fmlm3-table5: one cycle above
             assert F.transform_cycles(kind, P, n, sqrt2) + extra == table, (kind, sqrt2)
 
 

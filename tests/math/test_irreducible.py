@@ -1,4 +1,5 @@
-"""irreducible.py against python-flint, plus the facts in /work/shared/errata.md."""
+"""irreducible.py against python-flint, plus the reducible trinomials of the reduction-free paper
+(docs/corrections.md#reducible-trinomials)."""
 
 import math
 

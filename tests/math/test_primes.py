@@ -1,5 +1,5 @@
 """math/primes.py: primality against python-flint, the paper's prime families against
-brute force, Table 2/3 counts (errata rules), max log n, RNS bases, roots and twiddles,
+brute force, Table 2/3 counts (docs/corrections.md#prime-counts), max log n, RNS bases, roots and twiddles,
 the native counting kernel against Python, and the `modforge primes` CLI."""
 
 import json
@@ -194,7 +194,7 @@ def test_table2_counts_and_max_log_n(kind, beta, lq, paper):
 def test_table3_counts(beta, lq, paper, paper_max):
     res = P.count_family(P.family("proth", beta, lq))
     assert res.count == paper
-    # errata rule (real 2-adic valuation): 32/16 supports n = 2^16 through its even q_h
+    # corrections.md#max-log-n (real 2-adic valuation): 32/16 supports n = 2^16 through its even q_h
     # (1540 primes with 2^17 | q-1 >= 56), where the paper prints 15 (= omega - 1)
     assert res.max_log_n == (16 if (beta, lq) == (32, 16) else paper_max)
     assert res.with_log_n(16) == (1540 if beta == 32 else 2986)
@@ -232,7 +232,7 @@ def test_count_refuses_huge_families():
 # ------------------------------------------------------------------ Table 1, max log n, RNS
 
 def test_table1_primes_needed():
-    assert P.primes_needed(16, 32) == 56  # errata: 1761/32 -> 56, not the printed 55
+    assert P.primes_needed(16, 32) == 56  # 1761/32 -> 56, not the printed 55
     assert [P.primes_needed(k, 64) for k in range(12, 17)] == [2, 4, 7, 14, 28]
     assert [P.primes_needed(k, 32) for k in range(12, 17)] == [4, 7, 14, 28, 56]
 

@@ -1,5 +1,5 @@
 """The bit-exact models against python-flint, the eq. (2) operand counts against the
-paper's examples and the errata, and the printed-wrong Alg 5."""
+paper's examples and docs/corrections.md, and the printed-wrong Alg 5."""
 
 import random
 
@@ -130,6 +130,21 @@ def test_printed_alg5_is_wrong():
                 assert wrong > 0, (p, m, D)
 
 
+def test_alg5_accumulator_degree_is_m_plus_d_minus_2():
+    """Alg 5's s(x) = (s mod f) + t(x) has degree at most m+D-2 (t: D partial products of
+    degree m-1, shifted by at most D-1), not the m+D+2 the text prints: m+D-1 coefficients
+    (docs/corrections.md#survey-alg5)."""
+    f = poly.parse_poly(NIST[163], 2)
+    m, rng = len(f) - 1, random.Random(9)
+    for D in (2, 5, 16):
+        widest = 0
+        for _ in range(10):
+            trace = []
+            M.lse_digit(2, f, rand_elem(rng, 2, m), rand_elem(rng, 2, m), D, trace)
+            widest = max(widest, *(len(poly.trim(step["s"])) for step in trace))
+        assert widest == m + D - 1
+
+
 def test_model_steps_equal_cycles():
     """Each model takes exactly cycles(params) steps (its trace has one entry per step)."""
     runs = {
@@ -175,7 +190,7 @@ def test_reduction_paper_examples():
 def test_reduction_errata_nist_d32():
     ops = {m: M.reduction_operands(poly.parse_poly(e, 2), 2, 32) for m, e in NIST.items()}
     assert ops[233] == 2 and ops[409] == 2            # trinomials: a single addition
-    assert ops[283] == 5                              # not one addition (errata)
+    assert ops[283] == 5                              # not one addition (corrections.md#survey-283)
     assert ops[163] == 5 and ops[571] == 5
 
 

@@ -1,5 +1,5 @@
 """gf2n models against python-flint, the paper's Example 1, and the printed-wrong forms
-of errata.md (each has a test that the printed form fails)."""
+of docs/corrections.md (each has a test that the printed form fails)."""
 
 import random
 
@@ -78,7 +78,7 @@ def test_example1_table1_halves():
 
 
 def test_example1_printed_value_is_the_unreduced_representative():
-    # errata: 1000010100 = reduced residue + F (degree n), not a reduced residue
+    # corrections.md#bmm-output: 1000010100 = reduced residue + F (degree n), not a reduced residue
     assert EX_PRINTED == EX_RESULT ^ EX_F
     assert M.deg(EX_PRINTED) == 9
 
@@ -101,7 +101,7 @@ def test_alg2_montgomery_reduce(x, extra):
     c = ref_mul(a, b)
     k = (n - 1) + extra                    # k = m - (n-1) for m = 2n-2, or more
     s = M.montgomery_reduce(c, f, k)
-    assert s == ref_mulmod(f, a, b, k)     # errata: C*t^-k, not C
+    assert s == ref_mulmod(f, a, b, k)     # C*t^-k, not C (corrections.md#reduction-congruences)
     assert M.deg(s) < n
 
 

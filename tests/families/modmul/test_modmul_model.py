@@ -1,5 +1,5 @@
 """The modmul models against plain Python (%, pow), with hypothesis, on real primes of
-each algorithm's family; the printed-wrong forms of errata.md fail; Table 3's DSP column."""
+each algorithm's family; the printed-wrong forms of docs/corrections.md fail; Table 3's DSP column."""
 
 import random
 
@@ -79,7 +79,7 @@ def test_plantard_bound_is_exact_phi():
 
 @pytest.mark.parametrize("q", [0xFFF00001, 0xFFFFFFFFFFE40001, 0xFFE9800000000001], ids=hex)
 def test_plantard_above_bound_fails(q):
-    """errata: above 2^beta/phi Plantard returns wrong residues."""
+    """corrections.md#plantard-bound: above 2^beta/phi Plantard returns wrong residues."""
     bw = q.bit_length()
     assert not M.plantard_bound_ok(q, bw)
     rng = random.Random(5)
@@ -110,7 +110,7 @@ def test_wlm_carry_is_tl_nonzero():
 
 @pytest.mark.parametrize("q,logqh", NTT[:4], ids=lambda v: hex(v) if v > 99 else str(v))
 def test_wlm_printed_form_fails(q, logqh):
-    """errata: Alg 2 line 6 as printed (q_h * t_l) gives wrong residues."""
+    """corrections.md#wlm-quotient: Alg 2 line 6 as printed (q_h * t_l) gives wrong residues."""
     bw, om = q.bit_length(), q.bit_length() - logqh
     lam = M.wlm_lambda(bw, om)
     rng = random.Random(1)
@@ -120,7 +120,7 @@ def test_wlm_printed_form_fails(q, logqh):
 
 
 def test_wlm_factor_is_omega_lambda_not_beta():
-    """errata: 64-bit, log q_h = 47 (omega 17, lambda 4) gives 2^-68, not 2^-64."""
+    """corrections.md#wlm-factor: 64-bit, log q_h = 47 (omega 17, lambda 4) gives 2^-68, not 2^-64."""
     q = members("ntt", 64, 47, 1)[0]
     a, b = 123456789, q - 5
     assert M.wlm(q, 64, 17, a, b) == a * b * inv2(68, q) % q != a * b * inv2(64, q) % q
@@ -143,7 +143,8 @@ def test_wlm_mixed_and_k2red(q, logqh, data):
 
 
 def test_wlm_mixed_words_64_17():
-    """errata: for 64-bit, log q_h = 17, 26x17 DSPs: omega0 = 38, omega1 = 26 (2 + 1 DSPs)."""
+    """corrections.md#wlm-mixed-iterations: for 64-bit, log q_h = 17, 26x17 DSPs: omega0 = 38, omega1 = 26
+    (2 + 1 DSPs)."""
     assert M.wlm_mixed_words(64, 47, 26) == (38, 26)
     assert dsp_tiles(17, 38, 26, 17) == 2 and dsp_tiles(17, 26, 26, 17) == 1
 
@@ -160,7 +161,7 @@ def test_wlm_mixed_printed_form_fails():
 @pytest.mark.parametrize("q,logqh", [(q, lq) for q, lq in NTT if 2 * lq > q.bit_length()][:4],
                          ids=lambda v: hex(v) if v > 99 else str(v))
 def test_k2red_non_proth_fails(q, logqh):
-    """errata: K2RED needs omega >= beta/2; on other NTT primes it fails."""
+    """corrections.md#k2red-range: K2RED needs omega >= beta/2; on other NTT primes it fails."""
     om = q.bit_length() - logqh
     rng = random.Random(3)
     pairs = [(rng.randrange(q), rng.randrange(q)) for _ in range(500)]
