@@ -46,7 +46,7 @@ def _ceil_div(a: int, b: int) -> int:
 
 def dsp_tiles(a_bits: int, b_bits: int, gamma_a: int, gamma_b: int) -> int:
     """DSP multiplications of an a_bits x b_bits product with standard tiling, the better
-    orientation: min(ceil(a/GA) ceil(b/GB), ceil(a/GB) ceil(b/GA)) (errata)."""
+    orientation: min(ceil(a/GA) ceil(b/GB), ceil(a/GB) ceil(b/GA)) (docs/corrections.md#dsp-and-atp)."""
     if a_bits <= 0 or b_bits <= 0:
         return 0
     return min(_ceil_div(a_bits, gamma_a) * _ceil_div(b_bits, gamma_b),

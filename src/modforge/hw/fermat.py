@@ -13,7 +13,7 @@ eq. 18). The shift control is (neg, amount): a barrel shift by amount < K, then 
 or hi - lo when neg (the negation costs nothing: the subtraction's operands swap before it).
 
 A product by A^e (the twiddles, A = 2^c) is one such shift for an integer c; for c = 1/2
-(A = sqrt(2) = 2^(3K/4) - 2^(K/4) = 2^(K/4) (2^(K/2) - 1), errata to eq. 14) and e odd it
+(A = sqrt(2) = 2^(3K/4) - 2^(K/4) = 2^(K/4) (2^(K/2) - 1), eq. 14 corrected) and e odd it
 is -z*(2^(K/2) - 1) for the shift z = -a*2^(h + K/4), h = floor(e/2): the paper's
 Supplemental Block (two shifts of a*2^h, by 3K/4 and K/4, and their difference) as one
 shift and one subtraction. The shift yields z - 1 mod M (the same chains as z), and from

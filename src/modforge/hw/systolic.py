@@ -1,5 +1,5 @@
 """The weight-stationary systolic negacyclic multiplier (FIR.PolyMult, Sec. 3 of
-fast-filter-polymult-saber.txt): a transpose-form FIR filter of n taps whose switches and
+Tan et al.: docs/references.md#tan-fast-filter): a transpose-form FIR filter of n taps whose switches and
 input shift register apply x^n = -1, so products stream back to back with every tap busy.
 
 Per window of n cycles (positions p = 0..n-1) the array takes one coefficient of each

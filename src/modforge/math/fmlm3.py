@@ -1,5 +1,5 @@
 """FMLM3: FFT-based Montgomery multiplication under McLaughlin's framework (Dai, Chen,
-Cheung, Koc; papers/fft-montgomery-fmlm3-rsa.txt), with the corrections of errata.md.
+Cheung, Koc 2017: docs/references.md#dai-2017), with the corrections of docs/corrections.md.
 
 Notation (the paper's Table 1): operands of l = u*P bits as P digits of u bits, B = 2^u,
 P = 2^v; R = B^P - 1 (the Montgomery constant), Q' = B^P + 1; transforms of length P over
@@ -81,7 +81,7 @@ class Ring:
         return self.sub(shifted & ((1 << self.K) - 1), self.fold(shifted >> self.K))
 
     def sqrt2(self) -> int:
-        """sqrt(2) mod 2^K + 1 = 2^(3K/4) - 2^(K/4) (errata to eq. 14; K = P/2 for c = 1/2):
+        """sqrt(2) mod 2^K + 1 = 2^(3K/4) - 2^(K/4) (eq. 14 corrected: corrections.md#fmlm3-sqrt2; K = P/2, c = 1/2):
         (2^(3a) - 2^a)^2 = 2^(6a) - 2^(4a+1) + 2^(2a) = 2 when 2^(4a) = -1."""
         if self.K % 4:
             raise ParameterError(NAME, "c", "c = 1/2 needs sqrt(2) = 2^(3P/8) - 2^(P/8), so P >= 8", self.c)
@@ -232,7 +232,7 @@ RULE_ALG3 = "eq. (19): M > P^2(B-1)^3"  # c by eq. (20), a ceiling
 
 def smallest_c(bits: int, P: int) -> Fraction:
     """1/2 if bits/P <= 1/2 (and P >= 8, for sqrt(2)), else ceil(bits/P): eqs. (15), (20)
-    with the errata's ceiling; bits = v+2u+1 (Alg 2) or 2v+3u (Alg 3)."""
+    with eq. 20 a ceiling (docs/corrections.md#fmlm3-eq20); bits = v+2u+1 (Alg 2) or 2v+3u (Alg 3)."""
     if 2 * bits <= P and P >= 8:
         return HALF
     return Fraction(-(-bits // P))
@@ -500,7 +500,7 @@ def final_stage_cycles(kind: str, P: int, butterflies: int, sqrt2: bool) -> int:
 
 def transform_cycles(kind: str, P: int, butterflies: int = 1, sqrt2: bool = False) -> int:
     """Eq. (29): (v-1) non-final stages and the final one. Table 5's P = 32, n = 1 entries
-    are one cycle more than this (errata)."""
+    are one cycle more than this (docs/corrections.md#fmlm3-table5)."""
     v = P.bit_length() - 1
     return (v - 1) * stage_cycles(P, butterflies) + final_stage_cycles(kind, P, butterflies, sqrt2)
 

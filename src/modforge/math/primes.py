@@ -1,5 +1,5 @@
 """Number theory for NTT moduli: primality, the prime families of the NTT modular-reduction
-paper (../shared/papers/ntt-modular-reduction-wlm-k2red.txt, read with ../shared/errata.md),
+paper (Tosun et al.: docs/references.md#tosun-2026, read with docs/corrections.md),
 fast counting, the "max log n" rule, RNS base selection, roots of unity and twiddles.
 
 Families (all parameterised by beta = bit size of q and log_qh = bit size of q_h, with
@@ -10,16 +10,16 @@ omega = beta - log_qh; every member is a beta-bit prime q = q_h * 2^omega + 1):
   (Table 3's "*" rows). ``ntt_primes(beta, n)`` is this family with log_qh = beta - log2(2n).
 - ``proth``: the same set restricted to omega >= beta/2 (log_qh <= omega), the Proth
   primes of K2RED and WLM-Mixed. Reading: the paper defines Proth primes as
-  q_h 2^omega + 1 with log q_h <= omega; the errata fix Table 3's counts as "q_h of exactly
+  q_h 2^omega + 1 with log q_h <= omega; Table 3's counts are "q_h of exactly
   log q_h bits, odd or even", so q_h is NOT required to be odd (an even q_h just means
   2^(omega+1) | q - 1, a higher 2-adic valuation, which "max log n" then uses).
 - ``proth2l``: q = 2^(beta-1) + (2^l1 - 2^l2) 2^omega + 1, 0 <= l2 <= l1 < beta-omega-1.
 - ``proth3l``: q = 2^(beta-1) + (2^l1 - 2^l2 + 2^l3) 2^omega + 1, 0 <= l2 <= l1 <
   beta-omega-1, 0 <= l3 < beta-omega-1.
   Both are subsets of ``proth`` (q_h = 2^(log_qh-1) + ... has exactly log_qh bits) and are
-  counted as distinct prime values (different (l1, l2, l3) can give the same q), per errata.
+  counted as distinct prime values (different (l1, l2, l3) can give the same q) (docs/corrections.md#prime-counts).
 
-"max log n" (errata): the largest log n <= 16 such that at least ceil(log q~ / beta) primes
+"max log n" (docs/corrections.md#max-log-n): the largest log n <= 16 such that at least ceil(log q~ / beta) primes
 of the family have 2n | q - 1 (each prime's real 2-adic valuation of q - 1), with log q~
 from Table 1 (``TABLE1_LOG_Q``); ``None`` if not even log n = 12 is supported.
 """
@@ -404,7 +404,7 @@ TABLE1_LOG_Q = {12: 109, 13: 218, 14: 438, 15: 881, 16: 1761}
 
 
 def primes_needed(log_n: int, beta: int, log_q_total: int | None = None) -> int:
-    """ceil(log q~ / beta) (Table 1; errata: 1761/32 gives 56)."""
+    """ceil(log q~ / beta) (Table 1; 1761/32 gives 56, not the printed 55)."""
     if log_q_total is None:
         if log_n not in TABLE1_LOG_Q:
             raise ValueError(f"Table 1 has log n in 12..16, got {log_n}")
@@ -422,7 +422,7 @@ def _at_least(fam: Family, k: int, log_n: int) -> bool:
 
 
 def max_log_n(fam: Family, *, valuations: dict[int, int] | None = None) -> int | None:
-    """The errata's rule: largest log n <= 16 with at least primes_needed(log n, beta)
+    """The rule of docs/corrections.md#max-log-n: largest log n <= 16 with at least primes_needed(log n, beta)
     primes of the family having 2n | q - 1. Uses a count's `valuations` when given,
     else enumerates lazily (stops as soon as enough are found, so it works on the huge
     'ntt' families too). None if even log n = 12 is not supported."""

@@ -1,6 +1,6 @@
 """Parameters and registry entries of the digit-serial GF(p^m) multipliers (family
 "digitserial"): Beuchat, Miyoshi, Oyama, Okamoto, "Multiplication over F_{p^m} on FPGA:
-A Survey", Algorithms 1-5 and Figures 1d, 2c, 2d, corrected per errata.md.
+A Survey", Algorithms 1-5 and Figures 1d, 2c, 2d, corrected per docs/corrections.md.
 
 Every algorithm computes p(x) = a(x) b(x) mod f(x) in GF(p^m) = GF(p)[x]/f(x), f monic
 irreducible of degree m (a reducible f is refused: it gives a ring, not a field).
@@ -21,7 +21,8 @@ from . import hw, model
 
 MAX_P = 31  # "small" characteristic: the GF(p) cells are tables over coeff_bits(p) bits
 
-_PAPER = "Beuchat, Miyoshi, Oyama, Okamoto: Multiplication over F_{p^m} on FPGA: A Survey (ARC 2007)"
+_PAPER = ("Beuchat, Miyoshi, Oyama, Okamoto, Multiplication over F_{p^m} on FPGA: A Survey, "
+          "ARC 2007 (LNCS 4419)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -354,7 +355,7 @@ class LseDigit(_GFpm):
     """Algorithm 5 (Bertoni et al.), corrected."""
     name = "gfpm-lse-digit"
     title = "GF(p^m) LSE-first digit-serial multiplier of Bertoni et al. (reduced accumulator)"
-    paper = _PAPER + ", Algorithm 5 / Fig. 2b (corrected per errata: ceil(m/D)+1 iterations)"
+    paper = _PAPER + ", Algorithm 5 / Fig. 2b (corrected: ceil(m/D)+1 iterations)"
     Params = DigitParams
     _grid = _SMALL_D
 

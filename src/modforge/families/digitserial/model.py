@@ -1,6 +1,6 @@
 """Bit-exact models of the digit-serial GF(p^m) multipliers of Beuchat, Miyoshi, Oyama and
-Okamoto, "Multiplication over F_{p^m} on FPGA: A Survey" (ARC 2007), corrected per
-errata.md.
+Okamoto, "Multiplication over F_{p^m} on FPGA: A Survey" (ARC 2007), with the corrections of
+docs/corrections.md.
 
 GF(p^m) = GF(p)[x]/f(x), f monic irreducible of degree m.  Elements are polynomials of
 degree < m, as tuples low degree first (modforge.math.poly, trimmed).  Every model below
@@ -239,7 +239,7 @@ def lse_basic(p: int, f, a, b, trace=None) -> tuple:
 
 
 def lse_digit(p: int, f, a, b, D: int, trace=None, iterations: int | None = None) -> tuple:
-    """Algorithm 5 (Bertoni et al.), LSE first, corrected per errata: ceil(m/D)+1 steps.
+    """Algorithm 5 (Bertoni et al.), LSE first, corrected: ceil(m/D)+1 steps (corrections.md#survey-alg5).
 
     p(x) = a(x) b(x) mod f(x) = s(x) mod x^m after the last step.
     Registers s (m+D-1 coefficients, degree m+D-2) <- 0, q <- b; step i = 0 .. n:

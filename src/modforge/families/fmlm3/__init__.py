@@ -1,4 +1,4 @@
-"""FFT-based Montgomery multiplication FMLM3 (fft-montgomery-fmlm3-rsa.txt): the FFT/FFT^-1
+"""FFT-based Montgomery multiplication FMLM3 (Dai et al. 2017, docs/references.md): the FFT/FFT^-1
 unit as fmlm3-transform, and the multiplier rsa-fmlm3 around one such unit. Importing
 registers them."""
 

@@ -1,4 +1,4 @@
-"""The registered algorithms of family "fmlm3" (fft-montgomery-fmlm3-rsa.txt with errata.md):
+"""The registered algorithms of family "fmlm3" (Dai et al. 2017 with docs/corrections.md):
 fmlm3-transform, the FFT/FFT^-1 unit of Sec. 5.1 (Figs. 4 and 8) on its own: CT, NCT, CT^-1
 or NCT^-1 of length P over Z_M, M = 2^(cP) + 1, with 1 or 2 butterfly structures, every
 twiddle a shift (math.fmlm3 is the model; model.TransformPlan the architecture).
@@ -26,8 +26,8 @@ from .model import KIND_CODES, TransformPlan
 from .multiplier import Context, MultiplierPlan, default_modulus
 from .multiplier_hw import MultiplierCore
 
-PAPER = ("Dai, Chen, Cheung, Koc, Area-time Efficient Architecture of FFT-based Montgomery Multiplication "
-         "(fft-montgomery-fmlm3-rsa.txt), Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
+PAPER = ("Dai, Chen, Cheung, Koc, Area-Time Efficient Architecture of FFT-Based Montgomery Multiplication, "
+         "IEEE Trans. Computers 2017, Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
 MIN_P, MAX_P, MAX_C, MAX_K = 8, 1024, 64, 4096
 
 CONGRUENCE = {
@@ -178,7 +178,7 @@ class Transform(Algorithm):
             raise ParameterError("prove", "kind", "must be one transform (ct, nct, ct_inv or nct_inv)", params.kind)
         K, w, v = plan.K, plan.K + 1, P.bit_length() - 1
         M = (1 << K) + 1
-        A = (1 << int(plan.c)) if plan.c.denominator == 1 else (1 << 3 * K // 4) - (1 << K // 4)  # sqrt(2): errata
+        A = (1 << int(plan.c)) if plan.c.denominator == 1 else (1 << 3 * K // 4) - (1 << K // 4)  # sqrt(2), eq. 14
         assert pow(A, P, M) == M - 1         # the butterflies' +-: z_(n+m/2) = -z_n
 
         def times(name: str, value: str, factor: int) -> list[str]:
@@ -271,8 +271,8 @@ class Transform(Algorithm):
 
 # ---------------------------------------------------------------- rsa-fmlm3
 
-RSA_PAPER = ("Dai, Chen, Cheung, Koc, Area-time Efficient Architecture of FFT-based Montgomery Multiplication "
-             "(fft-montgomery-fmlm3-rsa.txt), Algorithms 2 and 3, Sec. 5, Table 6")
+RSA_PAPER = ("Dai, Chen, Cheung, Koc, Area-Time Efficient Architecture of FFT-Based Montgomery Multiplication, "
+             "IEEE Trans. Computers 2017, Algorithms 2 and 3, Sec. 5, Table 6")
 MIN_L, MAX_L = 16, 8192
 
 
@@ -501,8 +501,8 @@ class RsaFmlm3(Algorithm):
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "muladds": "1"}]
 
     def extended_grid(self):
-        # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1, errata), 4096 its 3* row,
-        # 7680 its one row
+        # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1: corrections.md#fmlm3-algorithm4),
+        # 4096 its 3* row, 7680 its one row
         return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "1"},

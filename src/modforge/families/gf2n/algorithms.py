@@ -1,5 +1,5 @@
 """The registered GF(2)[t]/F(t) multipliers: gf2n-blakely, gf2n-montgomery, gf2n-bmm,
-gf2n-fiko, gf2n-rffiko (paper: reduction-free-gf2n-fiko-rffiko.txt, with errata.md).
+gf2n-fiko, gf2n-rffiko (paper: docs/references.md#oliva-madrigal-2023, with docs/corrections.md).
 
 Payload: A in the low n bits, B in the next n bits; result: n bits, degree < n.
 These multipliers compute their congruence in GF(2)[t]/F whether or not F is
@@ -24,7 +24,7 @@ from . import hw, model as M
 
 ENCODING = "GF(2) polynomial: bit i is the coefficient of t^i"
 PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields and "
-         "Polynomial Rings (reduction-free-gf2n-fiko-rffiko.txt)")
+         "Polynomial Rings, WAIFI 2022 (LNCS 13638, 2023)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -172,6 +172,7 @@ class Gf2nAlgorithm(Algorithm):
 class Blakely(Gf2nAlgorithm):
     name = "gf2n-blakely"
     title = "interleaved Blakely multiplier over GF(2)[t]/F, one bit of A per cycle (Alg 4)"
+    paper = PAPER + ", Alg. 4"
     needs_f0 = False         # left-to-right reduction works for any monic F
 
     def exponent(self, params):
@@ -196,6 +197,7 @@ class Blakely(Gf2nAlgorithm):
 class Montgomery(Gf2nAlgorithm):
     name = "gf2n-montgomery"
     title = "interleaved Montgomery multiplier over GF(2)[t]/F, one bit of B per cycle (Alg 5)"
+    paper = PAPER + ", Alg. 5"
 
     def exponent(self, params):
         return params.n
@@ -219,6 +221,7 @@ class Montgomery(Gf2nAlgorithm):
 class Bmm(Gf2nAlgorithm):
     name = "gf2n-bmm"
     title = "bipartite modular multiplier (parallel interleaved Blakely and Montgomery, Alg 6-8)"
+    paper = PAPER + ", Alg. 6-8"
 
     def exponent(self, params):
         return self.r(params)
@@ -246,6 +249,7 @@ class Fiko(Gf2nAlgorithm):
 
     name = "gf2n-fiko"
     title = "fully interleaved Karatsuba-Ofman multiplier with bipartite quotients (Fig. 1-2)"
+    paper = PAPER + ", Fig. 1-2"
 
     def exponent(self, params):
         return self.r(params)
@@ -269,6 +273,7 @@ class Fiko(Gf2nAlgorithm):
 class RfFiko(Gf2nAlgorithm):
     name = "gf2n-rffiko"
     title = "reduction-free fully interleaved Karatsuba-Ofman multiplier (Fig. 4-5)"
+    paper = PAPER + ", Fig. 4-5"
     Params = RfFikoParams
 
     def check(self, n, poly):

@@ -113,7 +113,7 @@ class BmmCore(_Gf2nCore):
                 s.eq(ss[:n] ^ Mux(ss[n], fl, 0)),
                 t.eq(Cat(tr, ta[0])),
             ]
-        # output: S + T (reduced; errata: not S + T + F)
+        # output: S + T (reduced; not the printed S + T + F)
         return s ^ t
 
 
@@ -154,7 +154,7 @@ class _KaratsubaCore(_Gf2nCore):
             ]
 
     def final_sum(self, m, c0p_ur: Value, c1p: Value, c2p_lr: Value) -> Value:
-        """Errata's sum (C0'_UR || C2'_LR) + C1' + (C2'_LR || C0'_UR), n bits."""
+        """Sec. 8.2's sum (C0'_UR || C2'_LR) + C1' + (C2'_LR || C0'_UR), n bits (corrections.md#piko-final-sum)."""
         n, r = self.n, self.r
         ur = _wire(m, r, c0p_ur, "C0p_UR")
         lr = _wire(m, r, c2p_lr, "C2p_LR")
@@ -198,7 +198,7 @@ class FikoCore(_KaratsubaCore):
         c0p_ur = _wire(m, r - 1, (self.c0 ^ const_mul(q0, f0))[r:], "C0p_hi")   # the sum reads C0' >> r only
         c2p = _wire(m, r, self.c2 ^ const_mul(q1, f1), "C2p")
         c1p = _wire(m, n, self.c1 ^ const_mul(q0 ^ q1, f0 ^ f1), "C1p_full")
-        # final sum (errata): A*B*t^-r mod F
+        # final sum (Sec. 8.2's, not Fig. 1's): A*B*t^-r mod F
         return self.final_sum(m, c0p_ur, c1p, c2p)
 
 
@@ -217,5 +217,5 @@ class RfFikoCore(_KaratsubaCore):
         c2p = _wire(m, r, c2 ^ (q1 << (r - 1)) ^ q1, "C2p_LR")
         # C1' = C1 + (Q' + Q)*t^(r-1)  (F0 + F1 = t^(r-1))
         c1p = _wire(m, n, c1 ^ ((q0 ^ q1) << (r - 1)), "C1p_full")
-        # final sum (errata), C0'_UR = C0_UR: A*B*t^-r mod F
+        # final sum (Sec. 8.2's), C0'_UR = C0_UR: A*B*t^-r mod F
         return self.final_sum(m, c0[r:], c1p, c2p)

@@ -1,6 +1,6 @@
 """Bit-exact models of the GF(2)[t]/F(t) multipliers of "Reduction-Free Multiplication for
 Finite Fields and Polynomial Rings" (Oliva Madrigal, Saldamli, ..., Koc), with the
-corrections of errata.md.
+corrections of docs/corrections.md.
 
 Conventions: polynomials over GF(2) are Python ints, bit i = coefficient of t^i.
 F has degree n; operands A, B have n bits. Every interleaved model below is written the
@@ -9,7 +9,7 @@ way the hardware in `hw.py` runs it: a `load` that fills the registers, then exa
 registered state only. These functions are therefore the hardware's specification; the
 tests check them against python-flint.
 
-Split used by BMM, FIKO and RF-FIKO (errata: Section 5.2 splits at t^r, not t^d):
+Split used by BMM, FIKO and RF-FIKO (Section 5.2 prints t^d; corrections.md#split-point):
     k = n + 1,  r = ceil((k-1)/2) = ceil(n/2),  h = n - r = floor(n/2)
     A = A1*t^r + A0,  B = B1*t^r + B0     (A0, B0: r bits;  A1, B1: h bits)
     F = F1*t^r + F0                       (F0: r bits; F1 = F >> r has degree h)
@@ -65,7 +65,7 @@ def blakely_reduce(c: int, f: int) -> int:
 def montgomery_reduce(c: int, f: int, k: int) -> int:
     """Alg 2 (Montgomery, right to left), k steps. Needs f_0 = 1.
 
-    Returns S = C * t^-k mod F (errata: the printed "Ensure" omits t^-k). S is reduced
+    Returns S = C * t^-k mod F (the printed "Ensure" omits t^-k: corrections.md#reduction-congruences). S is reduced
     (deg S < n) when k >= deg C - n + 1; in general deg S <= max(deg C - k, n - 1).
     Step: q'_i = s_0; S <- (S + q'_i*F) / t."""
     if not f & 1:
@@ -82,8 +82,8 @@ def bipartite_reduce(c: int, f: int, m: int | None = None) -> int:
     """Alg 3 (bipartite), for deg C <= m (default m = 2n - 2). Needs f_0 = 1.
 
     rho = ceil((m - n + 1)/2) iterations (= floor(n/2) for m = 2n - 2). Returns
-    S = C * t^-rho mod F with deg S < n (errata: the printed "Ensure" omits t^-rho).
-    Written in the unshifted frame of the errata: iteration i clears the top coefficient
+    S = C * t^-rho mod F with deg S < n (the printed "Ensure" omits t^-rho).
+    Written in the unshifted frame (corrections.md#bipartite-order): iteration i clears the top coefficient
     s_(m-i) with F*t^(m-i-n) (Blakely) and then the low coefficient s_i with F*t^i
     (Montgomery); the result is S / t^rho. The Montgomery quotient is read after the
     Blakely update of the same iteration: for even n the last Blakely term F*t^(m-i-n)
@@ -188,7 +188,7 @@ def bmm_step(st: BmmState, f: int, a: int) -> BmmState:
 
 
 def bmm_result(st: BmmState) -> int:
-    """Alg 8 line 3 corrected (errata): R = S + T, already reduced. (S + T + F, as
+    """Alg 8 line 3 corrected (corrections.md#bmm-output): R = S + T, already reduced. (S + T + F, as
     printed, is the unreduced degree-n representative whenever S + T has degree < n.)"""
     return st.s ^ st.t
 
@@ -357,7 +357,7 @@ def rffiko_result(st: FikoState, n: int) -> int:
 
 
 def rffiko(n: int, a: int, b: int) -> int:
-    """RF-FIKO, r = (n+1)/2 cycles, only F = t^n + t^r + 1 with n odd (errata).
+    """RF-FIKO, r = (n+1)/2 cycles, only F = t^n + t^r + 1 with n odd (corrections.md#rffiko-modulus).
 
     Only the three Karatsuba-Ofman products are computed serially; quotients, reduction
     terms and the final sum are shifts and xors of the final C0, C1, C2.

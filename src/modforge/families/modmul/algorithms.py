@@ -1,5 +1,5 @@
 """The registered fully pipelined modular multipliers a*b -> reduction of family "modmul"
-(paper: ntt-modular-reduction-wlm-k2red.txt, with errata.md): modmul-montgomery,
+(paper: docs/references.md#tosun-2026, with docs/corrections.md): modmul-montgomery,
 -barrett, -plantard, -wlm, -wlm-mixed, -k2red, -k2red-shift, -montgomery-shift.
 
 Payload: a in the low beta bits, b in the next beta bits (a, b < q); result: beta bits,
@@ -27,8 +27,8 @@ from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Computes, Operand, param, register
 from . import hw, model as M
 
-PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
-         "(ntt-modular-reduction-wlm-k2red.txt)")
+PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
+         "(IACR ePrint 2024/1890)")
 
 MIN_BETA, MAX_BETA = 8, 128
 REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (the paper's Tables 3-4); "
@@ -346,6 +346,7 @@ def _logqh_ntt(params) -> int:
 class Montgomery(ModmulAlgorithm):
     name = "modmul-montgomery"
     title = "pipelined naive Montgomery multiplier a*b*2^-beta mod q (Alg 1)"
+    paper = PAPER + ", Alg. 1"
 
     def factor(self, params):
         return f"A*B*2^-{params.beta}"
@@ -383,6 +384,7 @@ class Montgomery(ModmulAlgorithm):
 class Barrett(ModmulAlgorithm):
     name = "modmul-barrett"
     title = "pipelined Barrett multiplier a*b mod q (Alg 4)"
+    paper = PAPER + ", Alg. 4"
 
     def factor(self, params):
         return "A*B"
@@ -422,12 +424,13 @@ class Barrett(ModmulAlgorithm):
 class Plantard(ModmulAlgorithm):
     name = "modmul-plantard"
     title = "pipelined Plantard multiplier -a*b*2^(-2 beta) mod q (Alg 5)"
+    paper = PAPER + ", Alg. 5"
 
     def check(self, params):
         if not M.plantard_bound_ok(params.q, params.beta):
             raise ParameterError(self.name, "q", f"must satisfy q < 2^beta/phi (about "
                                  f"{int((1 << params.beta) / M.PHI):#x} for beta={params.beta}; "
-                                 "Plantard's bound, errata) or take a larger beta", _hex(params.q))
+                                 "Plantard's bound) or take a larger beta", _hex(params.q))
 
     def factor(self, params):
         return f"-A*B*2^-{2 * params.beta}"
@@ -554,6 +557,7 @@ class NttAlgorithm(ModmulAlgorithm):
 class Wlm(NttAlgorithm):
     name = "modmul-wlm"
     title = "pipelined word-level Montgomery for NTT-friendly primes (Alg 2, corrected)"
+    paper = PAPER + ", Alg. 2"
 
     def lam(self, params):
         return M.wlm_lambda(params.q.bit_length(), self.omega(params))
@@ -595,6 +599,7 @@ class Wlm(NttAlgorithm):
 class WlmMixed(NttAlgorithm):
     name = "modmul-wlm-mixed"
     title = "pipelined mixed-radix word-level Montgomery, two DSP-sized words (Alg 8, corrected)"
+    paper = PAPER + ", Alg. 8"
     proth = True
 
     def check(self, params):
@@ -644,6 +649,7 @@ class WlmMixed(NttAlgorithm):
 class K2red(NttAlgorithm):
     name = "modmul-k2red"
     title = "pipelined K2RED for Proth primes (Alg 3)"
+    paper = PAPER + ", Alg. 3"
     proth = True
 
     def factor(self, params):
@@ -745,6 +751,7 @@ class ShiftAlgorithm(NttAlgorithm):
 class K2redShift(ShiftAlgorithm):
     name = "modmul-k2red-shift"
     title = "pipelined K2RED with shift-adds for Proth-l primes (Alg 7)"
+    paper = PAPER + ", Alg. 7"
 
     def factor(self, params):
         return f"A*B*2^-{2 * self.omega(params)}"
@@ -774,6 +781,7 @@ class K2redShift(ShiftAlgorithm):
 class MontgomeryShift(ShiftAlgorithm):
     name = "modmul-montgomery-shift"
     title = "pipelined Montgomery with shift-adds for Proth-l primes (Alg 6, q' = q - 2)"
+    paper = PAPER + ", Alg. 6"
 
     def factor(self, params):
         return f"A*B*2^-{params.q.bit_length()}"

@@ -1,5 +1,5 @@
 """Bit-exact models of the eight modular reductions of a product x = a*b (a, b < q) of
-ntt-modular-reduction-wlm-k2red.txt, as corrected by errata.md:
+Tosun et al. (docs/references.md#tosun-2026), as corrected in docs/corrections.md:
 
   Montgomery (Alg 1), Barrett (Alg 4), Plantard (Alg 5), WLM (Alg 2), WLM-Mixed (Alg 8),
   K2RED (Alg 3), K2RED-Shift (Alg 7), Montgomery-Shift (Alg 6).
@@ -79,7 +79,7 @@ def plantard_factor(q: int, beta: int) -> int:
 
 
 def plantard_bound_ok(q: int, beta: int) -> bool:
-    """errata: Plantard needs q < 2^beta / phi (exact integer test: q*phi < 2^beta, i.e.
+    """Plantard needs q < 2^beta / phi (corrections.md#plantard-bound) (exact integer test: q*phi < 2^beta, i.e.
     q^2 + q*2^beta < 2^(2beta) ... q < 2^beta/phi  <=>  q^2 + q 2^beta < 2^(2 beta))."""
     return q * q + q * (1 << beta) < 1 << (2 * beta)
 
@@ -92,7 +92,7 @@ def plantard_raw(q: int, beta: int, x: int) -> int:
 
 def plantard(q: int, beta: int, a: int, b: int) -> int:
     """Plantard (Alg 5) of a*b: returns -a*b*2^(-2 beta) mod q, in [0, q).
-    Needs q odd, q < 2^beta/phi (errata), a, b < q. Line 3 maps c = q to 0."""
+    Needs q odd, q < 2^beta/phi (not just 2^beta), a, b < q. Line 3 maps c = q to 0."""
     c = plantard_raw(q, beta, a * b)
     return 0 if c == q else c
 
@@ -103,7 +103,7 @@ def wlm_step(t: int, omega: int, qh: int, shift: int = 0, printed: bool = False)
     """One word-level Montgomery step with word omega_i = omega (q = 1 mod 2^omega):
     t_l = t mod 2^w, t_h = t >> w, t' = -t_l mod 2^w, c = t'[w-1] | t[w-1] (= t_l != 0,
     as t_l + t' is 0 or 2^w), t <- t_h + (q_h t' << shift) + c = (t + t' q) / 2^w.
-    `printed` uses the paper's q_h * t_l (wrong, errata)."""
+    `printed` uses the paper's q_h * t_l (wrong: corrections.md#wlm-quotient)."""
     tl, th = t & mask(omega), t >> omega
     tp = (-tl) & mask(omega)
     c = ((tp >> (omega - 1)) | (t >> (omega - 1))) & 1
@@ -135,7 +135,7 @@ def wlm(q: int, beta: int, omega: int, a: int, b: int, printed: bool = False) ->
 # --------------------------------------------------------------------------- Alg 8
 
 def wlm_mixed_words(beta: int, omega: int, gamma_a: int | None) -> tuple[int, int]:
-    """(omega0, omega1): omega1 = min(Gamma_A, omega), omega0 = beta - omega1 (errata:
+    """(omega0, omega1): omega1 = min(Gamma_A, omega), omega0 = beta - omega1 (corrections.md#wlm-mixed-iterations:
     iteration 0 uses omega0, iteration 1 uses omega1). gamma_a None: no DSP limit."""
     w1 = omega if gamma_a is None else min(gamma_a, omega)
     return beta - w1, w1
@@ -143,7 +143,7 @@ def wlm_mixed_words(beta: int, omega: int, gamma_a: int | None) -> tuple[int, in
 
 def wlm_mixed_raw(q: int, beta: int, omega: int, gamma_a: int | None, x: int,
                   printed: bool = False) -> int:
-    """Alg 8 lines 2-8 over i = 0, 1 (errata): (x + T q) / 2^beta, T < 2^beta, so in [0, 2q).
+    """Alg 8 lines 2-8 over i = 0, 1 (not 0..2): (x + T q) / 2^beta, T < 2^beta, so in [0, 2q).
     Each step shifts the product q_h t' by delta_i = omega - omega_i."""
     qh = q >> omega
     t = x
@@ -166,7 +166,7 @@ def wlm_mixed(q: int, beta: int, omega: int, gamma_a: int | None, a: int, b: int
 def k2red_raw(q: int, omega: int, x: int) -> int:
     """Alg 3 lines 1-4 (signed): t = q_h a_l - a_h = -x 2^-omega (mod q) since
     q_h 2^omega = -1; t' = q_h t_l - t_h = x 2^(-2 omega) (mod q). For a Proth prime
-    (omega >= beta/2) and x <= (q-1)^2, t' is in [-q, 2q) (errata)."""
+    (omega >= beta/2) and x <= (q-1)^2, t' is in [-q, 2q) (corrections.md#k2red-range)."""
     qh = q >> omega
     al, ah = x & mask(omega), x >> omega
     t = qh * al - ah
@@ -234,7 +234,7 @@ def k2red_shift(q: int, beta: int, omega: int, ls, a: int, b: int) -> int:
 
 
 def montgomery_shift_raw(q: int, beta: int, omega: int, ls, x: int) -> int:
-    """Alg 6 lines 1-5 (line 1 corrected: a_l = x mod 2^beta; q' = q - 2, errata):
+    """Alg 6 lines 1-5 (line 1 corrected: a_l = x mod 2^beta; q' = q - 2):
     t = (q - 2) a_l mod 2^beta = ((a_l<<(beta-1)) + ((a_l<<l1) - (a_l<<l2) + (a_l<<l3))<<omega)
     - a_l mod 2^beta; t' = t q = the same shifts + t; b' = a_h + (t' >> beta) + c with
     c = t'[beta-1] | a_l[beta-1] (= a_l != 0, as a_l + (t' mod 2^beta) = 0 or 2^beta)."""

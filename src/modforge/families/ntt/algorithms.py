@@ -1,5 +1,5 @@
 """The registered NTT cores of family "ntt", negacyclic over Z_q[x]/(x^n + 1) (paper:
-ntt-modular-reduction-wlm-k2red.txt, Sec. 2.2 and 5.4): ntt-forward (Cooley-Tukey, natural
+Tosun et al., docs/references.md#tosun-2026, Sec. 2.2 and 5.4): ntt-forward (Cooley-Tukey, natural
 order in, bit-reversed out), ntt-inverse (Gentleman-Sande, bit-reversed in, natural out,
 n^-1 included) and ntt-polymul (a*b mod (x^n + 1, q)), with P butterfly units, each built
 around one of the eight pipelined modular multipliers of family "modmul".
@@ -25,8 +25,8 @@ from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, regis
 from . import hw
 from .model import ConfigMap, Plan, RnsPlan, pack_fields
 
-PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT "
-         "(ntt-modular-reduction-wlm-k2red.txt), Sec. 2.2 and 5.4")
+PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
+         "(IACR ePrint 2024/1890), Sec. 2.2 and 5.4")
 
 Reduction = Literal["montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
                     "montgomery-shift"]

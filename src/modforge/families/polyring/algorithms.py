@@ -1,5 +1,5 @@
 """The registered polynomial-ring multipliers c = a*b mod (x^n + 1, q), q = 2^k or a prime
-(fast-filter-polymult-saber.txt with ../shared/seed-003-math.md and errata.md):
+(Tan et al. with docs/corrections.md#fast-filter-equations):
 poly-fir (FIR.PolyMult, the weight-stationary systolic multiplier) and poly-fast (the fast
 M-parallel filters, M = 2^a 3^b).
 
@@ -38,7 +38,7 @@ from ...registry import Algorithm, Computes, Operand, lookup, param, register
 from . import hw, model as M
 
 PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multiplication via Fast "
-         "Filtering and Applications to Lattice-Based Cryptography (fast-filter-polymult-saber.txt)")
+         "Filtering and Applications to Lattice-Based Cryptography, arXiv:2110.12127")
 MIN_N, MAX_N, MIN_K, MAX_K = 16, 1024, 2, 32
 MIN_PRIME_BITS = 8           # the modmul reductions' smallest q (q >= 2^7)
 Reduction = Literal["barrett", "montgomery"]
@@ -333,6 +333,7 @@ class Saber(PolyAlgorithm):
     10 bits: mod p = 2^10). n = 256, q = 2^13."""
     name = "poly-saber"
     title = "Saber profile: sum of l products a_j*s_j mod (x^256+1, 2^13), s small (A s, b^T s')"
+    paper = PAPER + ", Sec. 5 and Table II (Saber)"
     Params: ClassVar[type] = SaberParams
 
     def parallel(self, params) -> int:
@@ -450,6 +451,7 @@ class Saber(PolyAlgorithm):
 class Fir(PolyAlgorithm):
     name = "poly-fir"
     title = "weight-stationary systolic negacyclic multiplier a*b mod (x^n+1, 2^k) (FIR.PolyMult)"
+    paper = PAPER + ", Sec. 3 and Fig. 3 (FIR.PolyMult)"
 
     formal = True
 
@@ -469,6 +471,7 @@ class Fir(PolyAlgorithm):
 class Fast(PolyAlgorithm):
     name = "poly-fast"
     title = "fast M-parallel filter multiplier a*b mod (x^n+1, 2^k), M = 2^a 3^b (Fast.M.PolyMult)"
+    paper = PAPER + ", Sec. 4 (fast M-parallel)"
     Params: ClassVar[type] = FastParams
     parallelism = "M"
 
@@ -524,6 +527,7 @@ class Schoolbook(PolyAlgorithm):
     """
     name = "poly-schoolbook"
     title = "MAC-array schoolbook negacyclic multiplier a*b mod (x^n+1, 2^k), b broadcast (Roy & Basso)"
+    paper = PAPER + ", Sec. 2.2 (the schoolbook baseline, after Roy and Basso, TCHES 2020(4))"
 
     formal = True
 

@@ -1,5 +1,5 @@
-"""Bit-exact models of the polynomial-ring multipliers (fast-filter-polymult-saber.txt and
-../shared/seed-003-math.md): products in R_q = Z_q[x]/(x^n + 1).
+"""Bit-exact models of the polynomial-ring multipliers (Tan et al., with the equations of
+docs/corrections.md#fast-filter-equations): products in R_q = Z_q[x]/(x^n + 1).
 
     c = a*b mod (x^n + 1, q):  c_k = sum_{i+j=k} a_i b_j - sum_{i+j=k+n} a_i b_j  (mod q)
 

@@ -20,8 +20,7 @@ from ...registry import Algorithm, Computes, Operand, param, register
 from . import hw, model as M
 
 PAPER = ("Koc, Acar, Kaliski, Analyzing and Comparing Montgomery Multiplication Algorithms, IEEE Micro "
-         "16(3), 1996: FIOS (word-serial baseline of issue 22; the FFT-based FMLM3 is "
-         "fft-montgomery-fmlm3-rsa.txt)")
+         "16(3), 1996, FIOS")
 MIN_L, MAX_L, MIN_W, MAX_W = 8, 8192, 4, 64
 
 
