@@ -4,7 +4,7 @@ modular-reduction paper with modforge.math.primes, and time each count.
     PYTHONPATH=src python3 benchmarks/primes_count.py [--skip-big] [-o benchmarks/primes_count.md]
 
 "ours" columns are computed here; "paper" columns are the printed figures. Counting rules
-(../shared/errata.md): Proth-l primes are distinct prime values; Table 3's families are
+(docs/corrections.md#prime-counts, #max-log-n): Proth-l primes are distinct prime values; Table 3's families are
 q = q_h 2^omega + 1, omega = beta - log q_h, q_h of exactly log q_h bits (odd or even);
 "max log n" is the largest log n <= 16 with ceil(log q~ / beta) primes having 2n | q-1 (each
 prime's real 2-adic valuation). The WLM rows ("*") are not counted (2^46 candidates); their
