@@ -37,11 +37,13 @@ POLYNOMIAL = "polynomial"
 
 
 def param(default: Any = dataclasses.MISSING, *, help: str, kind: str | None = None,
-          lo: int | None = None, hi: int | None = None) -> Any:
+          lo: int | None = None, hi: int | None = None, bits: tuple[int, int] | None = None) -> Any:
     """A parameter field with its one-line meaning; kind: POW2 or POLYNOMIAL refine an int or
-    str; lo, hi: the bounds of an int (each item of an integer list), stated in `--help` and
-    `modforge list` and checked while parsing, before `validate` (and any search it runs)."""
-    return dataclasses.field(default=default, metadata={"help": help, "kind": kind, "lo": lo, "hi": hi})
+    str; lo, hi: the bounds of an int (each item of an integer list), bits: the bounds of its
+    bit length (a modulus), stated in `--help` and `modforge list` and checked while parsing,
+    before `validate` (and any search it runs)."""
+    return dataclasses.field(default=default, metadata={"help": help, "kind": kind, "lo": lo, "hi": hi,
+                                                        "bits": bits})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,6 +337,7 @@ class ParamSpec:
     help: str
     lo: int | None = None
     hi: int | None = None
+    bits: tuple[int, int] | None = None
 
     @property
     def required(self) -> bool:
@@ -354,7 +357,10 @@ class ParamSpec:
 
     @property
     def bounds_text(self) -> str:
-        """'in 16..65536', 'at least 2', 'at most 64' or ''."""
+        """'in 16..65536', 'at least 2', 'at most 64', 'of 8..128 bits' or ''."""
+        if self.bits is not None:
+            low, high = self.bits
+            return f"of {low}..{high} bits" if low > 1 else f"of at most {high} bits"
         if self.lo is not None and self.hi is not None:
             return f"in {bound_text(self.lo)}..{bound_text(self.hi)}"
         if self.lo is not None:
@@ -424,16 +430,25 @@ class ParamSpec:
         return text
 
     def check_bounds(self, algorithm: str, number: int, rule: str) -> None:
+        shown = hex(number) if number.bit_length() > 64 else number
         if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
-            shown = hex(number) if number.bit_length() > 64 else number
             raise ParameterError(algorithm, self.name, rule, shown)
+        if self.bits is not None:
+            low, high = self.bits
+            if number < 0:
+                raise ParameterError(algorithm, self.name, "must be an integer >= 0", shown)
+            if number.bit_length() > high:
+                raise ParameterError(algorithm, self.name, f"must be at most {high} bits wide", shown)
+            if 0 < number.bit_length() < low:     # 0: the default a field may keep for 'derive it'
+                raise ParameterError(algorithm, self.name, f"must be at least {low} bits wide (>= 2^{low - 1})",
+                                     shown)
 
 
 @functools.cache
 def param_specs(params_class: type) -> dict[str, ParamSpec]:
     hints = typing.get_type_hints(params_class)
     return {f.name: ParamSpec(f.name, hints[f.name], f.metadata.get("kind"), f.default, f.metadata.get("help", ""),
-                              f.metadata.get("lo"), f.metadata.get("hi"))
+                              f.metadata.get("lo"), f.metadata.get("hi"), f.metadata.get("bits"))
             for f in dataclasses.fields(params_class)}
 
 

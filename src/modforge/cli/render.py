@@ -54,9 +54,13 @@ def print_table(title: str | None, columns: dict[str, bool], rows: list[list]) -
         out.add_column(name, no_wrap=not (fold and tty), overflow="fold" if fold and tty else "ignore")
     for row in rows:
         out.add_row(*row)
-    if title and not tty:
-        console.print(title, highlight=False)
-    console.print(out, highlight=False)
+    if tty:
+        console.print(out, highlight=False)
+        return
+    with console.capture() as captured:
+        console.print(out, highlight=False)
+    lines = ([title] if title else []) + [line.rstrip() for line in captured.get().splitlines()]
+    console.file.write("".join(f"{line}\n" for line in lines))
 
 
 def progress_bar(*fields: TextColumn, transient: bool = True) -> Progress:
