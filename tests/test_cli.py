@@ -209,6 +209,7 @@ BOX = set("─━│┃┏┓┗┛┡┩├┤┬┴┼╇╈═║╭╮╰╯
     (["poly", "irreducible", "degree=1000000"], "argument 'degree' must be in 2..100000"),
     (["poly", "check", "p=3", f"poly=x^{300}+x+2"], "argument 'poly' must have degree at most 256 over GF(3)"),
     (["config", "gf2n-blakely", "n=9", "--prime", "3"], "config: argument 'ALGORITHM' must have a cfg stream (rsa-"),
+    (["generate", "gf2n-blakely", "n=9", "--vectors", "1000000000"], "argument '--vectors' must be in 1..1000000"),
 ])
 def test_bounds_before_any_search(tmp_path, capsys, monkeypatch, argv, needle):
     """Every argument has a stated upper bound, checked before anything searches or is written:
@@ -355,3 +356,14 @@ def test_cfg_stream_is_a_declared_capability():
     with pytest.raises(TypeError, match="implement config_words"):
         register(type("Half", (type(lookup("gf2n-blakely")),), {"config_stream": True,
                                                                   "config_width": lambda self, p: 4}))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["generate", "gf2n-blakely", "n=9", "poly=x^100000000000+1"], "argument 'poly' must have degree at most 1024"),
+    (["generate", "gfpm-mse-horner", "p=3", "m=9", "poly=x^9999999999+1"], "argument 'poly' must have degree at most"),
+    (["poly", "check", "poly=x^100000000000+x+1"], "argument 'poly' must have degree at most 2048"),
+])
+def test_a_polynomial_is_bounded_before_it_is_parsed(capsys, argv, needle):
+    """A huge exponent is refused from the text (parsing it would allocate a coefficient each)."""
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and needle in err, err

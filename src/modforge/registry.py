@@ -6,7 +6,10 @@ abstract core below (what it takes, what it computes, the model, the hardware, t
 claim); everything else has a default, and its optional capabilities are class data
 (`frames`, `config_stream`). Its parameters are a frozen dataclass (`Params`) whose fields
 are made with `param`: the field's type drives parsing, `--help` and the errors (int, bool,
-str, Literal choices, tuple[int, ...] lists, and the kinds POW2 and POLYNOMIAL).
+str, Fraction, Literal choices, tuple[int, ...] lists, `| None` for a key that may be left
+out, and the kinds POW2 and POLYNOMIAL), and its bounds (lo, hi, bits) are checked before
+`validate`. `parse_params` is the one parser: the CLI's own verbs (poly, primes, rsa) declare
+their arguments the same way.
 
 The registry stands below the families: it finds them by the names `modforge.families`
 lists (one line a family) and by the `modforge.families` entry-point group, and imports
@@ -22,13 +25,14 @@ import hashlib
 import importlib
 import json
 import random
+import re
 import types
 import typing
 from fractions import Fraction
 from importlib import metadata
 from typing import Any, ClassVar, Literal
 
-from .errors import ParameterError
+from .errors import NotKeyValue, ParameterError
 
 _REGISTRY: dict[str, Algorithm] = {}
 
@@ -361,6 +365,8 @@ class ParamSpec:
         if self.bits is not None:
             low, high = self.bits
             return f"of {low}..{high} bits" if low > 1 else f"of at most {high} bits"
+        if self.kind == POLYNOMIAL:
+            return f"of degree at most {self.hi}" if self.hi is not None else ""
         if self.lo is not None and self.hi is not None:
             return f"in {bound_text(self.lo)}..{bound_text(self.hi)}"
         if self.lo is not None:
@@ -427,6 +433,11 @@ class ParamSpec:
                 raise ParameterError(algorithm, self.name, rule, number)
             self.check_bounds(algorithm, number, rule)
             return number
+        if self.kind == POLYNOMIAL and self.hi is not None:
+            # before anything parses it: x^100000000 would be a list of 10^8 coefficients
+            degree = max((int(e) for e in re.findall(r"\^\s*(\d+)", text)), default=0)
+            if degree > self.hi:
+                raise ParameterError(algorithm, self.name, f"must have degree at most {self.hi}", text)
         return text
 
     def check_bounds(self, algorithm: str, number: int, rule: str) -> None:
@@ -450,6 +461,23 @@ def param_specs(params_class: type) -> dict[str, ParamSpec]:
     return {f.name: ParamSpec(f.name, hints[f.name], f.metadata.get("kind"), f.default, f.metadata.get("help", ""),
                               f.metadata.get("lo"), f.metadata.get("hi"), f.metadata.get("bits"))
             for f in dataclasses.fields(params_class)}
+
+
+def key_values(owner: str, items: list[str] | None, keys: list[str], required: tuple[str, ...] = ()) -> dict[str, str]:
+    """Command-line KEY=VALUE items -> a dict. An item that is not one is named as typed, with
+    what was expected: the key it was probably meant for (the first of `required`, then of
+    `keys`, not given). `keys` names the keys for that message (any key is taken)."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            given = {i.partition("=")[0] for i in items or [] if "=" in i}
+            missing = [k for k in (*required, *keys) if k not in given]
+            raise NotKeyValue(owner, item, keys, missing)
+        if key in out:
+            raise ParameterError(owner, key, "is given twice", value)
+        out[key] = value
+    return out
 
 
 def parse_params(owner: str, params_class: type, args: dict[str, Any]) -> Any:

@@ -8,7 +8,8 @@ from typing import Any
 
 import typer
 
-from ..errors import NotKeyValue, ParameterError
+from .. import registry
+from ..errors import ParameterError
 from ..families import FAMILIES
 from ..registry import Algorithm, lookup, param_specs, parse_params
 from .render import err_console
@@ -53,19 +54,8 @@ def check_choice(command: str, argument: str, value: str, allowed) -> None:
 
 def key_values(command: str, items: list[str] | None, keys: tuple[str, ...] = (),
                required: tuple[str, ...] = ()) -> dict[str, str]:
-    """key=value items -> a dict. An item that is not one is named as typed, with what was
-    expected: the key it was probably meant for (the first required key not given)."""
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            given = {i.partition("=")[0] for i in items or [] if "=" in i}
-            missing = [k for k in (*required, *keys) if k not in given]
-            raise NotKeyValue(command, item, list(keys), missing)
-        if key in out:
-            raise ParameterError(command, key, "is given twice", value)
-        out[key] = value
-    return out
+    """key=value items -> a dict (registry.key_values)."""
+    return registry.key_values(command, items, list(keys), required)
 
 
 def arguments(command: str, params_class: type, items: list[str] | None) -> Any:

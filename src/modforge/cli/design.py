@@ -99,8 +99,15 @@ def result_beats(design) -> int:
     return design.result_beats or design.frame_beats
 
 
-VECTORS_HELP = ("Model vectors, corner cases first, then random (result beats: rounded up to whole results, an NTT "
-                "polynomial is n/P of them, and at least 3 results of a frame).")
+#: the model writes about 10^4-10^5 vectors a second, a simulator runs them at about the same rate
+MAX_VECTORS = 1_000_000
+VECTORS_HELP = (f"Model vectors, 1..{MAX_VECTORS}, corner cases first, then random (result beats: rounded up to whole "
+                "results, an NTT polynomial is n/P of them, and at least 3 results of a frame).")
+
+
+def check_vectors(command: str, vectors: int) -> None:
+    if not 1 <= vectors <= MAX_VECTORS:
+        raise ParameterError(command, "--vectors", f"must be in 1..{MAX_VECTORS}", vectors)
 OUT_HELP = "Output folder (default: ./<module>); a folder holding another design is refused (see --force)."
 
 
@@ -115,8 +122,7 @@ def generate(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGO
     """Write Verilog, the self-checking testbench, model vectors and design.json."""
     from ..sim.verify import prepare
     alg, p = configure(algorithm, params)
-    if vectors < 1:
-        raise ParameterError("generate", "--vectors", "must be at least 1", vectors)
+    check_vectors("generate", vectors)
     folder = out or Path(alg.module_name(p))
     check_out("generate", folder, alg, p, force)
     design = prepare(alg, p, folder, vectors, seed)
@@ -156,8 +162,7 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
     sims = list(SIMULATORS) if sim == "both" else [sim]
     if any(s not in SIMULATORS for s in sims):
         raise ParameterError("verify", "--sim", "must be verilator, icarus or both", sim)
-    if vectors < 1:
-        raise ParameterError("verify", "--vectors", "must be at least 1", vectors)
+    check_vectors("verify", vectors)
     if out is not None:
         check_out("verify", out, alg, p, force)
     for s in sims:

@@ -37,7 +37,7 @@ MAX_RSA_BITS = 8192
 class PolyCheckArgs:
     p: int = param(2, help="the characteristic, a prime", lo=2, hi=MAX_POLY_P)
     poly: str = param(kind=POLYNOMIAL, help=f"f over GF(p), such as x^163+x^7+x^6+x^3+1, degree at most "
-                                            f"{MAX_CHECK_DEGREE[2]} (p = 2) or {MAX_CHECK_DEGREE['odd']} (odd p)")
+                                            f"{MAX_CHECK_DEGREE['odd']} for odd p", hi=MAX_CHECK_DEGREE[2])
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -4,14 +4,16 @@ Figures (the same for the tables, the plots and `modforge best`):
   latency   latency_ns where the target gives a clock (ecp5 Fmax, asic critical path),
             else latency in cycles (generic, xc7, xcup: no timing)
   area      Metrics.area: LUT-eq (FPGA), um2 (asic), gates + FF (generic)
-  atp       area x latency: Metrics.atp (FPGA), area_time (asic), area x cycles (others)
+  atp       area x latency: Metrics.atp (FPGA; the same number as area_time), area_time
+            (asic), area x cycles (others)
 """
 
 from __future__ import annotations
 
 import re
 
-from ..errors import NotKeyValue, ParameterError
+from ..errors import ParameterError
+from ..registry import key_values
 from ..synth.metrics import FPGA_TARGETS
 from .store import Store
 
@@ -64,17 +66,11 @@ FIELD_FORMS = (r"gf\(\d+\^\d+\)", r"gf\(\d+\)\[x\]/\(.+\)", r"z_q\d+b", r"z_q\[x
 def parse_filters(items: list[str] | None) -> dict[str, str]:
     """key=value filters; a malformed one (no '=', a field that no label can match) is said
     here, not answered with 'no stored result matches'."""
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise NotKeyValue("best", item, [*COLUMNS, "a parameter"], [])
-        if key in out:
-            raise ParameterError("best", key, "is given twice", value)
-        if key == "field" and not any(re.fullmatch(form, value.replace(" ", "").lower()) for form in FIELD_FORMS):
-            raise ParameterError("best", "field", "must be a field or ring as stored: GF(p^m) such as GF(2^163), "
-                                 "GF(p)[x]/(f) (a ring), Z_q <bits>b such as Z_q 32b, or Z_q[x]/(f)", value)
-        out[key] = value
+    out = key_values("best", items, [*COLUMNS, "a parameter"])
+    field = out.get("field")
+    if field is not None and not any(re.fullmatch(form, field.replace(" ", "").lower()) for form in FIELD_FORMS):
+        raise ParameterError("best", "field", "must be a field or ring as stored: GF(p^m) such as GF(2^163), "
+                             "GF(p)[x]/(f) (a ring), Z_q <bits>b such as Z_q 32b, or Z_q[x]/(f)", field)
     return out
 
 

@@ -34,7 +34,7 @@ class FieldParams:
     p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)", lo=2, hi=MAX_P)
     m: int = param(163, help="extension degree m of GF(p^m)", lo=2, hi=MAX_M)
     poly: str = param(kind=POLYNOMIAL, default="paper", help="modulus f: paper | nist | auto | an explicit monic "
-                                    "irreducible polynomial such as x^97+x^16-1")
+                                    "irreducible polynomial such as x^97+x^16-1", hi=MAX_M)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -35,7 +35,7 @@ class Gf2nParams:
     n: int = param(163, help="degree n of F(t); operands and result have n bits", lo=2, hi=MAX_N)
     poly: str = param(kind=POLYNOMIAL, default="auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 "
                                    "(x^n+x^floor(n/2)+1), type2 (x^n+x+1), nist, auto (lowest-weight irreducible) "
-                                   "or an expression such as x^9+x^5+1")
+                                   "or an expression such as x^9+x^5+1", hi=MAX_N)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +43,7 @@ class RfFikoParams:
     n: int = param(163, help="odd degree n of the reduction-free trinomial F(t); "
                              "operands and result have n bits", lo=3, hi=MAX_N)
     poly: str = param(kind=POLYNOMIAL, default="rft", help="F(t): must be rft = x^n+x^ceil(n/2)+1 (or that trinomial "
-                                  "written out)")
+                                  "written out)", hi=MAX_N)
 
 
 @functools.lru_cache(maxsize=256)
