@@ -173,3 +173,10 @@ def test_summary_line_reads(tmp_path, capsys, monkeypatch):
     assert main(["explore", str(path), "--workers", "0", "--db", str(tmp_path / "x.sqlite")]) == 0
     assert f"{path}: 1 job in this process: 1 done, 0 failed" in capsys.readouterr().out
     assert InlineRunner().describe() == "in this process"
+
+
+def test_db_that_cannot_be_written(tmp_path, capsys):
+    path = write(tmp_path, '[[sweep]]\nalgorithm = "gf2n-blakely"\n[sweep.params]\nn = 9\n')
+    assert main(["explore", str(path), "--db", "/proc/modforge.sqlite"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: explore: argument '--db' must be a folder that can be created and written"), err

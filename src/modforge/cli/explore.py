@@ -45,6 +45,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
     from ..synth import check as check_synth
     if workers is not None and workers < 0:
         raise ParameterError("explore", "--workers", "must be >= 0 (0: in this process)", workers)
+    check_folder("explore", "--db", db.parent)    # the database's folder: /proc or /sys is one line too
     check_db(db, "explore")
     sweep = load(sweep_file, only)
     jobs = sweep.jobs()
