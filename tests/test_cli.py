@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -21,8 +23,9 @@ def run(capsys, *argv):
     (["generate", "no-such-algorithm", "n=9"], "argument 'algorithm' must be one of"),
     (["generate", "gf2n-blakely", "n=9", "colour=red"], "'colour' is not a parameter"),
     (["generate", "gf2n-blakely", "n=nine"], "'n' must be an integer"),
-    (["generate", "gf2n-blakely", "n"], "argument 'n|poly' must be written n|poly=VALUE"),
-    (["poly", "check", "x^571+x^286+1"], "argument 'poly' must be written poly=VALUE"),
+    (["generate", "gf2n-blakely", "n"], "got 'n', expected KEY=VALUE (did you mean n=VALUE? keys: n, poly)"),
+    (["poly", "check", "x^571+x^286+1"], "got 'x^571+x^286+1', expected KEY=VALUE (did you mean poly=x^571+x^286+1?"),
+    (["poly", "check", "5"], "poly check: got '5', expected KEY=VALUE (did you mean poly=5? keys: p, poly)"),
     (["generate", "gf2n-rffiko", "n=9", "poly=x^9+x^4+1"], "gf2n-rffiko: argument 'poly'"),
     (["generate", "gfpm-mse-digit", "m=8", "poly=x^8+1", "D=2"], "reducible"),
     (["generate", "gfpm-mse-digit", "m=11", "poly=auto", "D=0"], "argument 'D'"),
@@ -32,10 +35,11 @@ def run(capsys, *argv):
     (["verify", "gf2n-blakely", "n=9", "--sim", "modelsim"], "argument '--sim'"),
     (["poly", "check", "p=6", "poly=x^3+x+1"], "argument 'p' must be a prime"),
     (["poly", "irreducible", "p=2", "degree=1"], "argument 'degree'"),
-    (["rsa", "params", "l=0"], "argument 'l' must be a positive integer"),
-    (["rsa", "params", "l=-5"], "argument 'l' must be a positive integer"),
-    (["rsa", "params", "l=2k"], "argument 'l' must be a positive integer"),
-    (["rsa", "params", "2048"], "argument 'l' must be written l=VALUE"),
+    (["rsa", "params", "l=0"], "argument 'l' must be in 2..8192, got l=0"),
+    (["rsa", "params", "l=-5"], "argument 'l' must be in 2..8192"),
+    (["rsa", "params", "l=100000"], "argument 'l' must be in 2..8192, got l=100000"),
+    (["rsa", "params", "l=2k"], "argument 'l' must be an integer (int in 2..8192)"),
+    (["rsa", "params", "2048"], "rsa params: got '2048', expected KEY=VALUE (did you mean l=2048?"),
     (["rsa", "params", "l=2048", "P=48"], "argument 'P' must be a power of two"),
     (["rsa", "params", "l=64", "P=128"], "argument 'P' must be at most l=64"),
     (["rsa", "params", "l=2048", "P=64", "u=32", "c=1", "algorithm=2"], "eq. (13)"),
@@ -185,3 +189,181 @@ def test_rsa_params_one_set_and_human(capsys):
     assert (row["M"], row["rule"][:8], row["selected"]) == ("2^96+1", "eq. (13)", True)
     code, out, _ = run(capsys, "rsa", "params", "l=1024", "P=64")
     assert code == 0 and "2^64+1" in out and "eq. (19)" in out
+
+
+# ---------------------------------------------------------------- issue 35: bad input that still hurts
+
+BOX = set("─━│┃┏┓┗┛┡┩├┤┬┴┼╇╈═║╭╮╰╯")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["generate", "gf2n-blakely", "n=100000000"], "gf2n-blakely: argument 'n' must be in 2..1024, got n=100000000"),
+    (["generate", "gfpm-mse-digit", "p=3", "m=5000", "poly=auto"], "argument 'm' must be in 2..1024"),
+    (["generate", "ntt-forward", "q=0x80014001", "n=64", "pe=128"], "argument 'pe' must be a power of two in 1..64"),
+    (["generate", "modmul-barrett", f"q={(1 << 300) + 1}"], "argument 'q' must be at most 128 bits wide"),
+    (["generate", "rsa-montgomery", "l=100000"], "argument 'l' must be in 8..8192"),
+    (["list", "--family", "nosuch"], "list: argument '--family' must be one of gf2n,"),
+    (["best", "field=GF(2^x)"], "best: argument 'field' must be a field or ring as stored"),
+    (["best", "GF(2^163)"], "best: got 'GF(2^163)', expected KEY=VALUE"),
+    (["primes", "roots", "q=12289", "n=4194304"], "argument 'n' must be a power of two in 1..2^20"),
+    (["poly", "irreducible", "degree=1000000"], "argument 'degree' must be in 2..100000"),
+    (["poly", "check", "p=3", f"poly=x^{300}+x+2"], "argument 'poly' must have degree at most 256 over GF(3)"),
+    (["config", "gf2n-blakely", "n=9", "--prime", "3"], "config: argument 'ALGORITHM' must have a cfg stream (rsa-"),
+    (["generate", "gf2n-blakely", "n=9", "--vectors", "1000000000"], "argument '--vectors' must be in 1..1000000"),
+])
+def test_bounds_before_any_search(tmp_path, capsys, monkeypatch, argv, needle):
+    """Every argument has a stated upper bound, checked before anything searches or is written:
+    one line, exit 2, within a second or two."""
+    monkeypatch.chdir(tmp_path)
+    start = time.monotonic()
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and needle in err and len(err.splitlines()) == 1, err
+    assert time.monotonic() - start < 10 and list(tmp_path.iterdir()) == []
+
+
+def test_bounds_are_stated(capsys):
+    """The bounds are in `modforge list` and in the verbs' --help."""
+    code, out, _ = run(capsys, "list", "--family", "gf2n")
+    assert code == 0 and "[int in 2..1024]" in out
+    code, out, _ = run(capsys, "rsa", "params", "--help")
+    assert code == 0 and "int in 2..8192" in " ".join(out.split())
+
+
+def test_config_names_no_ntt_parameter(capsys):
+    """An algorithm without a cfg stream: a generic line that does not name the NTT's twiddles."""
+    code, _, err = run(capsys, "config", "gf2n-blakely", "n=9", "--prime", "3")
+    assert code == 2 and "twiddles" not in err and "must have a cfg stream" in err
+
+
+@pytest.mark.parametrize("verb", ["generate", "verify", "synth", "prove"])
+@pytest.mark.parametrize("out", ["/proc/modforge_out", "/sys/modforge_out/sub"])
+def test_out_that_cannot_be_written(capsys, verb, out):
+    """-o under /proc or /sys: one line, exit 2 (was a 74-line traceback, exit 1)."""
+    if not Path("/", out.split("/")[1]).is_dir():
+        pytest.skip("no such file system here")
+    code, _, err = run(capsys, verb, "gf2n-blakely", "n=9", "-o", out)
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"error: {verb}: argument '-o' must be a folder that can be created and written")
+    assert not Path(out).exists()
+
+
+def test_config_out_that_cannot_be_written(capsys):
+    code, _, err = run(capsys, "config", "rsa-montgomery", "l=64", "w=16", "--prime", hex((1 << 63) + 1),
+                       "-o", "/proc/modforge_cfg.hex")
+    assert code == 2 and "argument '-o' must be a folder that can be created and written" in err, err
+
+
+def test_another_design_is_not_overwritten(tmp_path, capsys):
+    """A folder holding another design is refused (naming it) unless --force, which replaces it;
+    the same design (same parameter hash) is written again."""
+    out = tmp_path / "d"
+    assert run(capsys, "generate", "gf2n-blakely", "n=9", "-o", str(out), "--vectors", "20")[0] == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    code, _, err = run(capsys, "generate", "gf2n-blakely", "n=11", "-o", str(out), "--vectors", "20")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "must not hold another design: it holds mf_gf2n_blakely_n9_" in err and "--force" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert run(capsys, "generate", "gf2n-blakely", "n=9", "-o", str(out), "--vectors", "20")[0] == 0
+    code, out_text, _ = run(capsys, "generate", "gf2n-blakely", "n=11", "-o", str(out), "--vectors", "20",
+                            "--force", "--json")
+    assert code == 0
+    top = json.loads(out_text)["top"]
+    assert sorted(p.name for p in out.glob("*.v")) == [f"{top}.v", f"{top}_inst.v", "tb.v"]
+    assert not any("n9" in p.name for p in out.iterdir())     # the old design's files are gone
+
+
+def test_validation_search_shows_progress_on_a_terminal(tmp_path):
+    """poly=auto searches an irreducible polynomial while the parameters are checked: on a
+    terminal that search shows a bar, like `poly irreducible`."""
+    from tests.test_progress import on_a_terminal
+    code, _, shown = on_a_terminal("generate", "gfpm-mse-horner", "p=3", "m=128", "poly=auto", "--vectors", "0")
+    assert code == 2 and "gfpm-mse-horner: searching the modulus" in shown, shown
+
+
+# ---------------------------------------------------------------- issue 35: figures that add up
+
+def test_figures_named_as_the_port_contract(tmp_path, capsys):
+    """cycles (the formula), latency (a beat), operation latency (a frame) and the initiation
+    interval, alike in the Verilog header and generate; a vector count rounded up to whole
+    frames says so."""
+    code, out, _ = run(capsys, "generate", "poly-fast", "n=16", "q=8192", "small=4", "M=2", "-o", str(tmp_path / "d"),
+                       "--vectors", "10")
+    assert code == 0
+    assert "vectors/ (24 (10 asked, rounded up to whole results of 8 beats, at least 3) vectors)" in out
+    timing = ("cycles 15 (the algorithm's formula), latency 8 cycles (an input beat to its output beat), "
+              "operation latency 15 cycles (first input beat to last output beat), initiation interval 8 cycles "
+              "(between operand sets)")
+    assert timing in out
+    verilog = tmp_path / "d" / f"{json.loads((tmp_path / 'd' / 'design.json').read_text())['top']}.v"
+    assert f"// timing: {timing}; frames of 8 beats" in verilog.read_text()
+    assert "step cycles" not in verilog.read_text()
+
+
+def test_synth_figures_each_from_one_stage(capsys):
+    """ecp5: Yosys' mapped cells are labelled as before place and route, nextpnr's LUT total as
+    after it; one area-time figure, with its unit."""
+    from modforge.cli.design import print_metrics
+    from modforge.design import Design
+    from modforge.synth.metrics import Metrics
+    design = Design(directory=Path("."), algorithm="gf2n-blakely", params={}, param_hash="0", top="mf_x", files=[],
+                    cycles=163, latency=164, initiation_interval=164, frame_beats=1, input_width=326,
+                    output_width=163, operands=[], congruence="", paper="", info={})
+    m = Metrics(target="ecp5", top="mf_x", freq_mhz=100.0, latency_cycles=164, initiation_interval=164, lut=664,
+                lut_by_size={"CCU2C": 3, "LUT4": 652}, ff=330, carry=3, dsp=0, bram=0, fmax_mhz=268.0).finish()
+    print_metrics(design, "ecp5", m)
+    out = capsys.readouterr().out
+    assert "mapped cells (Yosys, before place and route): CCU2C 3, LUT4 652" in out
+    assert "after place and route (nextpnr): LUT4 slots LUT 664" in out
+    assert out.count(f"{m.area_time:.4g}") == 1 and "area x time" not in out
+    assert f"ATP (area x operation latency) {m.area_time:.4g} LUT-eq x us" in out
+
+
+def test_piped_tables_are_plain(capsys):
+    """stdout not a terminal: the rich tables print as plain text, no box-drawing characters."""
+    code, out, _ = run(capsys, "rsa", "params", "l=2048")
+    assert code == 0 and not BOX & set(out)
+    lines = out.splitlines()
+    assert lines[0].startswith("FMLM3 parameter sets for l = 2048") and lines[1].split()[:3] == ["alg", "P", "u"]
+    proc = subprocess.run([sys.executable, "-m", "modforge.cli", "rsa", "params", "l=2048"], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0 and proc.stdout == out
+
+
+@pytest.mark.sim
+def test_verify_says_the_count_it_ran(capsys):
+    """verify --vectors 10 on frames of 8 beats runs 24 vectors and says so on the count's line;
+    the figures carry the port contract's names."""
+    code, out, _ = run(capsys, "verify", "poly-fast", "n=16", "q=8192", "small=4", "M=2", "--vectors", "10",
+                       "--sim", "icarus")
+    assert code == 0, out
+    assert "claimed: cycles 15 (the algorithm's formula), latency 8 cycles (an input beat to its output beat), " \
+           "operation latency 15 cycles" in out
+    (row,) = [line for line in out.splitlines() if line.startswith("icarus")]
+    assert "24 (10 asked, rounded up to whole results of 8 beats, at least 3)" in row and row.endswith("PASS")
+    assert not BOX & set(out)
+
+
+def test_cfg_stream_is_a_declared_capability():
+    """config_words belongs to the config_stream capability: declared, and implemented by every
+    algorithm that declares a cfg stream."""
+    from modforge.registry import CAPABILITIES, Algorithm, all_algorithms, lookup, register
+    assert "config_words" in CAPABILITIES["config_stream"]
+    streams = [a for a in all_algorithms() if a.config_stream]
+    assert {"rsa-montgomery", "rsa-fmlm3", "ntt-forward"} <= {a.name for a in streams}
+    assert all(type(a).config_words is not Algorithm.config_words for a in streams)
+    with pytest.raises(TypeError, match="declare config_stream = True"):
+        register(type("Undeclared", (type(lookup("rsa-montgomery")),), {"config_stream": False}))
+    with pytest.raises(TypeError, match="implement config_words"):
+        register(type("Half", (type(lookup("gf2n-blakely")),), {"config_stream": True,
+                                                                  "config_width": lambda self, p: 4}))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["generate", "gf2n-blakely", "n=9", "poly=x^100000000000+1"], "argument 'poly' must have degree at most 1024"),
+    (["generate", "gfpm-mse-horner", "p=3", "m=9", "poly=x^9999999999+1"], "argument 'poly' must have degree at most"),
+    (["poly", "check", "poly=x^100000000000+x+1"], "argument 'poly' must have degree at most 2048"),
+])
+def test_a_polynomial_is_bounded_before_it_is_parsed(capsys, argv, needle):
+    """A huge exponent is refused from the text (parsing it would allocate a coefficient each)."""
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and needle in err, err

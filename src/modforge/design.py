@@ -107,6 +107,19 @@ class Design:
         return cls(directory=Path(directory), **{k: v for k, v in rec.items() if k in fields})
 
 
+def timing_text(cycles: int, latency: int, initiation_interval: int, frame_beats: int = 1) -> str:
+    """A design's cycle figures under the names the port contract gives them (LATENCY_FROM,
+    Design.operation_latency): the header, generate, verify and synth say them alike."""
+    parts = [f"cycles {cycles} (the algorithm's formula)"]
+    if frame_beats > 1:
+        parts += [f"latency {latency} cycles (an input beat to its output beat)",
+                  f"operation latency {latency + frame_beats - 1} cycles (first input beat to last output beat)"]
+    else:
+        parts.append(f"latency {latency} cycles (input handshake to o__valid)")
+    parts.append(f"initiation interval {initiation_interval} cycles (between operand sets)")
+    return ", ".join(parts)
+
+
 def _header(algorithm: Algorithm, plan: Plan, core) -> str:
     frames = f"; frames of {plan.frame_beats} beats" if plan.frame_beats > 1 else ""
     if plan.result_beats != plan.frame_beats:
@@ -118,8 +131,7 @@ def _header(algorithm: Algorithm, plan: Plan, core) -> str:
         f"paper: {algorithm.paper}",
         f"computes in: {plan.computes.label}" + ("" if plan.computes.is_field else " (a ring, not a field)"),
         f"output: {plan.congruence}",
-        f"cycles: {plan.cycles} step cycles; latency {core.latency} cycles;"
-        f" initiation interval {core.initiation_interval} cycles{frames}",
+        "timing: " + timing_text(plan.cycles, core.latency, core.initiation_interval, plan.frame_beats) + frames,
         f"latency: {LATENCY_FROM}",
         *HANDSHAKE.splitlines(),
         *([CONFIG_HANDSHAKE] if plan.config_width else []),

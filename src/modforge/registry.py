@@ -6,7 +6,10 @@ abstract core below (what it takes, what it computes, the model, the hardware, t
 claim); everything else has a default, and its optional capabilities are class data
 (`frames`, `config_stream`). Its parameters are a frozen dataclass (`Params`) whose fields
 are made with `param`: the field's type drives parsing, `--help` and the errors (int, bool,
-str, Literal choices, tuple[int, ...] lists, and the kinds POW2 and POLYNOMIAL).
+str, Fraction, Literal choices, tuple[int, ...] lists, `| None` for a key that may be left
+out, and the kinds POW2 and POLYNOMIAL), and its bounds (lo, hi, bits) are checked before
+`validate`. `parse_params` is the one parser: the CLI's own verbs (poly, primes, rsa) declare
+their arguments the same way.
 
 The registry stands below the families: it finds them by the names `modforge.families`
 lists (one line a family) and by the `modforge.families` entry-point group, and imports
@@ -22,11 +25,14 @@ import hashlib
 import importlib
 import json
 import random
+import re
+import types
 import typing
+from fractions import Fraction
 from importlib import metadata
 from typing import Any, ClassVar, Literal
 
-from .errors import ParameterError
+from .errors import NotKeyValue, ParameterError
 
 _REGISTRY: dict[str, Algorithm] = {}
 
@@ -34,9 +40,14 @@ POW2 = "power of two"
 POLYNOMIAL = "polynomial"
 
 
-def param(default: Any = dataclasses.MISSING, *, help: str, kind: str | None = None) -> Any:
-    """A parameter field with its one-line meaning; kind: POW2 or POLYNOMIAL refine an int or str."""
-    return dataclasses.field(default=default, metadata={"help": help, "kind": kind})
+def param(default: Any = dataclasses.MISSING, *, help: str, kind: str | None = None,
+          lo: int | None = None, hi: int | None = None, bits: tuple[int, int] | None = None) -> Any:
+    """A parameter field with its one-line meaning; kind: POW2 or POLYNOMIAL refine an int or
+    str; lo, hi: the bounds of an int (each item of an integer list), bits: the bounds of its
+    bit length (a modulus), stated in `--help` and `modforge list` and checked while parsing,
+    before `validate` (and any search it runs)."""
+    return dataclasses.field(default=default, metadata={"help": help, "kind": kind, "lo": lo, "hi": hi,
+                                                        "bits": bits})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,7 +147,7 @@ class Plan:
 class Algorithm(abc.ABC):
     """The contract. Class data: name (CLI), family, title, paper, Params; capabilities
     `frames` (an operand set streams as several beats: frame_beats, in_beats, out_beats) and
-    `config_stream` (a cfg stream: config_width, verification_config, config_fields) and `formal`
+    `config_stream` (a cfg stream: config_width, verification_config, config_fields, config_words) and `formal`
     (a reference relation `modforge prove` checks the core against: reference); `uses`,
     the families whose algorithms it composes through `lookup` (a stored result follows their
     code too); `parallelism`, the parameter that sets how many coefficients a cycle handles (the
@@ -220,16 +231,7 @@ class Algorithm(abc.ABC):
     def parse(self, args: dict[str, Any]):
         """`key=value` strings (or values of the field's type) -> validated canonical
         params. Raises ParameterError."""
-        specs = param_specs(self.Params)
-        values: dict[str, Any] = {}
-        for key, value in args.items():
-            if key not in specs:
-                raise ParameterError(self.name, key, f"is not a parameter (known: {', '.join(specs)})", value)
-            values[key] = specs[key].convert(self.name, value)
-        for spec in specs.values():
-            if spec.name not in values and spec.required:
-                raise ParameterError(self.name, spec.name, f"is required ({spec.type_text})", "<missing>")
-        return self.validate(self.Params(**values))
+        return self.validate(parse_params(self.name, self.Params, args))
 
     def param_help(self) -> list[tuple[str, str, Any]]:
         """(name, help with the type, default or None) of every parameter."""
@@ -271,6 +273,14 @@ class Algorithm(abc.ABC):
         width = self.config_width(params)
         return [Operand("word", width)] if width else []
 
+    def config_words(self, params, moduli: list[int]) -> list[int]:
+        """(config_stream only) The cfg payloads that load the run-time moduli `moduli` (RSA:
+        one modulus; NTT: a prime per residue slot) into a core of `params`: what `modforge
+        config` prints. Raises ParameterError naming the parameter that gives the core its cfg
+        stream when `params` leave it out, and for moduli the core cannot take."""
+        raise ParameterError(self.name, "config", "is not available: the algorithm has no cfg stream",
+                             ",".join(map(hex, moduli)))
+
     def reference(self, params) -> str:
         """(formal only) The Verilog body of `mf_reference(operands, result, ok, in_domain)`: ok
         when `result` (the result beats, beat 0 lowest) is right for `operands` (the input beats),
@@ -310,46 +320,86 @@ class Algorithm(abc.ABC):
 
 
 # --- typed parameters -------------------------------------------------------------------
+def bound_text(value: int) -> str:
+    """A bound as it reads best: 2^k, 2^k-1 for the large ones near a power of two."""
+    if value > 1 << 16 and value & (value - 1) == 0:
+        return f"2^{value.bit_length() - 1}"
+    if value > 1 << 16 and (value + 1) & value == 0:
+        return f"2^{value.bit_length()}-1"
+    return str(value)
+
+
 @dataclasses.dataclass(frozen=True)
 class ParamSpec:
-    """One parameter: its Python type (int, bool, str, Literal[...], tuple[int, ...]), kind
-    (POW2, POLYNOMIAL or None), default and help."""
+    """One parameter: its Python type (int, bool, str, Fraction, Literal[...], tuple[int, ...],
+    each optionally `| None`: not given), kind (POW2, POLYNOMIAL or None), default, help and
+    the bounds lo, hi of an int."""
     name: str
     type: Any
     kind: str | None
     default: Any
     help: str
+    lo: int | None = None
+    hi: int | None = None
+    bits: tuple[int, int] | None = None
 
     @property
     def required(self) -> bool:
         return self.default is dataclasses.MISSING
 
     @property
+    def base(self) -> Any:
+        """The type without `| None`."""
+        if typing.get_origin(self.type) in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(self.type) if a is not type(None)]
+            return args[0] if len(args) == 1 else self.type
+        return self.type
+
+    @property
     def choices(self) -> tuple | None:
-        return typing.get_args(self.type) if typing.get_origin(self.type) is Literal else None
+        return typing.get_args(self.base) if typing.get_origin(self.base) is Literal else None
+
+    @property
+    def bounds_text(self) -> str:
+        """'in 16..65536', 'at least 2', 'at most 64', 'of 8..128 bits' or ''."""
+        if self.bits is not None:
+            low, high = self.bits
+            return f"of {low}..{high} bits" if low > 1 else f"of at most {high} bits"
+        if self.kind == POLYNOMIAL:
+            return f"of degree at most {self.hi}" if self.hi is not None else ""
+        if self.lo is not None and self.hi is not None:
+            return f"in {bound_text(self.lo)}..{bound_text(self.hi)}"
+        if self.lo is not None:
+            return f"at least {bound_text(self.lo)}"
+        return f"at most {bound_text(self.hi)}" if self.hi is not None else ""
 
     @property
     def type_text(self) -> str:
         if self.choices is not None:
             names = [str(c) for c in self.choices]
             return " or ".join(names) if len(names) == 2 else "one of " + ", ".join(names)
-        if self.type is bool:
+        if self.base is bool:
             return "bool: 0 or 1"
-        if typing.get_origin(self.type) is tuple:
-            return "comma-separated integers"
+        if self.base is Fraction:
+            return "a fraction such as 1/2, or an integer"
+        bounds = f" {self.bounds_text}" if self.bounds_text else ""
+        if typing.get_origin(self.base) is tuple:
+            return "comma-separated integers" + (f", each {self.bounds_text}" if bounds else "")
         if self.kind:
-            return self.kind
-        return getattr(self.type, "__name__", str(self.type))
+            return self.kind + bounds
+        return getattr(self.base, "__name__", str(self.base)) + bounds
 
     def convert(self, algorithm: str, value: Any) -> Any:
-        """A command-line string (or a value already of the type) -> the field's value."""
+        """A command-line string (or a value already of the type) -> the field's value, its
+        bounds checked."""
         text = str(value).strip()
+        base = self.base
         if self.choices is not None:
             for c in self.choices:
                 if text == str(c):
                     return c
             raise ParameterError(algorithm, self.name, f"must be {self.type_text}", text)
-        if self.type is bool:
+        if base is bool:
             if isinstance(value, bool) or value in (0, 1):
                 return bool(value)
             if text.lower() in ("1", "true", "yes", "on"):
@@ -357,30 +407,93 @@ class ParamSpec:
             if text.lower() in ("0", "false", "no", "off"):
                 return False
             raise ParameterError(algorithm, self.name, "must be 0 or 1 (a bool)", text)
-        if typing.get_origin(self.type) is tuple:
+        if base is Fraction:
+            try:
+                return Fraction(text)
+            except (ValueError, ZeroDivisionError):
+                raise ParameterError(algorithm, self.name, f"must be {self.type_text}", text) from None
+        if typing.get_origin(base) is tuple:
             items = value if isinstance(value, (list, tuple)) else [x for x in text.split(",") if x.strip()]
             try:
-                return tuple(int(str(x).strip(), 0) for x in items)
+                numbers = tuple(int(str(x).strip(), 0) for x in items)
             except ValueError:
                 raise ParameterError(algorithm, self.name, "must be comma-separated integers", text) from None
-        if self.type is int:
+            for number in numbers:
+                self.check_bounds(algorithm, number, f"must hold integers {self.bounds_text}")
+            return numbers
+        if base is int:
             if isinstance(value, bool):
                 raise ParameterError(algorithm, self.name, f"must be an integer ({self.type_text})", text)
             try:
                 number = value if isinstance(value, int) else int(text, 0)
             except ValueError:
                 raise ParameterError(algorithm, self.name, f"must be an integer ({self.type_text})", text) from None
+            rule = f"must be a {self.type_text}" if self.kind == POW2 else f"must be {self.bounds_text}"
             if self.kind == POW2 and (number < 1 or number & (number - 1)):
-                raise ParameterError(algorithm, self.name, "must be a power of two", number)
+                raise ParameterError(algorithm, self.name, rule, number)
+            self.check_bounds(algorithm, number, rule)
             return number
+        if self.kind == POLYNOMIAL and self.hi is not None:
+            # before anything parses it: x^100000000 would be a list of 10^8 coefficients
+            degree = max((int(e) for e in re.findall(r"\^\s*(\d+)", text)), default=0)
+            if degree > self.hi:
+                raise ParameterError(algorithm, self.name, f"must have degree at most {self.hi}", text)
         return text
+
+    def check_bounds(self, algorithm: str, number: int, rule: str) -> None:
+        shown = hex(number) if number.bit_length() > 64 else number
+        if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
+            raise ParameterError(algorithm, self.name, rule, shown)
+        if self.bits is not None:
+            low, high = self.bits
+            if number < 0:
+                raise ParameterError(algorithm, self.name, "must be an integer >= 0", shown)
+            if number.bit_length() > high:
+                raise ParameterError(algorithm, self.name, f"must be at most {high} bits wide", shown)
+            if 0 < number.bit_length() < low:     # 0: the default a field may keep for 'derive it'
+                raise ParameterError(algorithm, self.name, f"must be at least {low} bits wide (>= 2^{low - 1})",
+                                     shown)
 
 
 @functools.cache
 def param_specs(params_class: type) -> dict[str, ParamSpec]:
     hints = typing.get_type_hints(params_class)
-    return {f.name: ParamSpec(f.name, hints[f.name], f.metadata.get("kind"), f.default, f.metadata.get("help", ""))
+    return {f.name: ParamSpec(f.name, hints[f.name], f.metadata.get("kind"), f.default, f.metadata.get("help", ""),
+                              f.metadata.get("lo"), f.metadata.get("hi"), f.metadata.get("bits"))
             for f in dataclasses.fields(params_class)}
+
+
+def key_values(owner: str, items: list[str] | None, keys: list[str], required: tuple[str, ...] = ()) -> dict[str, str]:
+    """Command-line KEY=VALUE items -> a dict. An item that is not one is named as typed, with
+    what was expected: the key it was probably meant for (the first of `required`, then of
+    `keys`, not given). `keys` names the keys for that message (any key is taken)."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            given = {i.partition("=")[0] for i in items or [] if "=" in i}
+            missing = [k for k in (*required, *keys) if k not in given]
+            raise NotKeyValue(owner, item, keys, missing)
+        if key in out:
+            raise ParameterError(owner, key, "is given twice", value)
+        out[key] = value
+    return out
+
+
+def parse_params(owner: str, params_class: type, args: dict[str, Any]) -> Any:
+    """`key=value` strings (or values of the field's type) -> a `params_class`, every value
+    converted and checked against its bounds: the one parser of the algorithms' parameters and
+    of the CLI's verbs. `owner` (an algorithm or a command) names the errors."""
+    specs = param_specs(params_class)
+    values: dict[str, Any] = {}
+    for key, value in args.items():
+        if key not in specs:
+            raise ParameterError(owner, key, f"is not a parameter (known: {', '.join(specs)})", value)
+        values[key] = specs[key].convert(owner, value)
+    for spec in specs.values():
+        if spec.name not in values and spec.required:
+            raise ParameterError(owner, spec.name, f"is required ({spec.type_text})", "<missing>")
+    return params_class(**values)
 
 
 def canonical(params) -> dict:
@@ -409,8 +522,10 @@ def param_hash(algorithm: Algorithm, params) -> str:
 
 # --- the registry -----------------------------------------------------------------------
 CAPABILITIES = {"frames": ("frame_beats", "result_beats", "in_beats", "out_beats"),
-                "config_stream": ("config_width", "verification_config", "config_fields"),
+                "config_stream": ("config_width", "verification_config", "config_fields", "config_words"),
                 "formal": ("reference",)}
+#: what a declared capability must implement (the rest have defaults that fit)
+REQUIRED = {"config_stream": ("config_width", "config_words"), "formal": ("reference",)}
 
 
 def register(cls):
@@ -420,6 +535,9 @@ def register(cls):
         used = [m for m in methods if getattr(cls, m) is not getattr(Algorithm, m)]
         if used and not getattr(cls, capability):
             raise TypeError(f"{cls.__name__} implements {', '.join(used)}: declare {capability} = True")
+        missing = [m for m in REQUIRED.get(capability, ()) if getattr(cls, m) is getattr(Algorithm, m)]
+        if getattr(cls, capability) and missing:
+            raise TypeError(f"{cls.__name__} declares {capability}: implement {', '.join(missing)}")
     inst = cls()
     if inst.name in _REGISTRY:
         raise RuntimeError(f"algorithm {inst.name} registered twice")

@@ -170,6 +170,28 @@ def test_best_cli(db, capsys):
     assert main(["best", "field=GF(2^163)", "--db", str(db.parent / "none.sqlite")]) == 2
 
 
+def test_best_table(db, capsys):
+    """One column a figure (no second 'latency' when ranked by latency), each with its unit;
+    piped, plain text without box-drawing characters."""
+    for minimize in ("latency", "area", "atp"):
+        assert main(["best", "field=GF(2^163)", "--db", str(db), "--target", "ecp5", "--minimize", minimize]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].startswith(f"best by {minimize} on ecp5 (")
+        assert lines[1].split() == ["#", "algorithm", "params", "latency", "area", "ATP", "LUT", "Fmax", "MHz"]
+        assert not set("─━│┃┏┓┗┛┡┩") & set("".join(lines))
+    assert "ns" in lines[2] and "LUT-eq x us" in lines[2]
+
+
+def test_best_rejects_a_malformed_filter(db, capsys):
+    """`best 'field=GF(2^x)'` is an error (exit 2), not 'no stored result matches' (exit 1)."""
+    for item, needle in (("field=GF(2^x)", "argument 'field' must be a field or ring as stored"),
+                         ("GF(2^163)", "got 'GF(2^163)', expected KEY=VALUE")):
+        assert main(["best", item, "--db", str(db), "--target", "ecp5"]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and len(err.splitlines()) == 1, err
+    assert main(["best", "field=gf(2^163)", "--db", str(db), "--target", "ecp5"]) == 0   # case and spaces aside
+
+
 def test_reports(db, tmp_path):
     md = write_report(db, "md", tmp_path / "md")
     text = md.read_text()

@@ -155,3 +155,28 @@ def test_fmlm3_sweep_has_every_table6_row():
         c = rows[(bits, alg, P, u)]["c"]
         assert (P // 2 if c == "1/2" else int(c) * P) == K
     assert {p.params["l"] for p in sweep.points if p.algorithm == "rsa-montgomery"} == {bits for bits, *_ in TABLE6}
+
+
+def test_summary_line_reads(tmp_path, capsys, monkeypatch):
+    """'1 job in this process', not '1 jobs on in this process'; '1 point' in a dry run."""
+    from modforge import explore
+    from modforge.explore.run import Summary
+    from modforge.explore.runners import InlineRunner
+    path = write(tmp_path, '[defaults]\nsimulators = ["icarus"]\ntargets = ["generic"]\n'
+                           '[[sweep]]\nalgorithm = "gf2n-blakely"\n[sweep.params]\nn = 9\n')
+    assert main(["explore", str(path), "--dry-run"]) == 0
+    assert "1 point, 1 (point, target) job;" in capsys.readouterr().out
+    monkeypatch.setattr(explore, "run_sweep", lambda sweep, store, runner, **kw: Summary(
+        jobs=1, done=1, seconds=1.0, runner=runner.describe()))
+    monkeypatch.setattr("modforge.sim.runners.tool_path", lambda sim: sim)
+    monkeypatch.setattr("modforge.synth.check", lambda target, freq=None: None)
+    assert main(["explore", str(path), "--workers", "0", "--db", str(tmp_path / "x.sqlite")]) == 0
+    assert f"{path}: 1 job in this process: 1 done, 0 failed" in capsys.readouterr().out
+    assert InlineRunner().describe() == "in this process"
+
+
+def test_db_that_cannot_be_written(tmp_path, capsys):
+    path = write(tmp_path, '[[sweep]]\nalgorithm = "gf2n-blakely"\n[sweep.params]\nn = 9\n')
+    assert main(["explore", str(path), "--db", "/proc/modforge.sqlite"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: explore: argument '--db' must be a folder that can be created and written"), err

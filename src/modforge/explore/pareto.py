@@ -4,12 +4,16 @@ Figures (the same for the tables, the plots and `modforge best`):
   latency   latency_ns where the target gives a clock (ecp5 Fmax, asic critical path),
             else latency in cycles (generic, xc7, xcup: no timing)
   area      Metrics.area: LUT-eq (FPGA), um2 (asic), gates + FF (generic)
-  atp       area x latency: Metrics.atp (FPGA), area_time (asic), area x cycles (others)
+  atp       area x latency: Metrics.atp (FPGA; the same number as area_time), area_time
+            (asic), area x cycles (others)
 """
 
 from __future__ import annotations
 
+import re
+
 from ..errors import ParameterError
+from ..registry import key_values
 from ..synth.metrics import FPGA_TARGETS
 from .store import Store
 
@@ -55,13 +59,18 @@ def pareto_front(rows: list[dict], x=area, y=latency) -> list[dict]:
     return front
 
 
+#: the labels of Computes.label, spaces and case aside: GF(2^163), GF(2)[x]/(x^163+x^82+1), Z_q 32b, Z_q[x]/(x^256+1)
+FIELD_FORMS = (r"gf\(\d+\^\d+\)", r"gf\(\d+\)\[x\]/\(.+\)", r"z_q\d+b", r"z_q\[x\]/\(.+\)")
+
+
 def parse_filters(items: list[str] | None) -> dict[str, str]:
-    out = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ParameterError("best", item, "must be written key=value (e.g. field=GF(2^163))", item)
-        out[key] = value
+    """key=value filters; a malformed one (no '=', a field that no label can match) is said
+    here, not answered with 'no stored result matches'."""
+    out = key_values("best", items, [*COLUMNS, "a parameter"])
+    field = out.get("field")
+    if field is not None and not any(re.fullmatch(form, field.replace(" ", "").lower()) for form in FIELD_FORMS):
+        raise ParameterError("best", "field", "must be a field or ring as stored: GF(p^m) such as GF(2^163), "
+                             "GF(p)[x]/(f) (a ring), Z_q <bits>b such as Z_q 32b, or Z_q[x]/(f)", field)
     return out
 
 
@@ -126,6 +135,7 @@ def best(store: Store, filters: dict[str, str], target: str | None, minimize: st
                     "modulus": r["modulus"], "target": r["target"], "freq_mhz": r["freq_mhz"] or None,
                     minimize: fig(r)[0], "unit": fig(r)[1],
                     "latency": latency(r)[0], "latency_unit": latency(r)[1], "area": r.get("area"),
+                    "atp": atp(r)[0], "atp_unit": atp(r)[1],
                     "area_unit": r.get("area_unit"), "lut": r.get("lut"), "fmax_mhz": r.get("fmax_mhz"),
                     "cycles": r.get("latency_cycles"), "param_hash": r["param_hash"]})
     return {"filters": filters, "target": target, "minimize": minimize, "max_luts": max_luts,

@@ -167,7 +167,7 @@ class LocalRunner(InlineRunner):
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     def describe(self) -> str:
-        return f"{self.slots} local processes"
+        return f"on {self.slots} local process{'es' if self.slots != 1 else ''}"
 
 
 class DaskRunner:
@@ -204,7 +204,7 @@ class DaskRunner:
         self.client.close()
 
     def describe(self) -> str:
-        return f"Dask cluster {self.address} ({self.slots} worker threads)"
+        return f"on the Dask cluster {self.address} ({self.slots} worker threads)"
 
 
 def make_runner(workers: int | None = None, scheduler: str | None = None, fn=None):

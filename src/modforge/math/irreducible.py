@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import product
 
 from . import gf2, poly as P
@@ -330,6 +332,19 @@ def structure(f, p: int) -> dict:
 
 #: progress(candidates tested, candidates in all), told before each test
 Progress = Callable[[int, int], None]
+#: the progress of the searches a caller cannot reach (poly=auto while an algorithm validates)
+_reporting: ContextVar[Progress | None] = ContextVar("irreducible_progress", default=None)
+
+
+@contextmanager
+def searching(progress: Progress | None) -> Iterator[None]:
+    """The searches run inside (trinomials, pentanomials, lowest_weight_irreducible) report
+    to `progress` unless given their own."""
+    token = _reporting.set(progress)
+    try:
+        yield
+    finally:
+        _reporting.reset(token)
 
 
 def trinomials(p: int, n: int, progress: Progress | None = None) -> Iterator[tuple]:
@@ -339,6 +354,7 @@ def trinomials(p: int, n: int, progress: Progress | None = None) -> Iterator[tup
     p odd: x^n + a*x^k + b for k = 1.., then a = 1..p-1, then b = 1..p-1.
     """
     _check_p(p)
+    progress = progress or _reporting.get()
     total = (n - 1) * (p - 1) ** 2
     for k in range(1, n):
         for a in range(1, p):
@@ -355,6 +371,7 @@ def trinomials(p: int, n: int, progress: Progress | None = None) -> Iterator[tup
 def pentanomials(n: int, progress: Progress | None = None) -> Iterator[tuple]:
     """Irreducible x^n + x^k3 + x^k2 + x^k1 + 1 over GF(2), n > k3 > k2 > k1 > 0,
     in lexicographic order of (k3, k2, k1) (the NIST / IEEE 1363 choice)."""
+    progress = progress or _reporting.get()
     total = math.comb(n - 1, 3)
     for k3 in range(3, n):
         for k2 in range(2, k3):
@@ -380,8 +397,13 @@ def _general(p: int, n: int, weight: int) -> Iterator[tuple]:
     """Irreducible x^n + sum c_j x^(k_j) + c_0 with weight terms in all, over GF(p),
     middle exponents ordered by (largest, ..., smallest) lexicographically."""
     mids = weight - 2
+    progress, tested = _reporting.get(), 0
+    total = math.comb(n - 1, mids) * (p - 1) ** (mids + 1)
     for ks in _exponent_sets(n, mids):
         for cs in product(range(1, p), repeat=mids + 1):
+            if progress is not None:
+                progress(tested, total)
+            tested += 1
             coeffs = [0] * (n + 1)
             coeffs[n] = 1
             coeffs[0] = cs[-1]

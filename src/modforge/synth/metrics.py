@@ -23,8 +23,11 @@ Keys (None where a target has no such figure):
   throughput_mops            results per microsecond: fmax_mhz / initiation_interval
   area, area_unit            "LUT-eq" = LUT + LUTRAM + FF/2 + 100*DSP + 300*BRAM (FPGA targets),
                              "um2" (asic), "gates" = gates + FF (generic)
-  area_time                  area * latency in us
-  atp                        latency(us) * area (LUT-eq), FPGA targets
+  area_time                  area * latency in us (ATP: area x operation latency), its unit
+                             "<area_unit> x us"; every target with a clock (ecp5, asic)
+  atp                        the same number on FPGA targets only: the name the first
+                             results were stored under (the store's column, `best --minimize
+                             atp`, the reports); synth prints the one figure, area_time
 """
 
 from __future__ import annotations

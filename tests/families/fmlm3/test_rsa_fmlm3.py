@@ -26,7 +26,7 @@ def reject(cfg, argument, text):
 
 def test_rules():
     reject({"l": "8", "P": "8"}, "l", "16..8192")
-    reject({"l": "32", "P": "4"}, "P", "8..min(1024, l)")
+    reject({"l": "32", "P": "4"}, "P", "power of two in 8..1024")   # the bound, before validate
     reject({"l": "32", "P": "64"}, "P", "8..min(1024, l)")
     reject({"l": "32", "P": "16", "u": "1"}, "u", "u*P >= l")
     reject({"l": "32", "P": "16", "c": "1/3"}, "c", "1/2 or a positive integer")

@@ -26,10 +26,10 @@ def test_rules():
     reject({"l": "4", "w": "4"}, "l", "8..8192")
     reject({"l": "16384", "w": "32"}, "l", "8..8192")
     reject({"l": "256", "w": "2"}, "w", "4..64")
-    reject({"l": "256", "w": "128"}, "w", "4..64")
+    reject({"l": "256", "w": "128"}, "w", "must be in 0..64")   # the bound, before validate
     reject({"l": "256", "w": "32", "pe": "3"}, "pe", "must divide s = l/w = 8")
     reject({"l": "256", "w": "32", "pe": "16"}, "pe", "must divide s = l/w = 8")
-    reject({"l": "256", "w": "32", "pe": "0"}, "pe", "must divide")
+    reject({"l": "256", "w": "32", "pe": "0"}, "pe", "must be in 1..2048")
     reject({"dsp": "dsp99"}, "dsp", "must be one of")
 
 

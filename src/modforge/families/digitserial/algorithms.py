@@ -20,6 +20,11 @@ from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, r
 from . import hw, model
 
 MAX_P = 31  # "small" characteristic: the GF(p) cells are tables over coeff_bits(p) bits
+#: NIST's GF(2^571) and the survey's GF(3^239) fit; the modulus' irreducibility test (and
+#: poly=auto's search, shown as progress) takes seconds from m = 256 on for odd p
+MAX_M = 1024
+#: a digit of D coefficients is D m GF(p) cells: a fully parallel GF(2^256) multiplier
+MAX_D = 256
 
 _PAPER = ("Beuchat, Miyoshi, Oyama, Okamoto, Multiplication over F_{p^m} on FPGA: A Survey, "
           "ARC 2007 (LNCS 4419)")
@@ -27,27 +32,27 @@ _PAPER = ("Beuchat, Miyoshi, Oyama, Okamoto, Multiplication over F_{p^m} on FPGA
 
 @dataclasses.dataclass(frozen=True)
 class FieldParams:
-    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)")
-    m: int = param(163, help="extension degree m of GF(p^m), >= 2")
+    p: int = param(2, help="characteristic: a small prime (2, 3, 5, 7, ...)", lo=2, hi=MAX_P)
+    m: int = param(163, help="extension degree m of GF(p^m)", lo=2, hi=MAX_M)
     poly: str = param(kind=POLYNOMIAL, default="paper", help="modulus f: paper | nist | auto | an explicit monic "
-                                    "irreducible polynomial such as x^97+x^16-1")
+                                    "irreducible polynomial such as x^97+x^16-1", hi=MAX_M)
 
 
 @dataclasses.dataclass(frozen=True)
 class DigitParams(FieldParams):
-    D: int = param(1, help="digit size: coefficients of a(x) per step, 1 <= D <= m")
+    D: int = param(1, help="digit size: coefficients of a(x) per step, 1 <= D <= m", lo=1, hi=MAX_D)
 
 
 @dataclasses.dataclass(frozen=True)
 class PipelinedParams(DigitParams):
     R: int = param(1, help="pipeline registers: t(x) is split into R registered group "
-                           "sums, 1 <= R <= D")
+                           "sums, 1 <= R <= D", lo=1, hi=MAX_D)
 
 
 @dataclasses.dataclass(frozen=True)
 class NamParams(DigitParams):
-    D: int = param(2, help="digit size: coefficients of a(x) per step, 2 <= D <= m")
-    R: int = param(2, help="accumulators (R = 2: DAM, R > 2: NAM), 2 <= R <= D")
+    D: int = param(2, help="digit size: coefficients of a(x) per step, 2 <= D <= m", lo=2, hi=MAX_D)
+    R: int = param(2, help="accumulators (R = 2: DAM, R > 2: NAM), 2 <= R <= D", lo=2, hi=MAX_D)
 
 
 @functools.lru_cache(maxsize=256)

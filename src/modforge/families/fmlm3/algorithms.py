@@ -40,7 +40,7 @@ CONGRUENCE = {
 
 @dataclasses.dataclass(frozen=True)
 class TransformParams:
-    P: int = param(32, kind=POW2, help=f"transform length P = 2^v, {MIN_P}..{MAX_P}")
+    P: int = param(32, kind=POW2, help="transform length P = 2^v", lo=MIN_P, hi=MAX_P)
     c: str = param("1", help=f"ring parameter: M = 2^(cP) + 1, c = 1/2 or an integer 1..{MAX_C} (omega = 2^(2c), "
                              "A = 2^c; c = 1/2: omega = 2, A = sqrt(2) = 2^(3P/8) - 2^(P/8))")
     kind: Literal["ct", "nct", "ct_inv", "nct_inv", "any"] = param(
@@ -279,9 +279,9 @@ MIN_L, MAX_L = 16, 8192
 @dataclasses.dataclass(frozen=True)
 class RsaFmlm3Params:
     l: int = param(1024,  # noqa: E741  (the paper's name for the operand bits)
-                   help=f"operand bits, {MIN_L}..{MAX_L} (N has exactly l bits)")
-    P: int = param(64, kind=POW2, help=f"transform length P = 2^v, {MIN_P}..{MAX_P}, at most l")
-    u: int = param(0, help="digit bits (B = 2^u), u P >= l; 0: ceil(l/P)")
+                   help="operand bits (N has exactly l bits)", lo=MIN_L, hi=MAX_L)
+    P: int = param(64, kind=POW2, help="transform length P = 2^v, at most l", lo=MIN_P, hi=MAX_P)
+    u: int = param(0, help="digit bits (B = 2^u), u P >= l; 0: ceil(l/P)", lo=0, hi=MAX_L)
     algorithm: Literal[2, 3] = param(3, help="Algorithm 2 (9 transforms a product here, c by eq. 15) or "
                                              "3 (7 transforms, c by eq. 20)")
     c: str = param("", help="ring parameter: M = 2^(cP) + 1, c = 1/2 or a positive integer, checked against "
@@ -289,7 +289,7 @@ class RsaFmlm3Params:
     bfs: Literal[1, 2] = param(1, help="butterfly structures of the transform unit: 1 or 2 (L = 2 bfs digits "
                                        "a beat)")
     modulus: int = param(0, help="the modulus N after reset (odd, exactly l bits, coprime to R = 2^(uP) - 1; "
-                                 "cfg loads others at run time); 0: a fixed one")
+                                 "cfg loads others at run time); 0: a fixed one", lo=0, hi=(1 << MAX_L) - 1)
     domain: Literal["time", "spectral"] = param(
         "time", help="time: x, y and t as digits (7 transforms a product for Alg 3); spectral: as T(.) = CT(.), "
                      "T'(.) = NCT(.) and the parity, the form an exponentiation keeps between products "

@@ -25,22 +25,25 @@ from . import hw, model as M
 ENCODING = "GF(2) polynomial: bit i is the coefficient of t^i"
 PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields and "
          "Polynomial Rings, WAIFI 2022 (LNCS 13638, 2023)")
+#: NIST's largest binary field is 571 bits; gf2n-fiko at n = 1024 generates in about 20 s, and
+#: poly=auto searches about 7 s for a degree-1024 modulus (no trinomial: a pentanomial)
+MAX_N = 1024
 
 
 @dataclasses.dataclass(frozen=True)
 class Gf2nParams:
-    n: int = param(163, help="degree n of F(t); operands and result have n bits")
+    n: int = param(163, help="degree n of F(t); operands and result have n bits", lo=2, hi=MAX_N)
     poly: str = param(kind=POLYNOMIAL, default="auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 "
                                    "(x^n+x^floor(n/2)+1), type2 (x^n+x+1), nist, auto (lowest-weight irreducible) "
-                                   "or an expression such as x^9+x^5+1")
+                                   "or an expression such as x^9+x^5+1", hi=MAX_N)
 
 
 @dataclasses.dataclass(frozen=True)
 class RfFikoParams:
     n: int = param(163, help="odd degree n of the reduction-free trinomial F(t); "
-                             "operands and result have n bits")
+                             "operands and result have n bits", lo=3, hi=MAX_N)
     poly: str = param(kind=POLYNOMIAL, default="rft", help="F(t): must be rft = x^n+x^ceil(n/2)+1 (or that trinomial "
-                                  "written out)")
+                                  "written out)", hi=MAX_N)
 
 
 @functools.lru_cache(maxsize=256)

@@ -44,8 +44,8 @@ PLAIN_HELP = ("1: the plain product a*b mod q (x mod q with reduce_only): the re
 
 @dataclasses.dataclass(frozen=True)
 class GenericParams:
-    q: int = param(help="the prime modulus (a generation-time constant)")
-    beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)")
+    q: int = param(help="the prime modulus (a generation-time constant)", bits=(MIN_BETA, MAX_BETA))
+    beta: int = param(0, help="reduction width beta, q < 2^beta (0: q's bit length)", lo=0, hi=MAX_BETA)
     dsp: Dsp = param("dsp48e2", help=DSP_HELP)
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
@@ -54,9 +54,11 @@ class GenericParams:
 
 @dataclasses.dataclass(frozen=True)
 class NttParams:
-    q: int = param(help="the prime modulus q = q_h 2^omega + 1 (a generation-time constant)")
-    logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
-                               "the algorithm allows for q)")
+    q: int = param(help="the prime modulus q = q_h 2^omega + 1 (a generation-time constant)",
+                   bits=(MIN_BETA, MAX_BETA))
+    logqh: int = param(0, lo=0, hi=MAX_BETA - 1,
+                       help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
+                            "the algorithm allows for q)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP)
     qh_input: bool = param(False, help="1: q_h is a run-time input beside a and b (log q_h bits, top bit "
                                   "set: q = q_h 2^omega + 1 may change every product, e.g. an RNS base); "
@@ -68,9 +70,11 @@ class NttParams:
 
 @dataclasses.dataclass(frozen=True)
 class ShiftParams:
-    q: int = param(help="a Proth-l prime q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1")
-    logqh: int = param(0, help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
-                               "for which q is Proth-2l or Proth-3l)")
+    q: int = param(help="a Proth-l prime q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1",
+                   bits=(MIN_BETA, MAX_BETA))
+    logqh: int = param(0, lo=0, hi=MAX_BETA - 1,
+                       help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
+                            "for which q is Proth-2l or Proth-3l)")
     rho: Literal["A", "B"] = param("B", help="pipeline configuration: B (shift and add in one stage), "
                                "A (shifted terms registered, then added)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")

@@ -32,22 +32,25 @@ Reduction = Literal["montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2
                     "montgomery-shift"]
 REDUCTIONS = typing.get_args(Reduction)
 MIN_N, MAX_N, MAX_PE = 16, 65536, 64
+MIN_Q_BITS, MAX_Q_BITS = 8, 128     # the modmul reductions' q (family modmul's MIN_BETA, MAX_BETA)
 
 
 @dataclasses.dataclass(frozen=True)
 class NttParams:
-    q: int = param(help="the prime modulus, q = 1 mod 2n (a generation-time constant)")
-    n: int = param(help=f"polynomial length, a power of two in {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))",
-                   kind=POW2)
-    pe: int = param(4, help=f"P, butterfly units: a power of two in 1..{MAX_PE} dividing n/2", kind=POW2)
+    q: int = param(help="the prime modulus, q = 1 mod 2n (a generation-time constant)",
+                   bits=(MIN_Q_BITS, MAX_Q_BITS))
+    n: int = param(help="polynomial length (ring Z_q[x]/(x^n+1))", kind=POW2, lo=MIN_N, hi=MAX_N)
+    pe: int = param(4, help="P, butterfly units, dividing n/2", kind=POW2, lo=1, hi=MAX_PE)
     reduction: Reduction = param("montgomery", help="the butterflies' modular multiplier: " + ", ".join(REDUCTIONS))
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
     psi: int = param(0, help="the primitive 2n-th root of unity, psi^n = -1 mod q "
-                             "(0: the smallest one)")
+                             "(0: the smallest one)", bits=(0, MAX_Q_BITS))
     logqh: int = param(0, help="the reduction's log q_h, q = q_h 2^omega + 1 (wlm, wlm-mixed, k2red "
-                               "and the shift forms; 0: as the reduction derives it from q)")
+                               "and the shift forms; 0: as the reduction derives it from q)",
+                       lo=0, hi=MAX_Q_BITS - 1)
     rho: Literal["A", "B"] = param("B", help="pipeline configuration of k2red-shift and montgomery-shift: A or B")
-    beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)")
+    beta: int = param(0, help="reduction width of montgomery, barrett, plantard (0: q's bit length)", lo=0,
+                      hi=MAX_Q_BITS)
     pipeline: str = param("", help="the reduction's register stages kept, 1 keep, 0 merge (its own "
                                    "parameter; empty: all)")
     buffers: Literal[1, 2] = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "

@@ -46,13 +46,13 @@ Reduction = Literal["barrett", "montgomery"]
 
 @dataclasses.dataclass(frozen=True)
 class FirParams:
-    n: int = param(256, help=f"polynomial length, {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))")
+    n: int = param(256, help=f"polynomial length, {MIN_N}..{MAX_N} (ring Z_q[x]/(x^n+1))", lo=MIN_N, hi=MAX_N)
     q: int = param(8192, help=f"coefficient modulus: q = 2^k, {MIN_K} <= k <= {MAX_K} (reduction: the low k "
                               f"bits), or a prime of {MIN_PRIME_BITS}..{MAX_K} bits (a lazy array, each output "
-                              "coefficient reduced once by `reduction`)")
+                              "coefficient reduced once by `reduction`)", lo=1 << MIN_K, hi=1 << MAX_K)
     small: int = param(0, help="b's coefficients small signed, |b_i| <= small, in sign-magnitude (Saber: 5, 4, "
                                "3 for LightSaber, Saber, FireSaber): the products become additions; 0: b is a "
-                               "full coefficient mod q")
+                               "full coefficient mod q", lo=0, hi=1 << (MAX_K - 1))
     reduction: Reduction = param("barrett", help="prime q: the output lanes' reduction core (family modmul, "
                                  "reduce_only): barrett (5 stages), montgomery (plain=1: 12 stages, a second "
                                  "multiplier); q = 2^k: barrett (none is built)")
@@ -61,7 +61,7 @@ class FirParams:
 @dataclasses.dataclass(frozen=True)
 class FastParams(FirParams):
     M: int = param(2, help="parallelism: M = 2^a 3^b >= 2 (Fast.2, Fast.3, Fast.4, iterated: 6, 8, 9, 12, "
-                           "16, ...); n a multiple of M")
+                           "16, ...); n a multiple of M", lo=1, hi=MAX_N // 2)
 
 
 def pack_product(a, b, par: int, k: int, bb: int, small: int) -> list[tuple[int, int]]:
@@ -321,9 +321,10 @@ SABER_N, SABER_Q, SABER_P = 256, 1 << 13, 1 << 10
 class SaberParams:
     level: Literal["light", "saber", "fire"] = param("saber", help="LightSaber (l = 2, |s_i| <= 5), Saber "
                                                      "(l = 3, 4), FireSaber (l = 4, 3)")
-    M: int = param(4, help="parallelism of the multiplier: 1 (FIR.PolyMult) or 2^a 3^b (Fast.M)")
+    M: int = param(4, help="parallelism of the multiplier: 1 (FIR.PolyMult) or 2^a 3^b (Fast.M)", lo=1,
+                   hi=SABER_N // 2)
     mu: int = param(0, help="magnitude bits of a secret coefficient on the port (sign-magnitude, the sign "
-                            "above them); 0: the fewest the level needs")
+                            "above them); 0: the fewest the level needs", lo=0, hi=12)
 
 
 @register

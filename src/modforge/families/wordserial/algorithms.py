@@ -27,14 +27,15 @@ MIN_L, MAX_L, MIN_W, MAX_W = 8, 8192, 4, 64
 @dataclasses.dataclass(frozen=True)
 class MontgomeryParams:
     l: int = param(1024,  # noqa: E741  (the issue's name for the operand bits)
-                   help=f"operand bits, {MIN_L}..{MAX_L}, a multiple of w (s = l/w words)")
+                   help="operand bits, a multiple of w (s = l/w words)", lo=MIN_L, hi=MAX_L)
     w: int = param(0, help=f"word bits, {MIN_W}..{MAX_W} (the w x w products use the DSP tiling); 0: the "
-                           "largest power of two one DSP multiplies (16 for dsp48e2, dsp48e1, ecp5; 32 for none)")
+                           "largest power of two one DSP multiplies (16 for dsp48e2, dsp48e1, ecp5; 32 for none)",
+                   lo=0, hi=MAX_W)
     pe: int = param(1, help="processing elements, 1..s, dividing s = l/w (each takes one outer iteration a "
-                            "round)")
+                            "round)", lo=1, hi=MAX_L // MIN_W)
     dsp: Dsp = param("dsp48e2", help=DSP_HELP)
     modulus: int = param(0, help="the modulus N after reset (odd, exactly l bits; cfg loads others at run time); "
-                                 "0: a fixed one of l bits")
+                                 "0: a fixed one of l bits", lo=0, hi=(1 << MAX_L) - 1)
 
 
 @register
