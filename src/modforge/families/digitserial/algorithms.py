@@ -14,6 +14,7 @@ import random
 
 from modforge.errors import ParameterError
 from modforge.formal import gf2_mulmod, gfp_mulmod
+from modforge.hw.iterative import IterativeCore
 from modforge.math import irreducible, poly, presets
 from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
 
@@ -264,7 +265,7 @@ class MseHorner(_GFpm):
         return params.m
 
     def build(self, params):
-        return hw.MseShuCore(params.p, self.field(params), 1)
+        return IterativeCore(hw.MseShu(params.p, self.field(params), 1))
 
 
 @register
@@ -284,7 +285,7 @@ class MseShu(_GFpm):
         return model.n_digits(params.m, params.D)
 
     def build(self, params):
-        return hw.MseShuCore(params.p, self.field(params), params.D)
+        return IterativeCore(hw.MseShu(params.p, self.field(params), params.D))
 
 
 @register
@@ -304,7 +305,7 @@ class MseDigit(_GFpm):
         return model.n_digits(params.m, params.D) + 1
 
     def build(self, params):
-        return hw.MseDigitCore(params.p, self.field(params), params.D)
+        return IterativeCore(hw.MseDigit(params.p, self.field(params), params.D))
 
 
 @register
@@ -325,7 +326,7 @@ class MsePipelined(_GFpm):
         return model.n_digits(params.m, params.D) + 2
 
     def build(self, params):
-        return hw.MseDigitCore(params.p, self.field(params), params.D, params.R)
+        return IterativeCore(hw.MseDigit(params.p, self.field(params), params.D, params.R))
 
 
 @register
@@ -346,7 +347,7 @@ class LseBasic(_GFpm):
         return params.m
 
     def build(self, params):
-        return hw.LseBasicCore(params.p, self.field(params))
+        return IterativeCore(hw.LseBasic(params.p, self.field(params)))
 
 
 @register
@@ -366,7 +367,7 @@ class LseDigit(_GFpm):
         return model.n_digits(params.m, params.D) + 1
 
     def build(self, params):
-        return hw.LseDigitCore(params.p, self.field(params), params.D)
+        return IterativeCore(hw.LseDigit(params.p, self.field(params), params.D))
 
 
 @register
@@ -389,7 +390,7 @@ class LseNam(_GFpm):
         return model.n_digits(params.m, params.D) + 1
 
     def build(self, params):
-        return hw.LseNamCore(params.p, self.field(params), params.D, params.R)
+        return IterativeCore(hw.LseNam(params.p, self.field(params), params.D, params.R))
 
 
 @register
@@ -410,4 +411,4 @@ class LsePipelined(_GFpm):
         return model.n_digits(params.m, params.D) + 2
 
     def build(self, params):
-        return hw.LseDigitCore(params.p, self.field(params), params.D, params.R)
+        return IterativeCore(hw.LseDigit(params.p, self.field(params), params.D, params.R))
