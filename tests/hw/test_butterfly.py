@@ -53,9 +53,9 @@ def test_constant_q_montgomery():
     alg = lookup("modmul-montgomery")
     p = alg.parse({"q": "0x80014001", "dsp": "none"})
     q, w = p.q, alg.result_width(p)
-    core = alg.build(p)
-    bf = Butterfly(q, w, core)
-    assert bf.depth == core.depth + 2
+    mul = alg.datapath(p)
+    bf = Butterfly(q, w, mul)
+    assert bf.depth == mul.depth + 2
     rng = random.Random(3)
     ops = [(q, 0, rng.randrange(2), rng.choice(corners(q)) if k % 5 == 0 else rng.randrange(q),
             rng.randrange(q), rng.randrange(q)) for k in range(150)]
@@ -75,13 +75,13 @@ def test_constant_q_montgomery():
 def test_per_op_q_k2red():
     alg = lookup("modmul-k2red")
     rp = alg.parse({"q": "0x80130001", "qh_input": "1", "dsp": "none"})   # run-time modulus
-    core = alg.build(rp)
+    mul = alg.datapath(rp)
     primes = [0x80130001, 0x80140001]
     mp = alg.parse({"q": "0x80130001", "dsp": "none"})                    # log q_h = 16 for both
     mps = [alg.validate(dataclasses.replace(mp, q=qj)) for qj in primes]
-    rts = [pack_fields(core.runtime, alg.runtime_of(alg.validate(dataclasses.replace(rp, q=qj)), qj))
+    rts = [pack_fields(mul.runtime, alg.runtime_of(alg.validate(dataclasses.replace(rp, q=qj)), qj))
            for qj in primes]
-    bf = Butterfly(primes[0], alg.result_width(rp), core, 0, "per-op")
+    bf = Butterfly(primes[0], alg.result_width(rp), mul, 0, "per-op")
     rng = random.Random(5)
     ops = []
     for _k in range(150):

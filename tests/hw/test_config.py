@@ -21,7 +21,7 @@ def test_loads_registers_and_memory():
     mem = Memory(shape=6, depth=8, init=[])
     m.submodules.mem = mem
     loader = ConfigLoader(DATA, WORD, SEL, [("r0", 8, 5), ("r1", 4, 9), ("r2", 8, 0)], {1: mem.write_port()})
-    m.submodules.loader = loader
+    loader.build(m)
     rd = mem.read_port(domain="comb")
     rng = random.Random(9)
     script = [(0, 1, 0xab), (1, 3, 0x3f), (0, 2, 0x11), (1, 7, 0x41), (0, 1, 0x07), (2, 0, 0xff), (0, 5, 0x99)]

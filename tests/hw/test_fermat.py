@@ -149,7 +149,7 @@ def test_shift_butterfly(K, c):
     for u, v in zip(us, reversed(us), strict=True):
         e = rng.randrange(-2 * K, 2 * K)
         t = ring.mul_A_pow(v, e)
-        ops.append({"u": u, "v": v, "ctrl": power_control(K, c, e, 0, bf.twiddle.sqrt2)})
+        ops.append({"u": u, "v": v, "ctrl": power_control(K, c, e, 0, bf.sqrt2)})
         want.append((ring.add(u, t), ring.sub(u, t)))
     got = run_pipeline(bf, {"u": bf.u, "v": bf.v, "ctrl": bf.ctrl}, [bf.o0, bf.o1], ops)
     assert got == want
@@ -170,7 +170,7 @@ def test_scaled_shift_butterfly(K, c, scale_sqrt2):
         if c.denominator == 2 and not scale_sqrt2:
             d -= d % 2                                  # an even power: no sqrt(2) path needed
         su, t = ring.mul_pow2(ring.mul_A_pow(u, d), -3), ring.mul_A_pow(v, e)
-        ops.append({"u": u, "v": v, "ctrl": power_control(K, c, e, 0, bf.twiddle.sqrt2),
+        ops.append({"u": u, "v": v, "ctrl": power_control(K, c, e, 0, bf.sqrt2),
                     "scale": power_control(K, c, d, -3, scale_sqrt2), "fixed": fixed})
         want.append((ring.add(su, t), ring.mul_pow2(ring.sub(su, t), -(K // 2) if fixed else 0)))
     got = run_pipeline(bf, {"u": bf.u, "v": bf.v, "ctrl": bf.ctrl, "scale": bf.scale, "fixed": bf.fixed},

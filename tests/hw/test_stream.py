@@ -19,7 +19,8 @@ def harness(depth):
     m = Module()
     mem = Memory(shape=8, depth=len(WORDS), init=WORDS)
     ro = ReadOut(8, depth)
-    m.submodules.mem, m.submodules.ro = mem, ro
+    m.submodules.mem = mem
+    ro.build(m)
     rd = mem.read_port()
     addr = Signal(range(len(WORDS) + 1))
     m.d.comb += [ro.avail.eq(addr < len(WORDS)), rd.addr.eq(addr), ro.data.eq(rd.data)]

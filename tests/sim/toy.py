@@ -6,6 +6,7 @@ import random
 
 from amaranth.hdl import Mux, Signal
 
+from modforge.hw import iterative, pipeline
 from modforge.hw.iterative import IterativeCore
 from modforge.hw.pipeline import PipelinedCore
 from modforge.registry import Algorithm, Computes, Operand, param
@@ -17,14 +18,12 @@ class ToyParams:
     bug: str = param("none", help="none | value | latency")
 
 
-class ToyCore(IterativeCore):
+class ToyDatapath(iterative.Datapath):
     def __init__(self, w, bug):
         self.w, self.bug = w, bug
         super().__init__(2 * w, 2 * w, w)
-        if bug == "latency":
-            self.latency -= 1  # claims a latency the hardware does not have
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         w = self.w
         a, b, acc = Signal(w), Signal(2 * w), Signal(2 * w)
         with m.If(load):
@@ -36,6 +35,13 @@ class ToyCore(IterativeCore):
         if self.bug == "value":
             result = acc ^ (acc == 6)  # wrong only for one product
         return result
+
+
+class ToyCore(IterativeCore):
+    def __init__(self, w, bug):
+        super().__init__(ToyDatapath(w, bug))
+        if bug == "latency":
+            self.latency -= 1  # claims a latency the hardware does not have
 
 
 class Toy(Algorithm):
@@ -85,13 +91,13 @@ class ToyFrameParams:
     bug: str = param("none", help="none | ii (claims one cycle more between frames)")
 
 
-class ToyFrameCore(PipelinedCore):
+class ToyFrameDatapath(pipeline.Datapath):
     """Two stages, one beat per cycle: each beat comes out plus one."""
 
     def __init__(self):
         super().__init__(8, 8, 2)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         x = stage(operands + 1, "x", 8)
         stage.next()
         y = stage(x, "y")
@@ -136,7 +142,7 @@ class ToyFrame(Algorithm):
         return 2
 
     def build(self, p):
-        core = ToyFrameCore()
+        core = PipelinedCore(ToyFrameDatapath())
         core.initiation_interval = p.beats + (p.bug == "ii")
         return core
 

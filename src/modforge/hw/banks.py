@@ -9,7 +9,7 @@ and one write port each, addressed as (region, word).
           RNS frame): word a of region j is at address Cat(a, j), a padded to word_bits
           (each region takes 2^word_bits addresses)
 
-Use it as a submodule, or `build(m)` its RAMs into the caller's module m (no hierarchy).
+A plain builder: `build(m)` puts its RAMs into the caller's module m (no module of its own).
 rd[x][s][b] and wr[x][s][b] are the ports (amaranth.lib.memory: addr, data, en); drive
 their addresses with `address(word, region)`. `data(s, bank, buf)` picks the read data of
 set s by a bank and a buffer index (Values, those of the read issued the cycle before).
@@ -17,11 +17,11 @@ set s by a bank and a buffer index (Values, those of the read issued the cycle b
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Elaboratable, Module, Mux
+from amaranth.hdl import Cat, Module, Mux
 from amaranth.lib.memory import Memory
 
 
-class Banks(Elaboratable):
+class Banks:
     def __init__(self, width: int, words: int, *, banks: int = 2, sets: int = 1, buffers: int = 1,
                  regions: int = 1, names=None):
         """names(buf, set, bank): each RAM's name (default bank{buf}_{set}_{bank})."""
@@ -54,16 +54,10 @@ class Banks(Elaboratable):
         rows = [_pick(bank, [port.data for port in self.rd[x][s]]) for x in range(self.buffers)]
         return _pick(buf, rows)
 
-    def build(self, m):
-        """The RAMs as submodules of m (flat: no module of their own)."""
-        self._MustUse__silence = True
+    def build(self, m: Module) -> None:
+        """The RAMs as submodules of m."""
         for name, mem in self.memories.items():
             m.submodules[name] = mem
-
-    def elaborate(self, platform):
-        m = Module()
-        self.build(m)
-        return m
 
 
 def _pick(index, values):

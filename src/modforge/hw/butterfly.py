@@ -1,12 +1,12 @@
 """The butterfly lane of NTT-style transforms around a pipelined modular multiplier.
 
-`core` is a modmul core (hw.pipeline.PipelinedCore): only its `datapath` is used, which
-computes mul(x, s) = x*s*F mod q in `core.depth` stages (F its scale; store twiddles as s/F
+`mul` is a modmul datapath (a hw.pipeline.Datapath, built inside the lane's pipeline): it
+computes mul(x, s) = x*s*F mod q in `mul.depth` stages (F its scale; store twiddles as s/F
 for a plain product). Per operation, with gs selecting the kind:
   CT (gs = 0):  o0 = u + mul(v, s),        o1 = u - mul(v, s)       mod q
   GS (gs = 1):  o0 = half(u + v),          o1 = mul(u - v, s)       mod q
 A product alone: CT with u = 0 (o0). Inputs u, v, s in [0, q), q odd. One operation per
-cycle, the results `depth` = core.depth + 2 cycles after its inputs (an input stage, the
+cycle, the results `depth` = mul.depth + 2 cycles after its inputs (an input stage, the
 multiplier, an output stage); the lane has no enable (it never stalls).
 
 ShiftButterfly: the CT butterfly of Z_M, M = 2^K + 1, whose twiddles are powers of two
@@ -18,32 +18,31 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
 
-from .fermat import PowerMul, fermat_fold_difference, fermat_sub, fixed_shift, power_mul_depth
+from .fermat import PowerMul, control_width, fermat_fold_difference, fermat_sub, fixed_shift, power_mul_depth
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
-from .pipeline import Stager
+from .pipeline import Stager, build_stages
 
 Q_INPUTS = ("", "static", "per-op")
 
 
 class Butterfly(Elaboratable):
     """Ports (Signals): u, v, s (w bits), gs; q (w bits, when q_input is set) and rt (the
-    core's run-time modulus fields, `core.runtime` packed, may be 0 bits); outputs o0, o1.
+    datapath's run-time modulus fields, `mul.runtime` packed, may be 0 bits); outputs o0, o1.
     q_input: "" (q the constant `q`), "static" (the input q holds still while operations
     are in flight) or "per-op" (q may change with every operation: it rides along the
     pipeline). `lane` only names the signals."""
 
-    def __init__(self, q: int, w: int, core, lane: int = 0, q_input: str = ""):
+    def __init__(self, q: int, w: int, mul, lane: int = 0, q_input: str = ""):
         if q_input not in Q_INPUTS:
             raise ValueError(f"q_input must be one of {Q_INPUTS}")
-        self.w, self.core = w, core
-        core._MustUse__silence = True                    # only its datapath is used
-        self.depth = core.depth + 2
+        self.w, self.mul = w, mul
+        self.depth = mul.depth + 2
         self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
         self.gs = Signal(name=f"gs{lane}")
         self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
         self.q = Signal(w, name=f"q{lane}") if q_input else q
         self.q_rides = q_input == "per-op"
-        self.rt = Signal(sum(core.runtime.values()), name=f"rt{lane}")
+        self.rt = Signal(sum(mul.runtime.values()), name=f"rt{lane}")
 
     def _ride(self, m, value, name):
         """value registered once (the next stage's copy)."""
@@ -67,10 +66,8 @@ class Butterfly(Elaboratable):
         if self.q_rides:                                 # q rides along to the output stage
             q = self._ride(m, q, "q_d0")
         # the multiplier: p = x*s*F mod q, in [0, q)
-        stager = Stager(m, Const(1), self.core.keep)
-        p = self.core.datapath(m, stager, Cat(x, s, rt))
-        assert stager.count == self.core.stages
-        for k in range(self.core.depth):                 # a, gs (and q) ride along
+        p = build_stages(self.mul, m, Stager(m, Const(1), self.mul.keep), Cat(x, s, rt))
+        for k in range(self.mul.depth):                  # a, gs (and q) ride along
             a, gs = self._ride(m, a, f"a_d{k + 1}"), self._ride(m, gs, f"gs_d{k + 1}")
             if self.q_rides:
                 q = self._ride(m, q, f"q_d{k + 1}")
@@ -102,16 +99,11 @@ class ShiftButterfly(Elaboratable):
 
     def __init__(self, K: int, sqrt2: bool = False, lane: int = 0, scale_sqrt2: bool | None = None,
                  fixed_shift: int | None = None):
-        self.K, self.fixed_k = K, fixed_shift
-        self.twiddle = PowerMul(K, sqrt2, name=f"tw{lane}")
-        self.scaler = None if scale_sqrt2 is None else PowerMul(K, scale_sqrt2, name=f"su{lane}")
-        for pm in (self.twiddle, self.scaler):
-            if pm is not None:
-                pm._MustUse__silence = True             # elaborated as a submodule of this one
+        self.K, self.sqrt2, self.scale_sqrt2, self.fixed_k, self.lane = K, sqrt2, scale_sqrt2, fixed_shift, lane
         self.depth = shift_butterfly_depth(sqrt2, scale_sqrt2, fixed_shift is not None)
         self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
-        self.ctrl = Signal.like(self.twiddle.ctrl, name=f"ctrl{lane}")
-        self.scale = Signal.like(self.scaler.ctrl, name=f"scale{lane}") if self.scaler else None
+        self.ctrl = Signal(control_width(K, sqrt2), name=f"ctrl{lane}")
+        self.scale = None if scale_sqrt2 is None else Signal(control_width(K, scale_sqrt2), name=f"scale{lane}")
         self.fixed = Signal(name=f"fixed{lane}")
         self.o0, self.o1 = Signal(K + 1, name=f"o0_{lane}"), Signal(K + 1, name=f"o1_{lane}")
 
@@ -125,12 +117,12 @@ class ShiftButterfly(Elaboratable):
 
     def elaborate(self, platform):
         m, K = Module(), self.K
-        m.submodules.twiddle = tw = self.twiddle
+        m.submodules.twiddle = tw = PowerMul(K, self.sqrt2, name=f"tw{self.lane}")
         m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
-        products = tw.depth if self.scaler is None else max(tw.depth, self.scaler.depth)
+        products = tw.depth if self.scale is None else max(tw.depth, power_mul_depth(self.scale_sqrt2))
         u = self.u
-        if self.scaler is not None:
-            m.submodules.scaler = su = self.scaler
+        if self.scale is not None:
+            m.submodules.scaler = su = PowerMul(K, self.scale_sqrt2, name=f"su{self.lane}")
             m.d.comb += [su.a.eq(u), su.ctrl.eq(self.scale)]
             u = self._delay(m, su.o, products - su.depth)
         else:

@@ -2,17 +2,19 @@
 while `allow` is high, register `word` of a register file (sel 0) or word `word` of the
 memory whose write port is `ports[sel]` (sel >= 1). The registers are this block's (their
 values after reset: `init`); the memories stay their owner's, this block drives their write
-ports (en, addr, data). A register or memory takes the low bits of data. Use it as a
-submodule, or `build(m)` its logic into the caller's module m (no hierarchy)."""
+ports (en, addr, data). A register or memory takes the low bits of data. A plain builder:
+`build(m)` puts its logic into the caller's module m (no module of its own)."""
 
 from __future__ import annotations
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import stream, wiring
-from amaranth.lib.wiring import In
+from amaranth.lib import stream
 
 
-class ConfigLoader(wiring.Component):
+class ConfigLoader:
+    """cfg: the stream (a sink: connect a source to it); allow: take words now (drive it);
+    registers: the register file's Signals."""
+
     def __init__(self, data_bits: int, word_bits: int, sel_bits: int, registers, ports=None):
         """registers: (name, width, init) per register; ports: sel -> write port."""
         self.data_bits, self.word_bits = data_bits, word_bits
@@ -20,19 +22,11 @@ class ConfigLoader(wiring.Component):
         self.ports = dict(ports or {})
         if 0 in self.ports:
             raise ValueError("sel 0 is the register file")
-        super().__init__({
-            "cfg": In(stream.Signature(data_bits + word_bits + sel_bits)),
-            "allow": In(1),
-        })
+        self.cfg = stream.Signature(data_bits + word_bits + sel_bits).flip().create(path=("cfg",))
+        self.allow = Signal(name="allow")
 
-    def elaborate(self, platform):
-        m = Module()
-        self.build(m)
-        return m
-
-    def build(self, m):
-        """The block's logic into module m (flat: no module of its own)."""
-        self._MustUse__silence = True
+    def build(self, m: Module) -> None:
+        """The block's logic into module m."""
         cfg = self.cfg
         data = cfg.payload[:self.data_bits]
         word = cfg.payload[self.data_bits:self.data_bits + self.word_bits]

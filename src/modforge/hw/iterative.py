@@ -15,8 +15,10 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 
-class IterativeCore(wiring.Component):
-    """Subclasses implement `datapath(m, load, step, index, operands) -> result`.
+class Datapath:
+    """An iterative datapath as a plain builder (no module of its own): `in_width` operand
+    bits to `out_width` result bits in `steps` steps. Subclasses implement
+    `build(m, load, step, index, operands) -> result`:
 
     `load` is high in the cycle the operands arrive; `step` is high in each of the N step
     cycles; `index` counts the steps 0..N-1 (valid while `step`); `operands` is the input
@@ -27,16 +29,24 @@ class IterativeCore(wiring.Component):
     def __init__(self, in_width: int, out_width: int, steps: int):
         if steps < 1:
             raise ValueError("an iterative core needs at least one step")
-        self.steps = steps
-        self.latency = steps + 1
-        self.initiation_interval = steps + 1
-        super().__init__({
-            "i": In(stream.Signature(in_width)),
-            "o": Out(stream.Signature(out_width)),
-        })
+        self.in_width, self.out_width, self.steps = in_width, out_width, steps
 
-    def datapath(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         raise NotImplementedError
+
+
+class IterativeCore(wiring.Component):
+    """The stream shell around one Datapath: latency and initiation interval steps + 1."""
+
+    def __init__(self, datapath: Datapath):
+        self.datapath = datapath
+        self.steps = datapath.steps
+        self.latency = self.steps + 1
+        self.initiation_interval = self.steps + 1
+        super().__init__({
+            "i": In(stream.Signature(datapath.in_width)),
+            "o": Out(stream.Signature(datapath.out_width)),
+        })
 
     def elaborate(self, platform):
         m = Module()
@@ -57,6 +67,6 @@ class IterativeCore(wiring.Component):
             m.d.sync += index.eq(index + 1)
             with m.If(index == self.steps - 1):
                 m.d.sync += [busy.eq(0), self.o.valid.eq(1)]
-        result = self.datapath(m, load, step, index, self.i.payload)
+        result = self.datapath.build(m, load, step, index, self.i.payload)
         m.d.comb += self.o.payload.eq(result)
         return m

@@ -10,15 +10,17 @@ Timing contract (constant for every operand value):
   no stalls their result is in stage L, o.valid high, L cycles after the handshake:
   latency = L, initiation interval = 1.
 
-A subclass implements `datapath(m, stage, operands) -> result`: it builds the stages in
-order with `stage(value, name)`, which returns a register loaded from `value` when the
-pipeline advances (`value` may depend on the operands or on registers of the stage
-before). The result must be a register (or a function of registers) of stage L, so it
-holds while o.ready is low. The shell checks that the number of stages the datapath
-declares via `stage.next()` equals the stages it was built for.
+A datapath is a plain builder (`Datapath`, no module of its own): `build(m, stage,
+operands) -> result` builds the stages in order into the caller's module with `stage(value,
+name)`, which returns a register loaded from `value` when the pipeline advances (`value` may
+depend on the operands or on registers of the stage before). The result must be a register
+(or a function of registers) of stage L, so it holds while o.ready is low. `build_stages`
+checks that the stages the datapath closes with `stage.next()` are those it declares. The
+shells wrap one: `PipelinedCore(datapath)`, `ParallelCore(datapaths, ...)` (lanes side by
+side); hw.butterfly.Butterfly builds one inside its own pipeline.
 
-Register placement (`keep_stages`): a stage marked False keeps its logic but not its
-registers, so it merges with the next one (every value crosses each stage boundary once,
+Register placement (`Datapath.keep_stages`): a stage marked False keeps its logic but not
+its registers, so it merges with the next one (every value crosses each stage boundary once,
 so dropping one boundary's registers for all values keeps the function); latency = the
 stages kept.
 """
@@ -59,23 +61,17 @@ class Stager:
         self.index += 1
 
 
-class PipelinedCore(wiring.Component):
-    """Subclasses set the depth and implement `datapath(m, stage, operands) -> result`."""
+class Datapath:
+    """A pipelined datapath as a plain builder: `in_width` operand bits to `out_width` result
+    bits over `stages` stages; `keep` (None: all) the stages registered, `depth` their number
+    (the latency). Subclasses implement `build(m, stage, operands) -> result`."""
 
-    def __init__(self, in_width: int, out_width: int, depth: int):
-        if depth < 1:
-            raise ValueError("a pipelined core needs at least one register stage")
-        self.stages = depth                 # the stages the datapath builds
-        self.keep = None                    # all registered
-        self.depth = self.steps = self.latency = depth
-        self.initiation_interval = 1
-        super().__init__({
-            "i": In(stream.Signature(in_width)),
-            "o": Out(stream.Signature(out_width)),
-        })
-
-    def datapath(self, m: Module, stage: Stager, operands: Value) -> Value:
-        raise NotImplementedError
+    def __init__(self, in_width: int, out_width: int, stages: int):
+        if stages < 1:
+            raise ValueError("a pipelined datapath needs at least one register stage")
+        self.in_width, self.out_width = in_width, out_width
+        self.stages = self.depth = stages
+        self.keep = None
 
     def keep_stages(self, keep) -> None:
         """Register only the stages marked True (the last must be): latency = their number."""
@@ -83,7 +79,34 @@ class PipelinedCore(wiring.Component):
         if len(keep) != self.stages or not keep[-1]:
             raise ValueError(f"keep: {self.stages} flags, the last True, got {keep}")
         self.keep = keep
-        self.depth = self.steps = self.latency = sum(keep)
+        self.depth = sum(keep)
+
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+        raise NotImplementedError
+
+
+def build_stages(datapath: Datapath, m: Module, stage: Stager, operands: Value) -> Value:
+    """datapath.build, checked: it closed the stages it declares."""
+    first = stage.count
+    result = datapath.build(m, stage, operands)
+    if stage.count - first != datapath.stages:
+        raise RuntimeError(f"{type(datapath).__name__}: datapath built {stage.count - first} stages, "
+                           f"declared {datapath.stages}")
+    return result
+
+
+class PipelinedCore(wiring.Component):
+    """The stream shell around one Datapath: latency = its stages kept, one operand set a cycle."""
+
+    def __init__(self, datapath: Datapath):
+        self.datapath = datapath
+        self.stages = datapath.stages
+        self.depth = self.steps = self.latency = datapath.depth
+        self.initiation_interval = 1
+        super().__init__({
+            "i": In(stream.Signature(datapath.in_width)),
+            "o": Out(stream.Signature(datapath.out_width)),
+        })
 
     def elaborate(self, platform):
         m = Module()
@@ -96,57 +119,55 @@ class PipelinedCore(wiring.Component):
         with m.If(advance):
             m.d.sync += valid[0].eq(self.i.valid)
             m.d.sync += [valid[k].eq(valid[k - 1]) for k in range(1, self.depth)]
-        stager = Stager(m, advance, self.keep)
-        result = self.datapath(m, stager, self.i.payload)
-        if stager.count != self.stages:
-            m._MustUse__silence = True
-            raise RuntimeError(f"{type(self).__name__}: datapath built {stager.count} stages, "
-                               f"declared {self.stages}")
+        result = build_stages(self.datapath, m, Stager(m, advance, self.datapath.keep), self.i.payload)
         m.d.comb += [self.o.valid.eq(valid[-1]), self.o.payload.eq(result)]
         return m
 
 
+class Lanes(Datapath):
+    """Datapaths side by side, one a lane: lane l takes bits [l in_width, (l+1) in_width) of
+    the operands and gives the low `out_width` bits of its result in bits [l out_width, ...),
+    each in a submodule of its own (`LaneDatapath`) whose registers move with the stages'.
+    Its stages are the lanes' registered ones (the first lane's depth)."""
 
-
-class ParallelCore(PipelinedCore):
-    """`lanes` copies of a pipelined core side by side under one valid chain: lane l takes
-    bits [l in_width, (l+1) in_width) of the payload and gives the low `out_width` bits of
-    its result in bits [l out_width, ...). `make_core()` builds one lane's core; only its
-    datapath is used, in a submodule of its own per lane (`LaneDatapath`). Latency: the
-    core's."""
-
-    def __init__(self, make_core, lanes: int, in_width: int, out_width: int):
-        self.cores = [make_core() for _ in range(lanes)]
-        for core in self.cores:
-            core._MustUse__silence = True
+    def __init__(self, datapaths, in_width: int, out_width: int):
+        self.datapaths = list(datapaths)
         self.in_lane, self.out_lane = in_width, out_width
-        super().__init__(lanes * in_width, lanes * out_width, self.cores[0].depth)
+        lanes = len(self.datapaths)
+        super().__init__(lanes * in_width, lanes * out_width, self.datapaths[0].depth)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         out = []
-        for lane, core in enumerate(self.cores):
-            dp = LaneDatapath(core, stage.advance, self.in_lane, self.out_lane)
+        for lane, datapath in enumerate(self.datapaths):
+            dp = LaneDatapath(datapath, stage.advance, self.in_lane, self.out_lane)
             m.submodules[f"lane{lane}"] = dp
             m.d.comb += dp.x.eq(operands[lane * self.in_lane:(lane + 1) * self.in_lane])
             out.append(dp.y)
-        for _ in range(self.stages):       # the lanes' stages are this core's
+        for _ in range(self.stages):       # the lanes' stages are this datapath's
             stage.next()
         return Cat(*out)
 
 
-class LaneDatapath(Elaboratable):
-    """One lane of ParallelCore: core.datapath from x to y (its low bits), its registers
-    moving on `advance`."""
+class ParallelCore(PipelinedCore):
+    """PipelinedCore around `Lanes(datapaths, in_width, out_width)`: the lanes under one valid
+    chain. Latency: the lanes' (the first's depth)."""
 
-    def __init__(self, core: PipelinedCore, advance: Value, in_width: int, out_width: int):
-        self.core, self.advance = core, advance
+    def __init__(self, datapaths, in_width: int, out_width: int):
+        lanes = Lanes(datapaths, in_width, out_width)
+        self.in_lane, self.out_lane = in_width, out_width
+        super().__init__(lanes)
+
+
+class LaneDatapath(Elaboratable):
+    """One lane of Lanes: datapath from x to y (its low bits), its registers moving on
+    `advance`."""
+
+    def __init__(self, datapath: Datapath, advance: Value, in_width: int, out_width: int):
+        self.datapath, self.advance = datapath, advance
         self.x, self.y = Signal(in_width, name="x"), Signal(out_width, name="y")
 
     def elaborate(self, platform):
         m = Module()
-        stager = Stager(m, self.advance, self.core.keep)
-        m.d.comb += self.y.eq(self.core.datapath(m, stager, self.x))
-        if stager.count != self.core.stages:
-            raise RuntimeError(f"{type(self.core).__name__}: datapath built {stager.count} stages, "
-                               f"declared {self.core.stages}")
+        stager = Stager(m, self.advance, self.datapath.keep)
+        m.d.comb += self.y.eq(build_stages(self.datapath, m, stager, self.x))
         return m

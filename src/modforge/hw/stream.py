@@ -2,8 +2,8 @@
 
 ReadOut: words read from a synchronous RAM (address in one cycle, data the next) out as a
 valid/ready stream, none lost to back-pressure: a read is issued (`go`) only while one is
-available (`avail`) and there is room for it. Use it as a submodule, or `build(m)` its logic
-into the caller's module m (no hierarchy).
+available (`avail`) and there is room for it. A plain builder: `build(m)` puts its logic into
+the caller's module m (no module of its own).
 
 - depth > 0: through a FIFO of that many words; a read is issued only while the FIFO has room
   for it and the read in flight. With the output always ready, a word read in cycle t is on
@@ -17,34 +17,26 @@ into the caller's module m (no hierarchy).
 from __future__ import annotations
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import stream, wiring
+from amaranth.lib import stream
 from amaranth.lib.fifo import SyncFIFOBuffered
-from amaranth.lib.wiring import In, Out
 
 
-class ReadOut(wiring.Component):
-    """avail: a word can be read; go: read it now (drive the RAM's address with it this
-    cycle); data: the RAM's read data, the cycle after go; o: the words in read order;
-    hold (depth 0 only): the RAM keeps its read data this cycle."""
+class ReadOut:
+    """avail: a word can be read (drive it); go: read it now (drive the RAM's address with it
+    this cycle); data: the RAM's read data, the cycle after go (drive it); o: the words in
+    read order (a stream source); hold (depth 0 only): the RAM keeps its read data this
+    cycle."""
 
     def __init__(self, width: int, depth: int = 4):
         self.depth = depth
-        super().__init__({
-            "avail": In(1),
-            "go": Out(1),
-            "data": In(width),
-            "o": Out(stream.Signature(width)),
-        } | ({"hold": Out(1)} if depth == 0 else {}))
+        self.avail, self.go, self.data = Signal(name="avail"), Signal(name="go"), Signal(width, name="data")
+        self.o = stream.Signature(width).create(path=("o",))
+        if depth == 0:
+            self.hold = Signal(name="hold")
 
-    def elaborate(self, platform):
-        m = Module()
-        self.build(m)
-        return m
-
-    def build(self, m):
-        """The block's logic into module m (flat: no module of its own, the FIFO a
-        submodule of m; held, data goes to o as wiring)."""
-        self._MustUse__silence = True
+    def build(self, m: Module) -> None:
+        """The block's logic into module m (the FIFO a submodule of m; held, data goes to o
+        as wiring)."""
         if self.depth == 0:
             valid = Signal(name="held_valid")       # a word on data
             m.d.comb += [self.go.eq(self.avail & (~valid | self.o.ready)), self.hold.eq(valid & ~self.o.ready),

@@ -15,7 +15,7 @@ def simulate(core, pairs, model, stall_every: int = 0):
     checking that the payload holds.
     """
     results = []
-    w = core.m * core.gf.w
+    w = len(core.o.payload)                               # a and b: as wide as the result
 
     async def bench(ctx):
         for n, (a, b) in enumerate(pairs):

@@ -14,6 +14,7 @@ import random
 
 from modforge.errors import ParameterError
 from modforge.formal import gf2_mulmod, gfp_mulmod
+from modforge.hw.iterative import IterativeCore
 from modforge.math import irreducible, poly, presets
 from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
 
@@ -270,7 +271,7 @@ class MseHorner(_GFpm):
         return params.m
 
     def build(self, params):
-        return hw.MseShuCore(params.p, self.field(params), 1)
+        return IterativeCore(hw.MseShu(params.p, self.field(params), 1))
 
 
 @register
@@ -290,7 +291,7 @@ class MseShu(_GFpm):
         return model.n_digits(params.m, params.D)
 
     def build(self, params):
-        return hw.MseShuCore(params.p, self.field(params), params.D)
+        return IterativeCore(hw.MseShu(params.p, self.field(params), params.D))
 
 
 @register
@@ -310,7 +311,7 @@ class MseDigit(_GFpm):
         return model.n_digits(params.m, params.D) + 1
 
     def build(self, params):
-        return hw.MseDigitCore(params.p, self.field(params), params.D)
+        return IterativeCore(hw.MseDigit(params.p, self.field(params), params.D))
 
 
 @register
@@ -331,7 +332,7 @@ class MsePipelined(_GFpm):
         return model.n_digits(params.m, params.D) + 2
 
     def build(self, params):
-        return hw.MseDigitCore(params.p, self.field(params), params.D, params.R)
+        return IterativeCore(hw.MseDigit(params.p, self.field(params), params.D, params.R))
 
 
 @register
@@ -352,7 +353,7 @@ class LseBasic(_GFpm):
         return params.m
 
     def build(self, params):
-        return hw.LseBasicCore(params.p, self.field(params))
+        return IterativeCore(hw.LseBasic(params.p, self.field(params)))
 
 
 @register
@@ -372,7 +373,7 @@ class LseDigit(_GFpm):
         return model.n_digits(params.m, params.D) + 1
 
     def build(self, params):
-        return hw.LseDigitCore(params.p, self.field(params), params.D)
+        return IterativeCore(hw.LseDigit(params.p, self.field(params), params.D))
 
 
 @register
@@ -395,7 +396,7 @@ class LseNam(_GFpm):
         return model.n_digits(params.m, params.D) + 1
 
     def build(self, params):
-        return hw.LseNamCore(params.p, self.field(params), params.D, params.R)
+        return IterativeCore(hw.LseNam(params.p, self.field(params), params.D, params.R))
 
 
 @register
@@ -416,4 +417,4 @@ class LsePipelined(_GFpm):
         return model.n_digits(params.m, params.D) + 2
 
     def build(self, params):
-        return hw.LseDigitCore(params.p, self.field(params), params.D, params.R)
+        return IterativeCore(hw.LseDigit(params.p, self.field(params), params.D, params.R))

@@ -1,6 +1,7 @@
 """Amaranth hardware of the digit-serial GF(p^m) multipliers (see model.py for the maths).
 
-The cores compose the bit-sliced GF(p) vector arithmetic of `modforge.hw.gfp` (p = 3 in
+The datapaths (plain builders, hw.iterative.Datapath, that hw.iterative.IterativeCore
+wraps) compose the bit-sliced GF(p) vector arithmetic of `modforge.hw.gfp` (p = 3 in
 the paper's 2-bit encoding 0, 1, 2 = 00, 01, 10).  Ports use the packed encoding:
 coefficient i in bits [w*i+w-1 : w*i]; the input payload is a in the low m*w bits, b in
 the next m*w bits.
@@ -11,18 +12,18 @@ from __future__ import annotations
 from amaranth.hdl import Module, Value
 
 from modforge.hw.gfp import GF, Vec
-from modforge.hw.iterative import IterativeCore
+from modforge.hw.iterative import Datapath
 from modforge.math import poly
 
 from . import model
 
 __all__ = [
-    "MseShuCore", "MseDigitCore", "LseBasicCore", "LseDigitCore", "LseNamCore",
+    "MseShu", "MseDigit", "LseBasic", "LseDigit", "LseNam",
 ]
 
 
-class _Core(IterativeCore):
-    """Common shell: GF(p)[x]/f, digit size D, packed a/b in, packed m coefficients out.
+class _Datapath(Datapath):
+    """Common part: GF(p)[x]/f, digit size D, packed a/b in, packed m coefficients out.
 
     Subclasses describe their registers as (register, value at load, value at each step);
     all combinational logic is built first, then one load/step block updates the state.
@@ -74,14 +75,14 @@ class _Core(IterativeCore):
         return areg, nxt, [areg.bits(base + j) for j in range(D)]
 
 
-class MseShuCore(_Core):
+class MseShu(_Datapath):
     """Algorithm 2 (Algorithm 1 for D = 1): ceil(m/D) steps, result in register p."""
 
     def __init__(self, p: int, f, D: int):
         m = len(poly.trim(f)) - 1
         super().__init__(p, f, D, model.n_digits(m, D))
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=True)
@@ -97,7 +98,7 @@ class MseShuCore(_Core):
         return gf.to_packed(acc)
 
 
-class MseDigitCore(_Core):
+class MseDigit(_Datapath):
     """Algorithm 3 (R = 0) and Figure 1d (R >= 1 group registers): ceil(m/D)+1 (+1 with
     the pipeline level) steps; result = s / x^D from register s."""
 
@@ -106,7 +107,7 @@ class MseDigitCore(_Core):
         m = len(poly.trim(f)) - 1
         super().__init__(p, f, D, model.n_digits(m, D) + 1 + (1 if R else 0))
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=True)
@@ -129,7 +130,7 @@ class MseDigitCore(_Core):
         return gf.to_packed(gf.slice(s, D, D + self.m))
 
 
-class _LseCore(_Core):
+class _Lse(_Datapath):
     """LSE first: register q holds x^(Di) b mod f, updated by eq. (2) each step."""
 
     def q_register(self, b_in: Vec):
@@ -139,13 +140,13 @@ class _LseCore(_Core):
         return q, (q, b_in, gf.reduce(gf.shift(q, self.D), self.f))
 
 
-class LseBasicCore(_LseCore):
+class LseBasic(_Lse):
     """Algorithm 4: m steps, result in register p."""
 
     def __init__(self, p: int, f):
         super().__init__(p, f, 1, len(poly.trim(f)) - 1)
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         gf = self.gf
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
@@ -157,7 +158,7 @@ class LseBasicCore(_LseCore):
         return gf.to_packed(acc)
 
 
-class LseDigitCore(_LseCore):
+class LseDigit(_Lse):
     """Algorithm 5 (R = 0) and Figure 2d (R >= 1 group registers): ceil(m/D)+1 (+1 with
     the pipeline level) steps; result = s mod x^m from register s."""
 
@@ -166,7 +167,7 @@ class LseDigitCore(_LseCore):
         m = len(poly.trim(f)) - 1
         super().__init__(p, f, D, model.n_digits(m, D) + 1 + (1 if R else 0))
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
@@ -189,7 +190,7 @@ class LseDigitCore(_LseCore):
         return gf.to_packed(gf.slice(s, 0, self.m))
 
 
-class LseNamCore(_LseCore):
+class LseNam(_Lse):
     """Figure 2c (DAM/NAM, R accumulators): ceil(m/D)+1 steps; the last step adds the
     accumulators, reduces mod f and loads the output register."""
 
@@ -198,7 +199,7 @@ class LseNamCore(_LseCore):
         m = len(poly.trim(f)) - 1
         super().__init__(p, f, D, model.n_digits(m, D) + 1)
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)

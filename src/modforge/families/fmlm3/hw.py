@@ -59,67 +59,89 @@ class TransformCore(wiring.Component):
                           "o": Out(stream.Signature(plan.lanes * self.w))})
 
     def elaborate(self, platform):
-        plan, w, m = self.plan, self.w, Module()
-        L, H, v, Dw = plan.lanes, plan.H, plan.v, plan.write_delay
-        banks = Banks(w, H, banks=L, buffers=2, names=lambda x, s, b: f"ram{x}_{b}")
-        banks.build(m)
+        return _Build(self).m
 
-        def lane(value, k):
-            return value[k * w:(k + 1) * w]
 
-        def switch_to_banks(indices, values):
-            """Per bank, the word and the value of the lane whose coefficient lives there (one
-            lane a bank: the plan is conflict free, so the selects are one-hot)."""
-            out = []
-            for b in range(L):
-                here = [plan.bank(i) == b for i in indices]
-                out.append((select_or(zip(here, [plan.word(i) for i in indices], strict=True)),
-                            select_or(zip(here, values, strict=True))))
-            return out
+class _Build:
+    """One elaboration of a TransformCore: the RAM groups, the controller (phase, positions,
+    stage and issue counters), the issue's fields down a delay line, the read side (stage
+    reads and the read-out), the channel switcher, ROMs and butterfly structures, and the
+    write side. Statement order matters where two of them write one signal: the later wins."""
 
-        # --- controller: phase, load and read-out positions, stage and issue counters ---
-        phase = Signal(range(3), name="phase")
-        ld, ul = FrameCounter(H, name="ld"), FrameCounter(H, name="ul")
-        stage = Signal(range(v), name="stage")
-        cnt = Signal(range(max(plan.gap, H + Dw)), name="cnt")
-        take = Signal(name="take")
-        m.d.comb += [self.i.ready.eq(phase == LOAD), take.eq(self.i.valid & self.i.ready)]
+    def __init__(self, core: TransformCore):
+        plan = self.plan = core.plan
+        self.core, self.w, self.m = core, core.w, Module()
+        self.L, self.H, self.v, self.Dw = plan.lanes, plan.H, plan.v, plan.write_delay
+        self.banks = Banks(self.w, self.H, banks=self.L, buffers=2, names=lambda x, s, b: f"ram{x}_{b}")
+        self.banks.build(self.m)
+        self.controller()
+        self.issue()
+        self.read_side()
+        self.butterflies()
+        self.write_side()
+
+    def lane(self, value, k):
+        return value[k * self.w:(k + 1) * self.w]
+
+    def switch_to_banks(self, indices, values):
+        """Per bank, the word and the value of the lane whose coefficient lives there (one
+        lane a bank: the plan is conflict free, so the selects are one-hot)."""
+        plan, out = self.plan, []
+        for b in range(self.L):
+            here = [plan.bank(i) == b for i in indices]
+            out.append((select_or(zip(here, [plan.word(i) for i in indices], strict=True)),
+                        select_or(zip(here, values, strict=True))))
+        return out
+
+    def pairs(self, n):
+        return [Cat(n, Const(b, 1)) if self.plan.bfs == 2 else n for b in range(self.plan.bfs)]
+
+    # --- controller: phase, load and read-out positions, stage and issue counters ---------
+    def controller(self):
+        m, plan, core, H, v = self.m, self.plan, self.core, self.H, self.v
+        phase = self.phase = Signal(range(3), name="phase")
+        self.ld, self.ul = FrameCounter(H, name="ld"), FrameCounter(H, name="ul")
+        stage = self.stage = Signal(range(v), name="stage")
+        cnt = self.cnt = Signal(range(max(plan.gap, H + self.Dw)), name="cnt")
+        take = self.take = Signal(name="take")
+        m.d.comb += [core.i.ready.eq(phase == LOAD), take.eq(core.i.valid & core.i.ready)]
         with m.If(take):
-            ld.advance(m, phase.eq(RUN))
+            self.ld.advance(m, phase.eq(RUN))
         # kind = any: the frame's transform (KIND_CODES), from its first beat; else the one
-        kind = Signal(2, name="kind", init=KIND_CODES[plan.kinds[0]])
+        kind = self.kind = Signal(2, name="kind", init=KIND_CODES[plan.kinds[0]])
         if plan.kind_bits:
-            with m.If(take & (ld.k == 0)):
-                m.d.sync += kind.eq(self.i.payload[L * w:])
-        region = [kind] if plan.kind_bits else []
+            with m.If(take & (self.ld.k == 0)):
+                m.d.sync += kind.eq(core.i.payload[self.L * self.w:])
+        self.region = [kind] if plan.kind_bits else []
         with m.If(phase == RUN):
             m.d.sync += cnt.eq(cnt + 1)
             with m.If((stage != v - 1) & (cnt == plan.gap - 1)):
                 m.d.sync += [cnt.eq(0), stage.eq(stage + 1)]
-            with m.If((stage == v - 1) & (cnt == H + Dw - 1)):
+            with m.If((stage == v - 1) & (cnt == H + self.Dw - 1)):
                 m.d.sync += [cnt.eq(0), stage.eq(0), phase.eq(READ)]
 
-        # --- the issue and its fields down the pipeline --------------------------------
-        # a lane's reads come from a few banks only (two in every plan): its bank field is the
-        # index among those, so its channel switch picks among 2 x that many words, not 2L
-        lane_banks = [sorted({plan.bank(plan.reads(n)[k]) for n in range(H)}) for k in range(L)]
-        op = DelayLine(m, {"valid": 1, "n": range(H), "group": 1, "final": 1}
-                       | {f"bank{k}": range(max(2, len(lane_banks[k]))) for k in range(L)})
-        n = cnt[:max(1, (H - 1).bit_length())] if H > 1 else Const(0, 1)
-
-        def pairs(n):
-            return [Cat(n, Const(b, 1)) if plan.bfs == 2 else n for b in range(plan.bfs)]
-
-        reads = [i for p in pairs(n) for i in (Cat(Const(0, 1), p), Cat(Const(1, 1), p))]
-        m.d.comb += [op["valid"].eq((phase == RUN) & (cnt < H)), op["n"].eq(n), op["group"].eq(stage[0]),
-                     op["final"].eq(stage == v - 1)]
+    # --- the issue and its fields down the pipeline ----------------------------------------
+    def issue(self):
+        """A lane's reads come from a few banks only (two in every plan): its bank field is the
+        index among those, so its channel switch picks among 2 x that many words, not 2L."""
+        m, plan, H, L, v = self.m, self.plan, self.H, self.L, self.v
+        lane_banks = self.lane_banks = [sorted({plan.bank(plan.reads(n)[k]) for n in range(H)}) for k in range(L)]
+        op = self.op = DelayLine(m, {"valid": 1, "n": range(H), "group": 1, "final": 1}
+                                 | {f"bank{k}": range(max(2, len(lane_banks[k]))) for k in range(L)})
+        n = self.n = self.cnt[:max(1, (H - 1).bit_length())] if H > 1 else Const(0, 1)
+        reads = self.reads = [i for p in self.pairs(n) for i in (Cat(Const(0, 1), p), Cat(Const(1, 1), p))]
+        m.d.comb += [op["valid"].eq((self.phase == RUN) & (self.cnt < H)), op["n"].eq(n),
+                     op["group"].eq(self.stage[0]), op["final"].eq(self.stage == v - 1)]
         m.d.comb += [op[f"bank{k}"].eq(select_or((plan.bank(i) == b, Const(j, 2)) for j, b in enumerate(lane_banks[k])))
                      for k, i in enumerate(reads)]
 
-        # --- read side: stage reads and the read-out -----------------------------------
-        ro = ReadOut(L * w, 0)                          # held: no FIFO
+    # --- read side: stage reads and the read-out -------------------------------------------
+    def read_side(self):
+        m, plan, L, banks = self.m, self.plan, self.L, self.banks
+        phase, ul = self.phase, self.ul
+        ro = self.ro = ReadOut(L * self.w, 0)            # held: no FIFO
         ro.build(m)
-        wiring.connect(m, ro.o, wiring.flipped(self.o))
+        wiring.connect(m, ro.o, wiring.flipped(self.core.o))
         read_all = Signal(name="read_all")              # the last read issued, its word not yet taken
         m.d.comb += ro.avail.eq((phase == READ) & ~read_all)
         with m.If(ro.go):
@@ -127,9 +149,9 @@ class TransformCore(wiring.Component):
         with m.If(read_all & ro.o.valid & ro.o.ready):
             m.d.sync += [read_all.eq(0), phase.eq(LOAD)]
         outs = [Cat(Const(k, (L - 1).bit_length()), ul.k) for k in range(L)]
-        stage_words = switch_to_banks(reads, reads)
-        out_words = switch_to_banks(outs, outs)
-        out_group = v % 2
+        stage_words = self.switch_to_banks(self.reads, self.reads)
+        out_words = self.switch_to_banks(outs, outs)
+        out_group = self.v % 2
         for x, _, b, rd, _ in banks.ports():
             addr = stage_words[b][0]
             if x == out_group:
@@ -143,53 +165,61 @@ class TransformCore(wiring.Component):
         out_data = [port.data for port in (banks.rd[out_group][0][b] for b in range(L))]
         m.d.comb += ro.data.eq(Cat(*(pick(ob, out_data) for ob in out_banks)))
 
-        # --- the channel switcher (registered), the ROMs and the butterfly structures -----
+    # --- the channel switcher (registered), the ROMs and the butterfly structures ---------
+    def butterflies(self):
+        m, plan, op, L, w = self.m, self.plan, self.op, self.L, self.w
         group1 = op.at("group", 1)
         switched = [Signal(w, name=f"cs{k}") for k in range(L)]
         for k, s in enumerate(switched):
-            words = [banks.rd[x][0][b].data for x in range(2) for b in lane_banks[k]]
-            m.d.sync += s.eq(pick(op.at(f"bank{k}", 1) + group1 * len(lane_banks[k]), words))
-        results = []
+            words = [self.banks.rd[x][0][b].data for x in range(2) for b in self.lane_banks[k]]
+            m.d.sync += s.eq(pick(op.at(f"bank{k}", 1) + group1 * len(self.lane_banks[k]), words))
+        self.results = []
         for b in range(plan.bfs):
             bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b,     # with the FSOs if an inverse runs
                                 scale_sqrt2=plan.scale_sqrt2 if plan.inverse else None,
                                 fixed_shift=plan.fixed_shift)
             m.submodules[f"bfs{b}"] = bf
             m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1])]
-            # the ROM words: addressed at the issue, read at issue + 1, registered to issue + 2
-            roms = [("twiddle", plan.twiddle_rom(b), Cat(n, stage[:plan.stage_bits], *region), bf.ctrl)]
-            if bf.scale is not None:
-                roms.append(("scale", plan.scale_rom(b), Cat(n, *region), bf.scale))
-            for name, words, address, target in roms:
-                # block ROM from BLOCK_ROM_BITS on (Yosys would spread a narrow one over LUTs)
-                attrs = {"rom_style": "block"} if len(target) * len(words) >= BLOCK_ROM_BITS else {}
-                rom = Memory(shape=len(target), depth=len(words), init=words, attrs=attrs)
-                m.submodules[f"{name}_rom{b}"] = rom
-                port = rom.read_port()
-                m.d.comb += port.addr.eq(address)
-                if name == "scale":                                # s in an inverse's final stage, else 1
-                    word = Mux(op.at("final", 1) & kind[1], port.data, plan.scale_identity())
-                else:
-                    word = port.data
-                m.d.sync += target.eq(word)
+            self.roms(b, bf)
             if plan.fixed_shift is not None:                       # o1 by 2^(-K/2): NCT^-1's final stage
-                m.d.comb += bf.fixed.eq(op.at("final", 2) & (kind == KIND_CODES["nct_inv"]))
-            results += [bf.o0, bf.o1]
+                m.d.comb += bf.fixed.eq(op.at("final", 2) & (self.kind == KIND_CODES["nct_inv"]))
+            self.results += [bf.o0, bf.o1]
 
-        # --- write side: the loaded beat (LOAD) or the stage results (RUN) through one
-        # crossbar for both groups (a load and a stage write never fall in the same cycle) ---
-        n_w = op.at("n", Dw)
-        writes = [i for p in pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
-        loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), ld.k)[:v]))) for k in range(L)]
-        loaded = [lane(self.i.payload, k) for k in range(L)]
-        if self.forward_bits is not None:              # the kind code's bit 1: an inverse
-            inverse, fb = self.i.payload[L * w + 1], self.forward_bits
+    def roms(self, b, bf):
+        """Butterfly structure b's ROM words: addressed at the issue, read at issue + 1,
+        registered to issue + 2."""
+        m, plan, n, region = self.m, self.plan, self.n, self.region
+        roms = [("twiddle", plan.twiddle_rom(b), Cat(n, self.stage[:plan.stage_bits], *region), bf.ctrl)]
+        if bf.scale is not None:
+            roms.append(("scale", plan.scale_rom(b), Cat(n, *region), bf.scale))
+        for name, words, address, target in roms:
+            # block ROM from BLOCK_ROM_BITS on (Yosys would spread a narrow one over LUTs)
+            attrs = {"rom_style": "block"} if len(target) * len(words) >= BLOCK_ROM_BITS else {}
+            rom = Memory(shape=len(target), depth=len(words), init=words, attrs=attrs)
+            m.submodules[f"{name}_rom{b}"] = rom
+            port = rom.read_port()
+            m.d.comb += port.addr.eq(address)
+            if name == "scale":                                # s in an inverse's final stage, else 1
+                word = Mux(self.op.at("final", 1) & self.kind[1], port.data, plan.scale_identity())
+            else:
+                word = port.data
+            m.d.sync += target.eq(word)
+
+    # --- write side: the loaded beat (LOAD) or the stage results (RUN) through one crossbar
+    # for both groups (a load and a stage write never fall in the same cycle) ---------------
+    def write_side(self):
+        m, core, op, L, w, take = self.m, self.core, self.op, self.L, self.w, self.take
+        n_w = op.at("n", self.Dw)
+        writes = [i for p in self.pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
+        loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), self.ld.k)[:self.v]))) for k in range(L)]
+        loaded = [self.lane(core.i.payload, k) for k in range(L)]
+        if core.forward_bits is not None:              # the kind code's bit 1: an inverse
+            inverse, fb = core.i.payload[L * w + 1], core.forward_bits
             loaded = [Cat(x[:fb], x[fb:] & inverse.replicate(w - fb)) for x in loaded]
-        bank_writes = switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)],
-                                      [Mux(take, x, r) for x, r in zip(loaded, results, strict=True)])
-        valid_w, group_w = op.at("valid", Dw), op.at("group", Dw)
-        for x, _, b, _, wr in banks.ports():
+        bank_writes = self.switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)],
+                                           [Mux(take, x, r) for x, r in zip(loaded, self.results, strict=True)])
+        valid_w, group_w = op.at("valid", self.Dw), op.at("group", self.Dw)
+        for x, _, b, _, wr in self.banks.ports():
             stage_en = valid_w & (group_w != x)
             m.d.comb += [wr.en.eq(take | stage_en if x == 0 else stage_en), wr.addr.eq(bank_writes[b][0]),
                          wr.data.eq(bank_writes[b][1])]
-        return m

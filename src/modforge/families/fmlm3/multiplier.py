@@ -55,7 +55,7 @@ in three places, and comes out 16 % below:
     and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,009 cycles on this set
     (latency 1,978; time domain 2,539) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
-    6 additions and a halving (265), by forming the candidates side by side (passes.py).
+    6 additions and a halving (265), by forming the candidates side by side (units.py).
 
 Frames: x, y in [0, N) as P digits of u bits, L a beat (beat k, lane l: digit Lk + l), H =
 P/L beats; the result the same way. cfg: N's spectra T(N') = CT(N'), T'(N) = NCT(N) as H
@@ -113,7 +113,7 @@ from ...hw.digits import Accumulator, SegmentAddSub
 from ...hw.fermat import MulAdd
 from ...math import fmlm3
 from .model import KINDS, READOUT_DELAY, TransformPlan
-from .passes import ModRPass, Restrict
+from .units import ModRPass, Restrict
 
 CFG_SELECT = {"T(N')": 1, "T'(N)": 2, "N": 3}       # sel 0: hw.config's (empty) register file
 

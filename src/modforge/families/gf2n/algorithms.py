@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from ...errors import ParameterError
 from ...formal import gf2_mulmod
+from ...hw.iterative import IterativeCore
 from ...math import gf2
 from ...math.irreducible import structure
 from ...math.poly import format_poly, parse_poly
@@ -189,7 +190,7 @@ class Blakely(Gf2nAlgorithm):
         return params.n
 
     def build(self, params):
-        return hw.BlakelyCore(self.f(params))
+        return IterativeCore(hw.Blakely(self.f(params)))
 
     def grid(self):
         return [{"n": "9", "poly": "x^9+x^5+1"}, {"n": "16", "poly": "auto"},
@@ -213,7 +214,7 @@ class Montgomery(Gf2nAlgorithm):
         return params.n
 
     def build(self, params):
-        return hw.MontgomeryCore(self.f(params))
+        return IterativeCore(hw.Montgomery(self.f(params)))
 
     def grid(self):
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
@@ -237,7 +238,7 @@ class Bmm(Gf2nAlgorithm):
         return self.r(params)
 
     def build(self, params):
-        return hw.BmmCore(self.f(params))
+        return IterativeCore(hw.Bmm(self.f(params)))
 
     def grid(self):
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
@@ -265,7 +266,7 @@ class Fiko(Gf2nAlgorithm):
         return self.r(params)
 
     def build(self, params):
-        return hw.FikoCore(self.f(params))
+        return IterativeCore(hw.Fiko(self.f(params)))
 
     def grid(self):
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
@@ -303,7 +304,7 @@ class RfFiko(Gf2nAlgorithm):
         return self.r(params)
 
     def build(self, params):
-        return hw.RfFikoCore(self.f(params))
+        return IterativeCore(hw.RfFiko(self.f(params)))
 
     def grid(self):
         return [{"n": "9"}, {"n": "17"}, {"n": "107"}]

@@ -1,6 +1,6 @@
-"""Amaranth datapaths of the GF(2)[t]/F(t) multipliers. Each core is an IterativeCore:
-one load cycle, `steps` step cycles, then the result, a function of registered state
-only. The per-cycle updates are those of the models in `model.py` (same names).
+"""Amaranth datapaths of the GF(2)[t]/F(t) multipliers, plain builders (hw.iterative.Datapath)
+that hw.iterative.IterativeCore wraps: one load cycle, `steps` step cycles, then the
+result, a function of registered state only. The per-cycle updates are those of the models in `model.py` (same names).
 
 F is a generation-time constant: every product with a part of F is a fixed xor network.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
 from ...hw.gf2 import const_mul
-from ...hw.iterative import IterativeCore
+from ...hw.iterative import Datapath
 from .model import deg, mask, split_point
 
 
@@ -21,7 +21,7 @@ def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
     return s
 
 
-class _Gf2nCore(IterativeCore):
+class _Gf2n(Datapath):
     def __init__(self, f: int, steps: int):
         self.f = f
         self.n = n = deg(f)
@@ -34,13 +34,13 @@ class _Gf2nCore(IterativeCore):
         return operands[:n], operands[n:2 * n]  # payload: A in the low n bits, B above
 
 
-class BlakelyCore(_Gf2nCore):
+class Blakely(_Gf2n):
     """Interleaved Blakely (Alg 4): n steps, A*B mod F."""
 
     def __init__(self, f: int):
         super().__init__(f, deg(f))
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         n, f = self.n, self.f
         sa = Signal(n, name="sa")      # A, consumed MSB first
         b = Signal(n, name="b")        # B, static
@@ -57,13 +57,13 @@ class BlakelyCore(_Gf2nCore):
         return r
 
 
-class MontgomeryCore(_Gf2nCore):
+class Montgomery(_Gf2n):
     """Interleaved Montgomery (Alg 5): n steps, A*B*t^-n mod F (f_0 = 1)."""
 
     def __init__(self, f: int):
         super().__init__(f, deg(f))
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         n, f = self.n, self.f
         a = Signal(n, name="a")        # A, static
         sb = Signal(n, name="sb")      # B, consumed LSB first
@@ -82,14 +82,14 @@ class MontgomeryCore(_Gf2nCore):
         return r
 
 
-class BmmCore(_Gf2nCore):
+class Bmm(_Gf2n):
     """BMM (Alg 6-8): r = ceil(n/2) steps; parallel Blakely S and Montgomery T units;
     result S + T = A*B*t^-r mod F (f_0 = 1)."""
 
     def __init__(self, f: int):
         super().__init__(f, split_point(deg(f)))
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         n, r, f = self.n, self.r, self.f
         fl = f & mask(n)
         a = Signal(n, name="a")        # A, static (both units)
@@ -117,7 +117,7 @@ class BmmCore(_Gf2nCore):
         return s ^ t
 
 
-class _KaratsubaCore(_Gf2nCore):
+class _Karatsuba(_Gf2n):
     """Shared part of FIKO and RF-FIKO: operand registers and the three Karatsuba-Ofman
     products C0 = A0*B0, C1 = (A0+A1)*(B0+B1), C2 = A1*B1, one bit of each per step."""
 
@@ -162,12 +162,12 @@ class _KaratsubaCore(_Gf2nCore):
         return _wire(m, n, Cat(lr, ur) ^ c1w ^ Cat(ur, lr), "sum")
 
 
-class FikoCore(_KaratsubaCore):
+class Fiko(_Karatsuba):
     """FIKO (Fig. 1-2): r = ceil(n/2) steps; C0, C1, C2 plus the Blakely (R1/Q1, modulo
     F1 = F >> r) and Montgomery (R0/Q0, modulo F0 = F mod t^r) quotient units; the
     reduction terms and the final sum are fixed xor networks on the registers."""
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         n, r, h, f = self.n, self.r, self.h, self.f
         f0, f1 = f & mask(r), f >> r
         self.karatsuba(m, load, step, operands)
@@ -202,11 +202,11 @@ class FikoCore(_KaratsubaCore):
         return self.final_sum(m, c0p_ur, c1p, c2p)
 
 
-class RfFikoCore(_KaratsubaCore):
+class RfFiko(_Karatsuba):
     """RF-FIKO (Fig. 4-5, Section 8.2) for F = t^n + t^r + 1, n odd: r steps computing only
     C0, C1, C2; quotients, reduction terms and the final sum are shifts and xors."""
 
-    def datapath(self, m, load, step, index, operands):
+    def build(self, m, load, step, index, operands):
         n, r = self.n, self.r
         self.karatsuba(m, load, step, operands)
         c0, c1, c2 = self.c0, self.c1, self.c2

@@ -3,8 +3,9 @@
 -barrett, -plantard, -wlm, -wlm-mixed, -k2red, -k2red-shift, -montgomery-shift.
 
 Payload: a in the low beta bits, b in the next beta bits (a, b < q); result: beta bits,
-in [0, q). q is a generation-time constant. Each core is a PipelinedCore: latency = its
-number of register stages (the formulas in `stages`), initiation interval 1.
+in [0, q). q is a generation-time constant. Each core is a PipelinedCore around the
+algorithm's datapath (`datapath`): latency = its number of register stages (the formulas
+in `stages`), initiation interval 1.
 reduce_only=1: the payload is x <= (q-1)^2 (2 beta bits), the result its reduction (the
 same congruence with A*B = x), two stages fewer; Barrett and Montgomery take any x below
 q 2^beta (`reduce_bound`: a wide sum, e.g. a polynomial coefficient summed lazily, with a
@@ -23,6 +24,7 @@ from typing import ClassVar, Literal
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
+from ...hw.pipeline import PipelinedCore
 from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Computes, Operand, param, register
 from . import hw, model as M
@@ -202,15 +204,21 @@ class ModmulAlgorithm(Algorithm):
         return dataclasses.replace(params, reduce_only=0, plain=0, pipeline="")
 
     def build(self, params):
-        core = self.core(dataclasses.replace(params, plain=0, pipeline=""))
-        if self.second_pass(params):
-            core = hw.PlainCore(core, self.core(self.full(params)), self.plain_constant(params))
-        if params.pipeline:
-            core.keep_stages([c == "1" for c in params.pipeline])
-        return core
+        return PipelinedCore(self.datapath(params))
 
-    def core(self, params):
-        """The pipelined core of the reduction's own congruence."""
+    def datapath(self, params):
+        """The pipelined datapath (a plain builder, hw.pipeline.Datapath; ntt and polyring
+        build it in their own pipelines): the reduction's own, then (plain) its second pass;
+        the stages kept as `pipeline` says."""
+        datapath = self.own_datapath(dataclasses.replace(params, plain=0, pipeline=""))
+        if self.second_pass(params):
+            datapath = hw.Plain(datapath, self.own_datapath(self.full(params)), self.plain_constant(params))
+        if params.pipeline:
+            datapath.keep_stages([c == "1" for c in params.pipeline])
+        return datapath
+
+    def own_datapath(self, params):
+        """The pipelined datapath of the reduction's own congruence."""
         raise NotImplementedError
 
     def multiply(self, params, a: int, b: int) -> int:
@@ -376,8 +384,8 @@ class Montgomery(ModmulAlgorithm):
         return [("q' x mod 2^beta", params.beta, params.beta),
                 ("t q (q_h only)", params.beta, _logqh_ntt(params))]
 
-    def core(self, params):
-        return hw.MontgomeryCore(params.q, params.beta, self.gamma(params), params.reduce_only)
+    def own_datapath(self, params):
+        return hw.Montgomery(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
         return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"},
@@ -417,8 +425,8 @@ class Barrett(ModmulAlgorithm):
         # only the low beta+1 bits of tq = (t q_h) 2^omega + t are needed
         return [("x q'", 2 * bw, bw), ("t q, low beta+1 bits (q_h only)", max(bw + 1 - om, 0), lqh)]
 
-    def core(self, params):
-        return hw.BarrettCore(params.q, params.beta, self.gamma(params), params.reduce_only)
+    def own_datapath(self, params):
+        return hw.Barrett(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
         return [{"q": "0xfff00001"}, {"q": "0xffffffffffe40001", "dsp": "ecp5", "reduce_only": "1"}]
@@ -454,8 +462,8 @@ class Plantard(ModmulAlgorithm):
         return [("a (b q') mod 2^(2beta)", 2 * params.beta, params.beta),
                 ("(c'+1) q (q_h only)", params.beta, _logqh_ntt(params))]
 
-    def core(self, params):
-        return hw.PlantardCore(params.q, params.beta, self.gamma(params), params.reduce_only)
+    def own_datapath(self, params):
+        return hw.Plantard(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
         return [{"q": "0x9e140001"}, {"q": "0xffffffffffe40001", "beta": "65", "reduce_only": "1"}]
@@ -582,9 +590,9 @@ class Wlm(NttAlgorithm):
     def multiplications(self, params):
         return [(f"q_h t' (step {i})", params.logqh, self.omega(params)) for i in range(self.lam(params))]
 
-    def core(self, params):
+    def own_datapath(self, params):
         om = self.omega(params)
-        return hw.WlmCore(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params),
+        return hw.Wlm(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params),
                           params.reduce_only, self.runtime(params))
 
     def extra_info(self, params):
@@ -634,8 +642,8 @@ class WlmMixed(NttAlgorithm):
         w0, w1 = self.words(params)
         return [("q_h t' (omega0)", params.logqh, w0), ("q_h t' (omega1)", params.logqh, w1)]
 
-    def core(self, params):
-        return hw.WlmCore(params.q, params.q.bit_length(), self.omega(params), self.words(params),
+    def own_datapath(self, params):
+        return hw.Wlm(params.q, params.q.bit_length(), self.omega(params), self.words(params),
                           self.gamma(params), params.reduce_only, self.runtime(params))
 
     def extra_info(self, params):
@@ -673,8 +681,8 @@ class K2red(NttAlgorithm):
         om = self.omega(params)
         return [("q_h a_l", params.logqh, om), ("q_h t_l", params.logqh, om)]
 
-    def core(self, params):
-        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
+    def own_datapath(self, params):
+        return hw.K2red(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                             reduce_only=params.reduce_only, runtime=self.runtime(params))
 
     def grid(self):
@@ -771,8 +779,8 @@ class K2redShift(ShiftAlgorithm):
         """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""  # noqa: E501 - latency_formula in design.json
         return 5 if params.rho == "B" else 7
 
-    def core(self, params):
-        return hw.K2redCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
+    def own_datapath(self, params):
+        return hw.K2red(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                             shifts=self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
                             runtime=self.runtime(params))
 
@@ -801,8 +809,8 @@ class MontgomeryShift(ShiftAlgorithm):
         """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""  # noqa: E501 - latency_formula in design.json
         return 6 if params.rho == "B" else 8
 
-    def core(self, params):
-        return hw.MontgomeryShiftCore(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
+    def own_datapath(self, params):
+        return hw.MontgomeryShift(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
                                       self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
                                       runtime=self.runtime(params))
 

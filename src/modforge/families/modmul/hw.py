@@ -1,6 +1,8 @@
-"""Fully pipelined Amaranth datapaths of the modular multipliers (PipelinedCore): the
-integer product a*b, the reduction steps of `model.py` (same names), the final
-correction, one register stage per step. q is a generation-time constant, so every
+"""Fully pipelined Amaranth datapaths of the modular multipliers, plain builders
+(hw.pipeline.Datapath) that hw.pipeline.PipelinedCore wraps (and ntt's butterflies and
+polyring's output lanes build in their own pipelines): the integer product a*b, the
+reduction steps of `model.py` (same names), the final correction, one register stage per
+step. q is a generation-time constant, so every
 product with q, q', q_h is a constant product; products are split into DSP-sized partial
 products (the `dsp` profile's Gamma_A x Gamma_B tiling, better orientation), registered
 in one stage and summed with the step's other addends in the next, as the paper's
@@ -20,13 +22,15 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const, Mux, Signal, Value, signed
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
-from ...hw.pipeline import PipelinedCore, Stager
+from ...hw.pipeline import Datapath, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 
 
-class ModmulCore(PipelinedCore):
+class ModmulDatapath(Datapath):
     """Common part: operands, the two product stages x = a*b, the correction helpers.
-    depth counts the product stages; reduce_only leaves them out."""
+    depth counts the product stages; reduce_only leaves them out. `rt` holds the run-time
+    modulus fields' registers of the stage being built (a build's state, reset by
+    start_runtime)."""
 
     def __init__(self, q: int, beta: int, depth: int, dsp, reduce_only: bool = False, runtime=None):
         self.q, self.beta, self.dsp, self.reduce_only = q, beta, dsp, reduce_only
@@ -94,28 +98,27 @@ class ModmulCore(PipelinedCore):
         return out
 
 
-class PlainCore(PipelinedCore):
-    """plain=1: a*b mod q from a core of congruence a*b*F: its result r, then r * F^-2 through
-    the full multiplier (r F^-2 F = a*b). Latency: the two cores' stages."""
+class Plain(Datapath):
+    """plain=1: a*b mod q from a datapath of congruence a*b*F: its result r, then r * F^-2
+    through the full multiplier (r F^-2 F = a*b). Stages: the two datapaths'."""
 
-    def __init__(self, first: ModmulCore, full: ModmulCore, constant: int):
+    def __init__(self, first: ModmulDatapath, full: ModmulDatapath, constant: int):
         self.first, self.full, self.constant = first, full, constant
-        super().__init__(first.i.payload.shape().width, full.o.payload.shape().width, first.stages + full.stages)
-        for core in (first, full):       # only their datapaths are used
-            core._MustUse__silence = True
+        self.runtime = first.runtime
+        super().__init__(first.in_width, full.out_width, first.stages + full.stages)
 
-    def datapath(self, m, stage, operands):
-        r = self.first.datapath(m, stage, operands)
-        return self.full.datapath(m, stage, Cat(r, Const(self.constant, self.full.beta)))
+    def build(self, m, stage, operands):
+        r = build_stages(self.first, m, stage, operands)
+        return build_stages(self.full, m, stage, Cat(r, Const(self.constant, self.full.beta)))
 
 
-class MontgomeryCore(ModmulCore):
+class Montgomery(ModmulDatapath):
     """Alg 1: 7 stages. a*b*2^-beta mod q."""
 
     def __init__(self, q, beta, dsp, reduce_only=False):
         super().__init__(q, beta, 7, dsp, reduce_only)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = montgomery_factor(q, bw)
@@ -134,13 +137,13 @@ class MontgomeryCore(ModmulCore):
         return self.correct_sub(stage, s)                                         # stage 7
 
 
-class BarrettCore(ModmulCore):
+class Barrett(ModmulDatapath):
     """Alg 4: 7 stages. a*b mod q."""
 
     def __init__(self, q, beta, dsp, reduce_only=False):
         super().__init__(q, beta, 7, dsp, reduce_only)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = barrett_factor(q, bw)
@@ -160,13 +163,13 @@ class BarrettCore(ModmulCore):
         return self.correct_sub(stage, r)                       # stage 7
 
 
-class PlantardCore(ModmulCore):
+class Plantard(ModmulDatapath):
     """Alg 5: 7 stages. -a*b*2^(-2 beta) mod q."""
 
     def __init__(self, q, beta, dsp, reduce_only=False):
         super().__init__(q, beta, 7, dsp, reduce_only)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = plantard_factor(q, bw)
@@ -190,7 +193,7 @@ def _wlm_bound(bound: int, w: int, qh: int, shift: int) -> int:
     return (bound >> w) + ((qh * mask(w)) << shift) + 1
 
 
-class WlmCore(ModmulCore):
+class Wlm(ModmulDatapath):
     """Alg 2 (corrected) and Alg 8 (corrected, `words` = (omega0, omega1)): 2 + 2*steps + 1
     stages. Each step: t' = -t_l mod 2^w, c = t'[w-1] | t[w-1], t <- t_h + (q_h t' << delta) + c."""
 
@@ -198,7 +201,7 @@ class WlmCore(ModmulCore):
         self.omega, self.words = omega, list(words)
         super().__init__(q, beta, 2 + 2 * len(self.words) + 1, dsp, reduce_only, runtime)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         dsp, om = self.dsp, self.omega
         self.start_runtime(operands, om)
         qh_max = self.qh_max()
@@ -223,7 +226,7 @@ class WlmCore(ModmulCore):
         return self.correct_sub(stage, t)  # last stage: t in [0, 2q)
 
 
-class K2redCore(ModmulCore):
+class K2red(ModmulDatapath):
     """Alg 3 (7 stages) and, with `shifts`, Alg 7 (rho B: 5 stages, rho A: 7 stages).
     a*b*2^(-2 omega) mod q."""
 
@@ -260,7 +263,7 @@ class K2redCore(ModmulCore):
     def width_t(self, name: str):
         return signed(2 * self.beta - self.omega + 3) if name == "t" else signed(self.beta + 3)
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         bw, om = self.beta, self.omega
         self.start_runtime(operands, om)
         x = self.product(stage, operands)
@@ -276,7 +279,7 @@ class K2redCore(ModmulCore):
         return out
 
 
-class MontgomeryShiftCore(ModmulCore):
+class MontgomeryShift(ModmulDatapath):
     """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages, rho A 8 stages. a*b*2^-beta mod q."""
 
     def __init__(self, q, beta, omega, dsp, shifts, rho="B", reduce_only=False, runtime=None):
@@ -301,7 +304,7 @@ class MontgomeryShiftCore(ModmulCore):
             neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
         return pos, neg
 
-    def datapath(self, m, stage, operands):
+    def build(self, m, stage, operands):
         bw = self.beta
         self.start_runtime(operands, self.omega)
         x = self.product(stage, operands)

@@ -347,7 +347,7 @@ class NttAlgorithm(Algorithm):
             runtime = [alg.runtime_of(mp if j == 0 else self.residue_params(params, mp, qj), qj)
                        for j, qj in enumerate(moduli)]
         return hw.NttCore(self.derived(params), self.width(params), len(self.operands(params)),
-                          lambda: alg.build(mp), runtime, self.config_map(params) if load else None)
+                          lambda: alg.datapath(mp), runtime, self.config_map(params) if load else None)
 
     def formula(self, params):
         return ("C = k (log2(n) H + G) + D, H = n/(2P), D = mul_depth + 3, k = residues per frame; "

@@ -1,5 +1,5 @@
 """The NTT cores in Amaranth: coefficient banks, twiddle ROMs, P butterfly units around the
-chosen modmul core's datapath, a pass controller and an output FIFO (architecture and
+chosen modmul datapath, a pass controller and an output FIFO (architecture and
 maths: model.py; the generation-time schedule and ROM contents come from its Plan).
 
 Control: IO and COMPUTE run side by side. IO reads the results out row by row into the
@@ -64,15 +64,14 @@ class NttCore(wiring.Component):
     """The whole core: i carries one beat (P coefficients, or P of a and P of b), o one beat
     of the result. latency and initiation_interval: model.Plan."""
 
-    def __init__(self, plan: RnsPlan, w: int, n_operands: int, make_core, runtime=(),
+    def __init__(self, plan: RnsPlan, w: int, n_operands: int, make_datapath, runtime=(),
                  config: ConfigMap | None = None):
-        """runtime: RNS or twiddles=load, per prime the reduction's run-time modulus fields;
-        config: twiddles=load, the cfg stream's layout."""
+        """make_datapath(): the reduction's pipelined datapath (a modmul hw.pipeline.Datapath),
+        one a butterfly; runtime: RNS or twiddles=load, per prime the reduction's run-time
+        modulus fields; config: twiddles=load, the cfg stream's layout."""
         self.plan, self.w, self.runtime, self.config = plan, w, list(runtime), config
-        self.cores = [make_core() for _ in range(plan.P)]
-        for core in self.cores:          # only their datapath is used, inside Butterfly
-            core._MustUse__silence = True
-        if self.cores[0].depth != plan.mul_depth:
+        self.datapaths = [make_datapath() for _ in range(plan.P)]
+        if self.datapaths[0].depth != plan.mul_depth:
             raise RuntimeError("the reduction's pipeline depth differs from the plan's")
         self.steps = plan.compute_cycles()
         self.latency = plan.latency()
@@ -142,7 +141,7 @@ class _Build:
         q_input = "per-op" if self.K > 1 else "static" if self.core.config else ""
         self.units = []
         for u in range(self.P):
-            bf = Butterfly(self.plan.moduli[0], self.w, self.core.cores[u], u, q_input)
+            bf = Butterfly(self.plan.moduli[0], self.w, self.core.datapaths[u], u, q_input)
             self.m.submodules[f"bf{u}"] = bf
             self.units.append(bf)
 
@@ -353,7 +352,7 @@ class _Build:
         plan, core, w, m = self.plan, self.core, self.w, self.m
         rt_bits = self.units[0].rt.shape().width
         q_of = plan.moduli
-        rt_of = [pack_fields(core.cores[0].runtime, fields) for fields in core.runtime]
+        rt_of = [pack_fields(core.datapaths[0].runtime, fields) for fields in core.runtime]
         b_scale_of = [b or 0 for b in plan.b_scales]
         if core.config:
             cm = core.config

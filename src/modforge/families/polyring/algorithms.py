@@ -271,7 +271,7 @@ class PolyAlgorithm(Algorithm):
             return hw.PolyCore(params.n, self.k(params), self.derived(params), params.small)
         core = hw.PolyCore(params.n, self.k(params), self.derived(params), params.small, lazy=self.lazy(params))
         alg, mp = self.reducer(params)
-        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta, self.parallel(params))
+        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, self.parallel(params))
 
     def cycles(self, params):
         """One multiplication, first input beat to last output beat: 2n/M - 1 (+ R, the
@@ -555,7 +555,7 @@ class Schoolbook(PolyAlgorithm):
         core = hw.SchoolbookCore(params.n, self.k(params), params.small, params.q,
                                  self.lane_top(params).bit_length(), self.offset(params))
         alg, mp = self.reducer(params)
-        return hw.Reduced(core, lambda: alg.build(mp), 2 * mp.beta, 1)
+        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, 1)
 
     def cycles(self, params):
         """One multiplication, first input beat to last output beat: 3n - 1 (+ R)."""

@@ -280,14 +280,14 @@ class SchoolbookCore(wiring.Component):
 
 class Reduced(wiring.Component):
     """A prime q: the lazy array (`core`, lanes of c + offset, W bits) into M pipelined
-    reduction cores (hw.pipeline.ParallelCore of `make_reducer()`, a modmul core taking
+    reduction lanes (hw.pipeline.ParallelCore of `make_reducer()`, a modmul datapath taking
     x < 2^W, in `x_bits` >= W bits, to x mod q), k bits a lane out. Latency: the array's
     plus the reduction's stages; the reduction stalls with the output, so nothing is lost
     under back-pressure."""
 
     def __init__(self, core: PolyCore | SchoolbookCore, make_reducer, x_bits: int, lanes: int):
         self.core, self.lanes = core, lanes
-        self.reduce = ParallelCore(make_reducer, lanes, x_bits, core.k)
+        self.reduce = ParallelCore([make_reducer() for _ in range(lanes)], x_bits, core.k)
         self.latency = core.latency + self.reduce.latency
         self.initiation_interval = core.initiation_interval
         super().__init__({"i": In(stream.Signature(len(core.i.payload))),

@@ -92,114 +92,147 @@ class MontgomeryCore(wiring.Component):
         })
 
     def elaborate(self, platform):
-        m = Module()
-        w, s, pe, sched = self.w, self.s, self.pe, self.sched
+        return _Build(self).m
+
+
+class _Build:
+    """One elaboration of a MontgomeryCore: the RAMs, the cfg loader, the load, the feed of
+    rounds, the chain of PEs, the chain's end (feedback or result) and the read-out."""
+
+    def __init__(self, core: MontgomeryCore):
+        self.core, self.m = core, Module()
+        self.w, self.s, self.pe, self.sched, self.dsp = core.w, core.s, core.pe, core.sched, core.dsp
+        self.memories()
+        self.config()
+        self.load()
+        self.feed()
+        self.chain()
+        self.chain_end()
+        self.read_out()
+
+    def memories(self):
+        m, w, s = self.m, self.w, self.s
         mems = {
             "x_ram": Memory(shape=w, depth=s, init=[]),
             "y_ram": Memory(shape=w, depth=s, init=[]),
-            "n_ram": Memory(shape=w, depth=s, init=words(self.modulus, w, s)),
+            "n_ram": Memory(shape=w, depth=s, init=words(self.core.modulus, w, s)),
             "feedback_ram": Memory(shape=w, depth=s + 1, init=[]),
             "result_ram": Memory(shape=2 * w, depth=s, init=[]),
         }
         for name, mem in mems.items():
             m.submodules[name] = mem
+        # the ports take their names from these variables (x_rd__addr, ...)
         x_wr, x_rd = mems["x_ram"].write_port(), mems["x_ram"].read_port()
         y_wr, y_rd = mems["y_ram"].write_port(), mems["y_ram"].read_port()
         n_wr, n_rd = mems["n_ram"].write_port(), mems["n_ram"].read_port()
         fb_wr, fb_rd = mems["feedback_ram"].write_port(), mems["feedback_ram"].read_port()
         res_wr, res_rd = mems["result_ram"].write_port(), mems["result_ram"].read_port()
+        self.x_wr, self.x_rd, self.y_wr, self.y_rd, self.n_wr, self.n_rd = x_wr, x_rd, y_wr, y_rd, n_wr, n_rd
+        self.fb_wr, self.fb_rd, self.res_wr, self.res_rd = fb_wr, fb_rd, res_wr, res_rd
 
-        # --- cfg: N' (register 0) and N's words (RAM) while no frame is in the core ----------
-        loader = ConfigLoader(w, self.word_bits, 1, [("n_prime", w, n_prime(self.modulus, w))], {1: n_wr})
-        loader.build(m)
-        wiring.connect(m, wiring.flipped(self.cfg), loader.cfg)
-        np_reg = loader.registers[0]
+    def config(self):
+        """cfg: N' (register 0) and N's words (RAM) while no frame is in the core."""
+        m, w, core = self.m, self.w, self.core
+        self.loader = ConfigLoader(w, core.word_bits, 1, [("n_prime", w, n_prime(core.modulus, w))], {1: self.n_wr})
+        self.loader.build(m)
+        wiring.connect(m, wiring.flipped(core.cfg), self.loader.cfg)
+        self.np_reg = self.loader.registers[0]
 
-        # --- load: beat j writes x_j and y_j; y_0 N' mod 2^w for the PEs' m ------------------
-        count = Signal(range(s + 1), name="loaded")
-        computing, unloading = Signal(name="computing"), Signal(name="unloading")
-        m.d.comb += [self.i.ready.eq(~computing & (count != s)),
-                     loader.allow.eq(~computing & (count == 0))]
-        take = self.i.valid & self.i.ready
+    def load(self):
+        """Beat j writes x_j and y_j; y_0 N' mod 2^w for the PEs' m."""
+        m, w, s, core = self.m, self.w, self.s, self.core
+        count = self.count = Signal(range(s + 1), name="loaded")
+        self.computing, self.unloading = Signal(name="computing"), Signal(name="unloading")
+        m.d.comb += [core.i.ready.eq(~self.computing & (count != s)),
+                     self.loader.allow.eq(~self.computing & (count == 0))]
+        take = core.i.valid & core.i.ready
         y0 = Signal(w, name="y0", reset_less=True)
-        m.d.comb += [x_wr.addr.eq(count), x_wr.data.eq(self.i.payload[:w]), x_wr.en.eq(take),
-                     y_wr.addr.eq(count), y_wr.data.eq(self.i.payload[w:]), y_wr.en.eq(take)]
+        m.d.comb += [self.x_wr.addr.eq(count), self.x_wr.data.eq(core.i.payload[:w]), self.x_wr.en.eq(take),
+                     self.y_wr.addr.eq(count), self.y_wr.data.eq(core.i.payload[w:]), self.y_wr.en.eq(take)]
         with m.If(take):
             m.d.sync += count.eq(count + 1)
             with m.If(count == 0):
-                m.d.sync += y0.eq(self.i.payload[w:])
-        y0np = Signal(w, name="y0_nprime", reset_less=True)
-        m.d.sync += y0np.eq(product(m, y0, np_reg, w, self.dsp, "y0np", low=True))
+                m.d.sync += y0.eq(core.i.payload[w:])
+        self.y0np = Signal(w, name="y0_nprime", reset_less=True)
+        m.d.sync += self.y0np.eq(product(m, y0, self.np_reg, w, self.dsp, "y0np", low=True))
 
-        # --- the feed: rounds of s + 2 words, one every T cycles ------------------------------
-        start = (count == s) & ~computing & ~unloading
+    def feed(self):
+        """Rounds of s + 2 words, one every T cycles, into PE 0 (`word`)."""
+        m, s, sched = self.m, self.s, self.sched
+        start = (self.count == s) & ~self.computing & ~self.unloading
         feeding = Signal(name="feeding")
         j = Signal(range(sched.round_cycles), name="feed_word")
         r = Signal(range(sched.rounds), name="feed_round")
-        xi = Signal(range(s), name="x_index")
+        self.xi = Signal(range(s), name="x_index")
         with m.If(start):
-            m.d.sync += [computing.eq(1), feeding.eq(1), j.eq(0), r.eq(0), count.eq(0), xi.eq(0)]
+            m.d.sync += [self.computing.eq(1), feeding.eq(1), j.eq(0), r.eq(0), self.count.eq(0), self.xi.eq(0)]
         with m.If(feeding):
             m.d.sync += j.eq(Mux(j == sched.round_cycles - 1, 0, j + 1))
             with m.If(j == sched.round_cycles - 1):
                 m.d.sync += r.eq(r + 1)
             with m.If((r == sched.rounds - 1) & (j == s + 1)):
                 m.d.sync += feeding.eq(0)
-        m.d.comb += [y_rd.addr.eq(j), n_rd.addr.eq(j), fb_rd.addr.eq(j)]
+        m.d.comb += [self.y_rd.addr.eq(j), self.n_rd.addr.eq(j), self.fb_rd.addr.eq(j)]
         issued = {"first": feeding & (j == 0), "last": feeding & (j == s + 1), "active": feeding & (j < s + 2),
                   "final": r == sched.rounds - 1}
         flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
-        high = delayed(m, j >= s, 1, "feed_high")                 # y_j = N_j = 0 beyond the top word
+        self.high = delayed(m, j >= s, 1, "feed_high")            # y_j = N_j = 0 beyond the top word
         round0 = delayed(m, r == 0, 1, "feed_round0")             # t = 0 in round 0
-        word = {"t": Mux(round0 | flags["last"], 0, fb_rd.data), "y": y_rd.data, "n": n_rd.data, **flags}
+        self.word = {"t": Mux(round0 | flags["last"], 0, self.fb_rd.data), "y": self.y_rd.data,
+                     "n": self.n_rd.data, **flags}
 
-        # --- the chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
-        # once on the bus (a cycle later, as each PE's t_0 N') ------------------------------
-        m.d.comb += x_rd.addr.eq(xi)
-        x_y0np = product(m, x_rd.data, y0np, w, self.dsp, "x_y0np", low=True)
+    def chain(self):
+        """The chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
+        once on the bus (a cycle later, as each PE's t_0 N')."""
+        m = self.m
+        m.d.comb += self.x_rd.addr.eq(self.xi)
+        x_y0np = product(m, self.x_rd.data, self.y0np, self.w, self.dsp, "x_y0np", low=True)
         latched = []
-        for k in range(pe):
-            word, took = self.processing_element(m, k, word, x_rd.data, x_y0np, np_reg, high if k == 0 else None)
+        for k in range(self.pe):
+            self.word, took = self.processing_element(k, self.word, x_y0np, self.high if k == 0 else None)
             latched.append(took)
         with m.If(Cat(*latched).any()):
-            m.d.sync += xi.eq(xi + 1)
+            m.d.sync += self.xi.eq(self.xi + 1)
 
-        # --- the chain's end: feedback, or t - N (always formed) into the result RAM ----------
+    def chain_end(self):
+        """Feedback, or t - N (always formed) into the result RAM."""
+        m, w, s, word = self.m, self.w, self.s, self.word
         index = Signal(range(s + 2), name="out_word")        # 0 when a round's first word arrives
         with m.If(word["active"]):
             m.d.sync += index.eq(Mux(word["last"], 0, index + 1))
-        borrow, use_diff = Signal(name="borrow"), Signal(name="use_difference")
+        borrow, self.use_diff = Signal(name="borrow"), Signal(name="use_difference")
         diff = Signal(w + 1, name="difference")
         m.d.comb += diff.eq(word["t"] - word["n"] - Mux(word["first"], 0, borrow))
         writing = word["active"] & ~word["last"]
-        m.d.comb += [fb_wr.addr.eq(index), fb_wr.data.eq(word["t"]), fb_wr.en.eq(writing & ~word["final"]),
-                     res_wr.addr.eq(index), res_wr.data.eq(Cat(word["t"], diff[:w])),
-                     res_wr.en.eq(writing & word["final"] & (index < s))]
+        m.d.comb += [self.fb_wr.addr.eq(index), self.fb_wr.data.eq(word["t"]),
+                     self.fb_wr.en.eq(writing & ~word["final"]),
+                     self.res_wr.addr.eq(index), self.res_wr.data.eq(Cat(word["t"], diff[:w])),
+                     self.res_wr.en.eq(writing & word["final"] & (index < s))]
         with m.If(writing & word["final"]):
             m.d.sync += borrow.eq(diff[w])
             with m.If(index == s):              # t >= N: no borrow out of the top word
-                m.d.sync += [use_diff.eq(~diff[w]), computing.eq(0), unloading.eq(1)]
+                m.d.sync += [self.use_diff.eq(~diff[w]), self.computing.eq(0), self.unloading.eq(1)]
 
-        # --- read-out: s words of the chosen half ---------------------------------------------
+    def read_out(self):
+        """s words of the chosen half."""
+        m, w, s = self.m, self.w, self.s
         ro = ReadOut(w, 4)
         ro.build(m)
-        wiring.connect(m, ro.o, wiring.flipped(self.o))
+        wiring.connect(m, ro.o, wiring.flipped(self.core.o))
         rd = Signal(range(s), name="read_word")
-        m.d.comb += [ro.avail.eq(unloading), res_rd.addr.eq(rd),
-                     ro.data.eq(Mux(use_diff, res_rd.data[w:], res_rd.data[:w]))]
+        m.d.comb += [ro.avail.eq(self.unloading), self.res_rd.addr.eq(rd),
+                     ro.data.eq(Mux(self.use_diff, self.res_rd.data[w:], self.res_rd.data[:w]))]
         with m.If(ro.go):
             m.d.sync += rd.eq(Mux(rd == s - 1, 0, rd + 1))
             with m.If(rd == s - 1):
-                m.d.sync += unloading.eq(0)
-        return m
+                m.d.sync += self.unloading.eq(0)
 
-    def processing_element(self, m: Module, k: int, word: dict, x_bus: Value, x_y0np: Value, np_reg: Value,
-                           high=None):
+    def processing_element(self, k: int, word: dict, x_y0np: Value, high=None):
         """PE k: the stream `word` (t, y, n and the flags) in, the stream of t' out D cycles
         later; also whether it latches its x word this cycle (the x RAM's address advances).
         The incoming t is 0 at the last word (the PE before clears it); high (PE 0, from the
         feed): y and N are 0 there (j >= s), cleared as they enter."""
-        w, dsp = self.w, self.dsp
+        m, w, dsp, x_bus, np_reg = self.m, self.w, self.dsp, self.x_rd.data, self.np_reg
         name = f"pe{k}"
         first = word["first"]
         t_in = word["t"]

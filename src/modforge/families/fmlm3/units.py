@@ -1,4 +1,4 @@
-"""Time-domain pieces of rsa-fmlm3 (multiplier.py is their model, multiplier_hw.py the
+"""Time-domain hardware units of rsa-fmlm3 (multiplier.py is their model, multiplier_hw.py the
 controller that sequences them around the transform unit). Numbers stream as segments of
 s = L digits (s u bits) a cycle, least significant first, as the transform unit reads out.
 

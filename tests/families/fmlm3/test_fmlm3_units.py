@@ -1,4 +1,4 @@
-"""rsa-fmlm3's time-domain pieces (families/fmlm3/passes.py) in amaranth.sim against the
+"""rsa-fmlm3's time-domain pieces (families/fmlm3/units.py) in amaranth.sim against the
 multiplier model: Restrict against math.fmlm3.restrict, ModRPass against pass_m."""
 
 import random
@@ -7,7 +7,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from modforge.families.fmlm3.multiplier import MultiplierPlan
-from modforge.families.fmlm3.passes import ModRPass, Restrict
+from modforge.families.fmlm3.units import ModRPass, Restrict
 from modforge.math import fmlm3
 
 
