@@ -61,8 +61,8 @@ class TinyRing(Algorithm):
     def build(self, p):
         return ToyCore(4, "none")
 
-    def cycles(self, p):
-        return 4
+    def derive(self, p):
+        return registry.Timing.iterative(4)
 
     def tag(self, p):
         return f"n{p.n}"
@@ -141,11 +141,36 @@ def test_a_capability_is_declared():
     class Framed(TinyRing):
         name = "framed"
 
-        def frame_beats(self, p):
-            return 2
+        def in_beats(self, p, operands):
+            return [operands[:1], operands[1:]]
 
     with pytest.raises(TypeError, match="frames = True"):
         registry.register(Framed)
+
+    class Beats(TinyRing):
+        name = "beats"
+
+        def derive(self, p):
+            return registry.Timing(cycles=4, latency=5, initiation_interval=5, frame_beats=2)
+
+    with pytest.raises(RuntimeError, match="frames = True"):
+        Beats().plan(Beats().parse({"q": "17"}))
+
+
+def test_the_timing_is_stated_once():
+    """An algorithm states cycles, latency and II in its derived plan; overriding the
+    forwarding methods is refused, and the Plan reads the derived plan's figures."""
+    class Restated(TinyRing):
+        name = "restated"
+
+        def latency(self, p):
+            return 3
+
+    with pytest.raises(TypeError, match="derive"):
+        registry.register(Restated)
+    alg = TinyRing()
+    plan = alg.plan(alg.parse({"q": "17"}))
+    assert (plan.cycles, plan.latency, plan.initiation_interval, plan.frame_beats, plan.result_beats) == (4, 5, 5, 1, 1)
 
 
 def test_every_algorithm_describes_what_it_computes():

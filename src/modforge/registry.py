@@ -30,7 +30,7 @@ import types
 import typing
 from fractions import Fraction
 from importlib import metadata
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from .errors import NotKeyValue, ParameterError
 
@@ -109,27 +109,95 @@ class Computes:
         return dataclasses.asdict(self) | {"label": self.label, "modulus": self.modulus}
 
 
-@dataclasses.dataclass(frozen=True)
-class Plan:
-    """Everything derived from one validated configuration, computed once (Algorithm.plan):
-    the model's vectors, the design, design.json, the header and the testbench read it.
-    `derived` is the family's own derived object (Algorithm.derive: widths, stages, tiling,
-    schedules, memory sizes)."""
-    algorithm: str
-    params: Any
-    operands: tuple[Operand, ...]       # one input beat, with their bit offsets
-    result: Operand                     # one output beat
-    config_fields: tuple[Operand, ...]  # one cfg word (config_stream), with offsets
+class Schedule(Protocol):
+    """The timing a design claims, stated once, by the family's derived plan (`derive`): the
+    Algorithm forwards these figures (cycles, latency, initiation_interval, frame_beats,
+    result_beats) to the Plan, design.json, the header and the testbench's checks."""
+
+    @property
+    def cycles(self) -> int:
+        """Clock cycles of one multiplication as the algorithm's formula states it."""
+
+    @property
+    def latency(self) -> int:
+        """Cycles from the input handshake to o.valid (of each beat, in a frame without stalls)."""
+
+    @property
+    def initiation_interval(self) -> int:
+        """Cycles between operand sets (first beats of frames) when nothing stalls."""
+
+    @property
+    def frame_beats(self) -> int:
+        """Beats per operand set (1 unless the algorithm declares `frames`)."""
+
+    @property
+    def result_beats(self) -> int:
+        """Beats of one result: frame_beats, or fewer for a design whose result sums several
+        products (it leaves with the operand set's last result_beats beats)."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Timing:
+    """A Schedule as plain numbers, for a family whose derived plan is a dataclass: inherit it
+    (its fields are keyword-only, so the plan's own fields come first) or return one. An
+    iterative core's latency and initiation interval are its step cycles + 1 (it loads, then
+    steps); result_beats 0 means frame_beats."""
     cycles: int
     latency: int
     initiation_interval: int
-    frame_beats: int
-    result_beats: int
+    frame_beats: int = 1
+    result_beats: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.result_beats:
+            object.__setattr__(self, "result_beats", self.frame_beats)
+
+    @classmethod
+    def iterative(cls, steps: int) -> Timing:
+        """The timing of an IterativeCore of `steps` step cycles."""
+        return cls(cycles=steps, latency=steps + 1, initiation_interval=steps + 1)
+
+
+P = TypeVar("P")                          # a family's frozen parameter dataclass
+D = TypeVar("D", bound=Schedule)          # a family's derived plan
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan(Generic[P, D]):
+    """Everything derived from one validated configuration, computed once (Algorithm.plan):
+    the model's vectors, the design, design.json, the header and the testbench read it.
+    `derived` is the family's own derived plan (Algorithm.derive: widths, stages, tiling,
+    schedules, memory sizes), which states the timing (Schedule)."""
+    algorithm: str
+    params: P
+    operands: tuple[Operand, ...]       # one input beat, with their bit offsets
+    result: Operand                     # one output beat
+    config_fields: tuple[Operand, ...]  # one cfg word (config_stream), with offsets
     congruence: str
     computes: Computes
     module: str
-    info: dict
-    derived: Any = None
+    info: dict[str, Any]
+    derived: D
+
+    @property
+    def cycles(self) -> int:
+        return self.derived.cycles
+
+    @property
+    def latency(self) -> int:
+        return self.derived.latency
+
+    @property
+    def initiation_interval(self) -> int:
+        return self.derived.initiation_interval
+
+    @property
+    def frame_beats(self) -> int:
+        return self.derived.frame_beats
+
+    @property
+    def result_beats(self) -> int:
+        return self.derived.result_beats
 
     @property
     def input_width(self) -> int:
@@ -144,20 +212,25 @@ class Plan:
         return sum(f.width for f in self.config_fields)
 
 
-class Algorithm(abc.ABC):
-    """The contract. Class data: name (CLI), family, title, paper, Params; capabilities
-    `frames` (an operand set streams as several beats: frame_beats, in_beats, out_beats) and
-    `config_stream` (a cfg stream: config_width, verification_config, config_fields, config_words) and `formal`
-    (a reference relation `modforge prove` checks the core against: reference); `uses`,
-    the families whose algorithms it composes through `lookup` (a stored result follows their
-    code too); `parallelism`, the parameter that sets how many coefficients a cycle handles (the
-    digit size D, the parallelism M: the x axis of the report's throughput plots)."""
+class Algorithm(abc.ABC, Generic[P, D]):
+    """The contract, generic over the family's parameter class P and its derived plan D (a
+    Schedule). Class data: name (CLI), family, title, paper, Params (P); capabilities
+    `frames` (an operand set streams as several beats: in_beats, out_beats; the plan's
+    frame_beats and result_beats) and `config_stream` (a cfg stream: config_width,
+    verification_config, config_fields, config_words) and `formal` (a reference relation
+    `modforge prove` checks the core against: reference); `uses`, the families whose
+    algorithms it composes through `lookup` (a stored result follows their code too);
+    `parallelism`, the parameter that sets how many coefficients a cycle handles (the digit
+    size D, the parallelism M: the x axis of the report's throughput plots).
+
+    The timing (cycles, latency, initiation interval, beats) is the derived plan's: the
+    family states it once, in `derive`, and the methods below forward it."""
 
     name: ClassVar[str]  # CLI name, e.g. "gf2n-blakely"
     family: ClassVar[str]  # e.g. "gf2n"
     title: ClassVar[str]  # one line
     paper: ClassVar[str]  # the paper and its algorithm/figure
-    Params: ClassVar[type]
+    Params: ClassVar[type]  # P (a class variable cannot name the type variable)
     frames: ClassVar[bool] = False
     config_stream: ClassVar[bool] = False
     formal: ClassVar[bool] = False
@@ -166,72 +239,98 @@ class Algorithm(abc.ABC):
 
     # --- required core ----------------------------------------------------------------
     @abc.abstractmethod
-    def operands(self, params) -> list[Operand]:
+    def derive(self, params: P) -> D:
+        """The family's derived plan of canonical params: every derived quantity the model,
+        the hardware and design.json read, and the timing (Schedule). Cached by `derived`."""
+
+    @abc.abstractmethod
+    def operands(self, params: P) -> list[Operand]:
         """The operands of one beat, low bits of the payload first."""
 
     @abc.abstractmethod
-    def result_width(self, params) -> int:
+    def result_width(self, params: P) -> int:
         """Bits of one result beat."""
 
     @abc.abstractmethod
-    def computes(self, params) -> Computes:
+    def computes(self, params: P) -> Computes:
         """The field, ring or modulus the design computes in."""
 
     @abc.abstractmethod
-    def congruence(self, params) -> str:
+    def congruence(self, params: P) -> str:
         """The output congruence in words, e.g. 'C = A*B*t^-82 mod F'."""
 
     @abc.abstractmethod
-    def model(self, params, *operands: int) -> Any:
+    def model(self, params: P, *operands: int) -> Any:
         """Bit-exact result as the hardware payload encodes it."""
 
     @abc.abstractmethod
-    def random_operands(self, params, rng: random.Random) -> tuple:
+    def random_operands(self, params: P, rng: random.Random) -> tuple[int, ...]:
         """One random operand set in the model's domain."""
 
     @abc.abstractmethod
-    def build(self, params) -> Any:
+    def build(self, params: P) -> Any:
         """The Amaranth component (streams i, o[, cfg]) with .latency and .initiation_interval."""
 
     @abc.abstractmethod
-    def cycles(self, params) -> int:
-        """Clock cycles of one multiplication as the algorithm's formula states it."""
-
-    @abc.abstractmethod
-    def tag(self, params) -> str:
+    def tag(self, params: P) -> str:
         """The readable part of the module name, e.g. 'n163' or 'p2_m163_d16'."""
 
     # --- the derived plan -------------------------------------------------------------
-    def derive(self, params) -> Any:
-        """The family's derived quantities of canonical params (cached by `derived`)."""
-        return None
+    def derived(self, params: P) -> D:
+        """derive(params), once per canonical params (the algorithms are registered
+        singletons that live as long as the process)."""
+        cache: dict[Any, D] = self.__dict__.setdefault("_derived", {})
+        if params not in cache:
+            cache[params] = self.derive(params)
+        return cache[params]
 
-    # the algorithms are registered singletons that live as long as the process: caching on self leaks nothing
-    @functools.lru_cache(maxsize=64)  # noqa: B019
-    def derived(self, params) -> Any:
-        return self.derive(params)
+    def plan(self, params: P) -> Plan[P, D]:
+        """The Plan of canonical params (see `parse`), computed once."""
+        cache: dict[Any, Plan[P, D]] = self.__dict__.setdefault("_plans", {})
+        if params not in cache:
+            config = self.config_fields(params)
+            if sum(f.width for f in config) != self.config_width(params):
+                raise RuntimeError(f"{self.name}: the cfg fields do not fill config_width")
+            derived = self.derived(params)
+            if derived.frame_beats != 1 and not self.frames:
+                raise RuntimeError(f"{self.name}: a frame of {derived.frame_beats} beats needs frames = True")
+            cache[params] = Plan(self.name, params, tuple(payload_map(self.operands(params))),
+                                 dataclasses.replace(self.result(params), offset=0), tuple(payload_map(config)),
+                                 self.congruence(params), self.computes(params), self.module_name(params),
+                                 self.extra_info(params), derived)
+        return cache[params]
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (as above)
-    def plan(self, params) -> Plan:
-        """The Plan of canonical params (see `parse`)."""
-        config = self.config_fields(params)
-        if sum(f.width for f in config) != self.config_width(params):
-            raise RuntimeError(f"{self.name}: the cfg fields do not fill config_width")
-        return Plan(self.name, params, tuple(payload_map(self.operands(params))),
-                    dataclasses.replace(self.result(params), offset=0), tuple(payload_map(config)),
-                    self.cycles(params), self.latency(params), self.initiation_interval(params),
-                    self.frame_beats(params), self.result_beats(params), self.congruence(params), self.computes(params),
-                    self.module_name(params), self.extra_info(params), self.derived(params))
+    # --- the timing: the derived plan's ---------------------------------------------------
+    def cycles(self, params: P) -> int:
+        """Clock cycles of one multiplication as the algorithm's formula states it."""
+        return self.derived(params).cycles
+
+    def latency(self, params: P) -> int:
+        """Cycles from the input handshake to o.valid (of each beat, in a frame without stalls)."""
+        return self.derived(params).latency
+
+    def initiation_interval(self, params: P) -> int:
+        """Cycles between operand sets (first beats of frames) when nothing stalls."""
+        return self.derived(params).initiation_interval
+
+    def frame_beats(self, params: P) -> int:
+        """Beats per operand set, on the input and on the output alike."""
+        return self.derived(params).frame_beats
+
+    def result_beats(self, params: P) -> int:
+        """Beats of one result (see Schedule.result_beats)."""
+        return self.derived(params).result_beats
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: P) -> P:
         """Check every rule; return the canonical params (all derived values explicit)."""
         return params
 
-    def parse(self, args: dict[str, Any]):
+    def parse(self, args: dict[str, Any]) -> P:
         """`key=value` strings (or values of the field's type) -> validated canonical
         params. Raises ParameterError."""
-        return self.validate(parse_params(self.name, self.Params, args))
+        params: P = parse_params(self.name, self.Params, args)
+        return self.validate(params)
 
     def param_help(self) -> list[tuple[str, str, Any]]:
         """(name, help with the type, default or None) of every parameter."""
@@ -239,41 +338,34 @@ class Algorithm(abc.ABC):
                 for s in param_specs(self.Params).values()]
 
     # --- optional, with defaults --------------------------------------------------------
-    def cases(self, params) -> list[tuple]:
+    def cases(self, params: P) -> list[tuple[int, ...]]:
         """Corner operand sets (0, 1, all-ones, the modulus' special values)."""
         return []
 
-    def frame_beats(self, params) -> int:
-        """Beats per operand set, on the input and on the output alike (frames only)."""
-        return 1
-
-    def result_beats(self, params) -> int:
-        """Beats of one result (frames only): frame_beats, or fewer for a design whose result
-        sums several products (it leaves with the operand set's last result_beats beats)."""
-        return self.frame_beats(params)
-
-    def in_beats(self, params, operands: tuple) -> list[tuple]:
+    def in_beats(self, params: P, operands: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """(frames only) The input beats of one operand set."""
         return [tuple(operands)]
 
-    def out_beats(self, params, result) -> list[int]:
+    def out_beats(self, params: P, result: Any) -> list[int]:
+        """(frames only) The output beats of one model result."""
         return [result]
 
-    def config_width(self, params) -> int:
+    def config_width(self, params: P) -> int:
         """Bits of the cfg stream's payload (config_stream only; 0: no stream)."""
         return 0
 
-    def verification_config(self, params) -> tuple[Any, list[int]]:
+    def verification_config(self, params: P) -> tuple[P, list[int]]:
         """The parameters the test vectors follow and the cfg payloads the testbench writes
         before its first operand (a design with a cfg stream loads something other than what
         it was generated with, so the check sees the load take effect)."""
         return params, []
 
-    def config_fields(self, params) -> list[Operand]:
+    def config_fields(self, params: P) -> list[Operand]:
         """The fields of a cfg payload, low bits first (config_stream only)."""
         width = self.config_width(params)
         return [Operand("word", width)] if width else []
 
-    def config_words(self, params, moduli: list[int]) -> list[int]:
+    def config_words(self, params: P, moduli: list[int]) -> list[int]:
         """(config_stream only) The cfg payloads that load the run-time moduli `moduli` (RSA:
         one modulus; NTT: a prime per residue slot) into a core of `params`: what `modforge
         config` prints. Raises ParameterError naming the parameter that gives the core its cfg
@@ -281,7 +373,7 @@ class Algorithm(abc.ABC):
         raise ParameterError(self.name, "config", "is not available: the algorithm has no cfg stream",
                              ",".join(map(hex, moduli)))
 
-    def reference(self, params) -> str:
+    def reference(self, params: P) -> str:
         """(formal only) The Verilog body of `mf_reference(operands, result, ok, in_domain)`: ok
         when `result` (the result beats, beat 0 lowest) is right for `operands` (the input beats),
         in_domain when the operands lie in the design's domain; written independently of the
@@ -289,20 +381,11 @@ class Algorithm(abc.ABC):
         limit, for sizes a bounded proof cannot reach."""
         raise NotImplementedError
 
-    def latency(self, params) -> int:
-        """Cycles from the input handshake to o.valid (of each beat, in a frame without
-        stalls). An iterative core loads, then steps."""
-        return self.cycles(params) + 1
-
-    def initiation_interval(self, params) -> int:
-        """Cycles between operand sets (first beats of frames) when nothing stalls."""
-        return self.cycles(params) + 1
-
-    def result(self, params) -> Operand:
+    def result(self, params: P) -> Operand:
         """The result beat in the output payload (name, encoding, range)."""
         return Operand("c", self.result_width(params))
 
-    def module_name(self, params) -> str:
+    def module_name(self, params: P) -> str:
         """Deterministic: mf_<algorithm>_<tag>_<first 8 hex digits of the parameter hash>."""
         return f"mf_{self.name.replace('-', '_')}_{self.tag(params)}_{param_hash(self, params)[:8]}"
 
@@ -314,7 +397,7 @@ class Algorithm(abc.ABC):
         """Larger configurations the extended suite (`pytest -m slow`) runs as well."""
         return []
 
-    def extra_info(self, params) -> dict[str, Any]:
+    def extra_info(self, params: P) -> dict[str, Any]:
         """Facts worth reporting (e.g. reduction operand counts)."""
         return {}
 
@@ -521,16 +604,23 @@ def param_hash(algorithm: Algorithm, params) -> str:
 
 
 # --- the registry -----------------------------------------------------------------------
-CAPABILITIES = {"frames": ("frame_beats", "result_beats", "in_beats", "out_beats"),
+CAPABILITIES = {"frames": ("in_beats", "out_beats"),
                 "config_stream": ("config_width", "verification_config", "config_fields", "config_words"),
                 "formal": ("reference",)}
 #: what a declared capability must implement (the rest have defaults that fit)
 REQUIRED = {"config_stream": ("config_width", "config_words"), "formal": ("reference",)}
+#: the timing is the derived plan's (Schedule): an algorithm states it there, once
+FORWARDED = ("cycles", "latency", "initiation_interval", "frame_beats", "result_beats", "derived", "plan")
+
+A = TypeVar("A", bound=type[Algorithm[Any, Any]])
 
 
-def register(cls):
+def register(cls: A) -> A:
     """Class decorator: add an algorithm (all of the abstract core implemented, every
-    capability it uses declared) to the registry."""
+    capability it uses declared, the timing left to its derived plan) to the registry."""
+    overridden = [m for m in FORWARDED if getattr(cls, m) is not getattr(Algorithm, m)]
+    if overridden:
+        raise TypeError(f"{cls.__name__} overrides {', '.join(overridden)}: state the timing in derive()'s plan")
     for capability, methods in CAPABILITIES.items():
         used = [m for m in methods if getattr(cls, m) is not getattr(Algorithm, m)]
         if used and not getattr(cls, capability):

@@ -9,7 +9,7 @@ from amaranth.hdl import Mux, Signal
 from modforge.hw import iterative, pipeline
 from modforge.hw.iterative import IterativeCore
 from modforge.hw.pipeline import PipelinedCore
-from modforge.registry import Algorithm, Computes, Operand, param
+from modforge.registry import Algorithm, Computes, Operand, Timing, param
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,8 +69,8 @@ class Toy(Algorithm):
     def cases(self, p):
         return [(0, 0), (2, 3), ((1 << p.w) - 1, (1 << p.w) - 1)]
 
-    def cycles(self, p):
-        return p.w
+    def derive(self, p):
+        return Timing.iterative(p.w)
 
     def build(self, p):
         return ToyCore(p.w, p.bug)
@@ -114,9 +114,6 @@ class ToyFrame(Algorithm):
     paper = "none"
     Params = ToyFrameParams
 
-    def frame_beats(self, p):
-        return p.beats
-
     def operands(self, p):
         return [Operand("x", 8)]
 
@@ -138,8 +135,8 @@ class ToyFrame(Algorithm):
     def random_operands(self, p, rng: random.Random):
         return ([rng.getrandbits(8) for _ in range(p.beats)],)
 
-    def cycles(self, p):
-        return 2
+    def derive(self, p):
+        return Timing(cycles=2, latency=3, initiation_interval=3, frame_beats=p.beats)
 
     def build(self, p):
         core = PipelinedCore(ToyFrameDatapath())

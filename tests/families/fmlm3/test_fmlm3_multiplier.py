@@ -102,7 +102,7 @@ def test_schedule():
         params = next(s for s in fmlm3.parameter_sets(2048, 128) if s.algorithm == algorithm)
         plan = MultiplierPlan(params, 2)
         assert len(plan.transforms()) == count and sum(plan.paper_kinds().values()) == count
-        assert plan.latency() == sum(plan.schedule().values())
-        assert plan.cycles() == plan.latency() + plan.H - 1
+        assert plan.latency == sum(plan.schedule().values())
+        assert plan.cycles == plan.latency + plan.H - 1
     assert MultiplierPlan(next(s for s in fmlm3.parameter_sets(2048, 128) if s.algorithm == 3), 2).paper_kinds() == \
         {"CT": 2, "NCT": 3, "CT^-1": 1, "NCT^-1": 1}

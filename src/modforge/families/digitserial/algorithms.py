@@ -16,7 +16,7 @@ from modforge.errors import ParameterError
 from modforge.formal import gf2_mulmod, gfp_mulmod
 from modforge.hw.iterative import IterativeCore
 from modforge.math import irreducible, poly, presets
-from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
+from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, Timing, param, register
 
 from . import hw, model
 
@@ -114,6 +114,14 @@ class _GFpm(Algorithm):
 
     def digit(self, params) -> int:
         return params.D if self.has_D else 1
+
+    def derive(self, params):
+        """The timing: an iterative core of `steps` step cycles."""
+        return Timing.iterative(self.steps(params))
+
+    def steps(self, params) -> int:
+        """Step cycles of one multiplication."""
+        raise NotImplementedError
 
     # --- mathematics ------------------------------------------------------------------
     def encoding(self, params) -> str:
@@ -266,7 +274,7 @@ class MseHorner(_GFpm):
     def _run(self, params, a, b):
         return model.mse_horner(params.p, self.field(params), a, b)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """m steps."""
         return params.m
 
@@ -286,7 +294,7 @@ class MseShu(_GFpm):
     def _run(self, params, a, b):
         return model.mse_shu(params.p, self.field(params), a, b, params.D)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """ceil(m/D) steps."""
         return model.n_digits(params.m, params.D)
 
@@ -306,7 +314,7 @@ class MseDigit(_GFpm):
     def _run(self, params, a, b):
         return model.mse_digit(params.p, self.field(params), a, b, params.D)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """ceil(m/D) + 1 steps (the extra iteration with a zero digit gives x^D (ab mod f))."""
         return model.n_digits(params.m, params.D) + 1
 
@@ -327,7 +335,7 @@ class MsePipelined(_GFpm):
     def _run(self, params, a, b):
         return model.mse_pipelined(params.p, self.field(params), a, b, params.D, params.R)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """ceil(m/D) + 2 steps: Alg 3's ceil(m/D)+1 plus one for the register level."""
         return model.n_digits(params.m, params.D) + 2
 
@@ -348,7 +356,7 @@ class LseBasic(_GFpm):
     def _run(self, params, a, b):
         return model.lse_basic(params.p, self.field(params), a, b)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """m steps."""
         return params.m
 
@@ -368,7 +376,7 @@ class LseDigit(_GFpm):
     def _run(self, params, a, b):
         return model.lse_digit(params.p, self.field(params), a, b, params.D)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """ceil(m/D) + 1 steps (the last with a zero digit leaves s reduced)."""
         return model.n_digits(params.m, params.D) + 1
 
@@ -390,7 +398,7 @@ class LseNam(_GFpm):
     def _run(self, params, a, b):
         return model.lse_nam(params.p, self.field(params), a, b, params.D, params.R)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """ceil(m/D) + 1 steps: ceil(m/D) accumulation steps, one output stage (adder tree
         of R accumulators + eq. (2) into the output register)."""
         return model.n_digits(params.m, params.D) + 1
@@ -412,7 +420,7 @@ class LsePipelined(_GFpm):
     def _run(self, params, a, b):
         return model.lse_pipelined(params.p, self.field(params), a, b, params.D, params.R)
 
-    def cycles(self, params) -> int:
+    def steps(self, params) -> int:
         """ceil(m/D) + 2 steps: Alg 5's ceil(m/D)+1 plus one for the register level."""
         return model.n_digits(params.m, params.D) + 2
 

@@ -81,9 +81,6 @@ class Transform(Algorithm):
         return self.derived(params).K + 1
 
     # --- frames -----------------------------------------------------------------------
-    def frame_beats(self, params):
-        return self.derived(params).H
-
     def pack(self, params, coeffs) -> list[int]:
         L, w = self.derived(params).lanes, self.width(params)
         return [sum(x << (lane * w) for lane, x in enumerate(coeffs[k * L:(k + 1) * L]))
@@ -222,19 +219,6 @@ class Transform(Algorithm):
     def build(self, params):
         return hw.TransformCore(self.derived(params))
 
-    def cycles(self, params):
-        """C = (v-1) G + H + Dw, the transform from its first issue to its last write
-        (model.TransformPlan: G = max(H, H/2 + Dw + 1), H = P/(2 bfs), Dw the issue-to-write
-        pipeline)."""
-        return self.derived(params).compute_cycles()
-
-    def latency(self, params):
-        """H + C + 1: see model.TransformPlan.latency."""
-        return self.derived(params).latency()
-
-    def initiation_interval(self, params):
-        """2H + C: see model.TransformPlan.initiation_interval."""
-        return self.derived(params).initiation_interval()
 
     def tag(self, params):
         c = "h" if params.c == "1/2" else params.c
@@ -358,9 +342,6 @@ class RsaFmlm3(Algorithm):
         return Computes("Z_q", params.modulus, is_field=False, defined_by=("modulus",))
 
     # --- streams ----------------------------------------------------------------------
-    def frame_beats(self, params) -> int:
-        return self.derived(params).H
-
     def digits_text(self, params) -> str:
         L, u = self.derived(params).lanes, params.u
         return f"{L} digits of {u} bits: beat k, lane j (bits [{u}j, {u}(j+1))) is digit {L}k + j, low digits first"
@@ -468,20 +449,6 @@ class RsaFmlm3(Algorithm):
     def build(self, params):
         return MultiplierCore(self.derived(params), params.modulus)
 
-    def cycles(self, params):
-        """First input beat to last output beat: latency + H - 1 (multiplier.py; Table 6's 2,036
-        compared there)."""
-        return self.derived(params).cycles()
-
-    def latency(self, params):
-        """The steps' cycles (MultiplierPlan.step_cycles: a transform 2H + C + 2 + its sink's
-        depth, the input one 2H + C + 1 + 5; a pass H + its depth, muladds = 1's product passes
-        P + its depth) and the read-out's 1."""
-        return self.derived(params).latency()
-
-    def initiation_interval(self, params):
-        """latency + H: the next frame enters the cycle after the output's last word is taken."""
-        return self.derived(params).initiation_interval()
 
     def tag(self, params):
         c = "h" if params.c == "1/2" else params.c

@@ -53,8 +53,8 @@ class TransformCore(wiring.Component):
         self.plan, self.forward_bits = plan, forward_bits
         self.w = plan.K + 1
         self.steps = plan.compute_cycles()
-        self.latency = plan.latency()
-        self.initiation_interval = plan.initiation_interval()
+        self.latency = plan.latency
+        self.initiation_interval = plan.initiation_interval
         super().__init__({"i": In(stream.Signature(plan.lanes * self.w + plan.kind_bits)),
                           "o": Out(stream.Signature(plan.lanes * self.w))})
 

@@ -262,10 +262,25 @@ class TransformPlan:
         largest over the kinds the unit runs."""
         return max(fmlm3.transform_cycles(KINDS[k], self.P, self.bfs, self.c == fmlm3.HALF) for k in self.kinds)
 
+    @property
+    def cycles(self) -> int:
+        """C (compute_cycles): the formula the algorithm claims."""
+        return self.compute_cycles()
+
+    @property
+    def frame_beats(self) -> int:
+        return self.H
+
+    @property
+    def result_beats(self) -> int:
+        return self.H
+
+    @property
     def latency(self) -> int:
         """Beat k in to beat k out: the load (H beats), the transform (C) and the read-out."""
         return self.H + self.compute_cycles() + READOUT_DELAY
 
+    @property
     def initiation_interval(self) -> int:
         """One frame at a time: load H beats, transform C cycles, read out H beats (the last
         word taken a cycle after its read)."""

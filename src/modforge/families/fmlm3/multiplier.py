@@ -460,20 +460,31 @@ class MultiplierPlan:
             return (0 if first else 1) + (H + C + READOUT_DELAY) + (issues - 1) + DEPTH[step.sink] + 1
         return H + DEPTH[step.sink]
 
+    @property
     def latency(self) -> int:
         """First input beat accepted -> first output beat offered: the steps before the output
         and the read-out's cycle."""
         steps = self.program()[:-1]
         return sum(self.step_cycles(step, k == 0) for k, step in enumerate(steps)) + OUTPUT_DELAY
 
+    @property
     def initiation_interval(self) -> int:
         """One multiplication at a time: the next frame's first beat is taken the cycle after
         the output's last word is taken (H reads, the last word a cycle after its read)."""
-        return self.latency() + self.H
+        return self.latency + self.H
 
+    @property
     def cycles(self) -> int:
         """First input beat to last output beat."""
-        return self.latency() + self.H - 1
+        return self.latency + self.H - 1
+
+    @property
+    def frame_beats(self) -> int:
+        return self.H
+
+    @property
+    def result_beats(self) -> int:
+        return self.H
 
     def schedule(self) -> dict[str, int]:
         """The cycles of latency by step (tests and extra_info)."""

@@ -46,8 +46,8 @@ class MultiplierCore(wiring.Component):
 
     def __init__(self, plan: MultiplierPlan, N: int):
         self.plan, self.N = plan, N
-        self.latency = plan.latency()
-        self.initiation_interval = plan.initiation_interval()
+        self.latency = plan.latency
+        self.initiation_interval = plan.initiation_interval
         width = plan.spectral_width if plan.domain == "spectral" else plan.lanes * plan.params.u
         super().__init__({"i": In(stream.Signature(2 * width)), "o": Out(stream.Signature(width)),
                           "cfg": In(stream.Signature(plan.cfg_width))})

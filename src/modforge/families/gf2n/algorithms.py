@@ -20,7 +20,7 @@ from ...math import gf2
 from ...math.irreducible import structure
 from ...math.poly import format_poly, parse_poly
 from ...math.presets import resolve_modulus
-from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
+from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, Timing, param, register
 from . import hw, model as M
 
 ENCODING = "GF(2) polynomial: bit i is the coefficient of t^i"
@@ -95,6 +95,14 @@ class Gf2nAlgorithm(Algorithm):
 
     def check(self, n: int, poly: str) -> None:
         """Algorithm-specific rules on the resolved modulus."""
+
+    def derive(self, params):
+        """The timing: an iterative core of `steps` step cycles."""
+        return Timing.iterative(self.steps(params))
+
+    def steps(self, params) -> int:
+        """Step cycles of one multiplication."""
+        raise NotImplementedError
 
     # --- mathematics ------------------------------------------------------------------
     def f(self, params) -> int:
@@ -185,7 +193,7 @@ class Blakely(Gf2nAlgorithm):
     def model(self, params, a, b):
         return M.interleaved_blakely(self.f(params), a, b)
 
-    def cycles(self, params):
+    def steps(self, params):
         """n step cycles (one bit of A each)."""
         return params.n
 
@@ -209,7 +217,7 @@ class Montgomery(Gf2nAlgorithm):
     def model(self, params, a, b):
         return M.interleaved_montgomery(self.f(params), a, b)
 
-    def cycles(self, params):
+    def steps(self, params):
         """n step cycles (one bit of B each)."""
         return params.n
 
@@ -233,7 +241,7 @@ class Bmm(Gf2nAlgorithm):
     def model(self, params, a, b):
         return M.bmm(self.f(params), a, b)
 
-    def cycles(self, params):
+    def steps(self, params):
         """r = ceil(n/2) step cycles (both units step once per cycle)."""
         return self.r(params)
 
@@ -261,7 +269,7 @@ class Fiko(Gf2nAlgorithm):
     def model(self, params, a, b):
         return M.fiko(self.f(params), a, b)
 
-    def cycles(self, params):
+    def steps(self, params):
         """r = ceil(n/2) step cycles (one bit of each half-size product per cycle)."""
         return self.r(params)
 
@@ -299,7 +307,7 @@ class RfFiko(Gf2nAlgorithm):
     def model(self, params, a, b):
         return M.rffiko(params.n, a, b)
 
-    def cycles(self, params):
+    def steps(self, params):
         """r = (n+1)/2 step cycles (one bit of each half-size product per cycle)."""
         return self.r(params)
 

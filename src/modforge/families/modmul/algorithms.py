@@ -26,7 +26,7 @@ from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
 from ...hw.pipeline import PipelinedCore
 from ...math.primes import family as prime_family, is_prime, v2
-from ...registry import Algorithm, Computes, Operand, param, register
+from ...registry import Algorithm, Computes, Operand, Timing, param, register
 from . import hw, model as M
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
@@ -257,14 +257,10 @@ class ModmulAlgorithm(Algorithm):
         own = self.stages(params) - 2 * params.reduce_only
         return own + (self.stages(self.full(params)) if self.second_pass(params) else 0)
 
-    def cycles(self, params):
-        return params.pipeline.count("1") if params.pipeline else self.stage_count(params)
-
-    def latency(self, params):
-        return self.cycles(params)
-
-    def initiation_interval(self, params):
-        return 1
+    def derive(self, params):
+        """The timing: the register stages kept, a product a cycle."""
+        stages = params.pipeline.count("1") if params.pipeline else self.stage_count(params)
+        return Timing(cycles=stages, latency=stages, initiation_interval=1)
 
     def tag(self, params):
         return f"q{self.beta(params)}" + self.tag_flags(params)

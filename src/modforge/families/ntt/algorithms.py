@@ -275,9 +275,6 @@ class NttAlgorithm(Algorithm):
         return alg.result_width(self.reduction_params(params))
 
     # --- frames -----------------------------------------------------------------------
-    def frame_beats(self, params):
-        return len(self.moduli(params)) * params.n // params.pe
-
     def pack(self, params, coeffs) -> list[int]:
         """Rows of P coefficients as beats: lane l in bits [l w, (l+1) w) (RNS: the residue
         polynomials one after another)."""
@@ -363,18 +360,6 @@ class NttAlgorithm(Algorithm):
         if params.twiddles == "load":
             note += "; the moduli and psi as loaded through cfg (after reset: the values here)"
         return note
-
-    def cycles(self, params):
-        """C, the compute phase: the passes as model.Plan.schedule places them (`formula`)."""
-        return self.derived(params).compute_cycles()
-
-    def latency(self, params):
-        """k R + C + 3 (R = n/P): see model.Plan.latency."""
-        return self.derived(params).latency()
-
-    def initiation_interval(self, params):
-        """k R + C, or C with two buffers (R = n/P): see model.Plan.initiation_interval."""
-        return self.derived(params).initiation_interval()
 
     def tag(self, params):
         extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()

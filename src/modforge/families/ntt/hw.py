@@ -74,8 +74,8 @@ class NttCore(wiring.Component):
         if self.datapaths[0].depth != plan.mul_depth:
             raise RuntimeError("the reduction's pipeline depth differs from the plan's")
         self.steps = plan.compute_cycles()
-        self.latency = plan.latency()
-        self.initiation_interval = plan.initiation_interval()
+        self.latency = plan.latency
+        self.initiation_interval = plan.initiation_interval
         super().__init__({
             "i": In(stream.Signature(n_operands * plan.P * w)),
             "o": Out(stream.Signature(plan.P * w)),

@@ -238,6 +238,12 @@ class Plan:
         """C = S + D: the passes as scheduled, then the last one drains."""
         return self.span() + self.drain
 
+    @property
+    def cycles(self) -> int:
+        """C (compute_cycles): the formula the algorithm claims."""
+        return self.compute_cycles()
+
+    @property
     def latency(self) -> int:
         """R + C + 3, the same for every beat k of a frame: beat k is accepted at t0 + k; the
         compute phase starts at t0 + R (the cycle after the last beat) and takes C cycles;
@@ -245,6 +251,7 @@ class Plan:
         (write to o.valid: 2 cycles)."""
         return self.rows + self.compute_cycles() + 3
 
+    @property
     def initiation_interval(self) -> int:
         """One buffer: R + C, R load beats, then C compute cycles; the next frame loads while
         this one is read out (beat k is taken once row k has been). Two: C, the next frame
@@ -331,10 +338,26 @@ class RnsPlan:
         """C_k = k S + D."""
         return self.k * self.plans[0].span() + self.drain
 
+    @property
+    def cycles(self) -> int:
+        """C_k (compute_cycles): the formula the algorithm claims."""
+        return self.compute_cycles()
+
+    @property
+    def frame_beats(self) -> int:
+        """k R: the k residue polynomials of R rows each."""
+        return self.k * self.rows
+
+    @property
+    def result_beats(self) -> int:
+        return self.frame_beats
+
+    @property
     def latency(self) -> int:
         """k R + C_k + 3 for every beat (Plan.latency with a frame of k R beats)."""
         return self.k * self.rows + self.compute_cycles() + 3
 
+    @property
     def initiation_interval(self) -> int:
         """k R + C_k, or C_k with two buffers (Plan.initiation_interval, frames of k R beats)."""
         return self.compute_cycles() + (self.k * self.rows if self.buffers == 1 else 0)

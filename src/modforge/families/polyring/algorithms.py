@@ -34,7 +34,7 @@ from typing import ClassVar, Literal
 
 from ...errors import ParameterError
 from ...math.primes import is_prime
-from ...registry import Algorithm, Computes, Operand, lookup, param, register
+from ...registry import Algorithm, Computes, Operand, Timing, lookup, param, register
 from . import hw, model as M
 
 PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multiplication via Fast "
@@ -81,6 +81,12 @@ def pack_result(c, par: int, k: int) -> list[int]:
     return [sum(c[n - par * (p + 1) + lane] << (lane * k) for lane in range(par)) for p in range(n // par)]
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PolyPlan(Timing):
+    """The derived plan: the fast filter's flattened structure and the timing."""
+    structure: M.Structure
+
+
 class PolyAlgorithm(Algorithm):
     family = "polyring"
     paper = PAPER
@@ -119,9 +125,16 @@ class PolyAlgorithm(Algorithm):
             self.reducer(params)             # the reduction's own rules, before anything is built
         return params
 
-    # --- the derived plan: the flattened fast-filter structure --------------------------
-    def derive(self, params) -> M.Structure:
+    # --- the derived plan: the flattened fast-filter structure and the timing ------------
+    def structure(self, params) -> M.Structure:
         return M.structure(self.parallel(params))
+
+    def derive(self, params) -> PolyPlan:
+        """One multiplication, first input beat to last output beat: 2n/M - 1 (+ R, the
+        reduction's stages, for a prime q); latency n/M + R, a product every n/M cycles."""
+        beats, R = params.n // self.parallel(params), self.reduction_stages(params)
+        return PolyPlan(structure=self.structure(params), cycles=2 * beats - 1 + R, latency=beats + R,
+                        initiation_interval=beats, frame_beats=beats)
 
     def prime(self, params) -> bool:
         return params.q & (params.q - 1) != 0
@@ -132,7 +145,7 @@ class PolyAlgorithm(Algorithm):
 
     def lazy(self, params) -> M.Lazy:
         """A prime q: the lazy array's widths and its output offset."""
-        return M.lazy(self.derived(params), params.n, params.q, params.small)
+        return M.lazy(self.structure(params), params.n, params.q, params.small)
 
     def lane_top(self, params) -> int:
         """A prime q: the largest value an output lane carries into the reduction."""
@@ -168,9 +181,6 @@ class PolyAlgorithm(Algorithm):
         return Computes("Z_q[x]/(f)", params.q, params.n, f"x^{params.n}+1", False, ("q", "n"))
 
     # --- streams ----------------------------------------------------------------------
-    def frame_beats(self, params) -> int:
-        return params.n // self.parallel(params)
-
     def operands(self, params):
         par, k, bb = self.parallel(params), self.k(params), self.b_bits(params)
         b_enc = (f"{par} lanes of sign-magnitude ({bb - 1}-bit magnitude, sign bit on top)" if params.small
@@ -201,9 +211,9 @@ class PolyAlgorithm(Algorithm):
         q, the exact lane values of model.wide plus the offset through the reduction's own
         model (both checked against model.negacyclic)."""
         if not self.prime(params):
-            return M.flat(a, b, params.q, self.derived(params))
+            return M.flat(a, b, params.q, self.structure(params))
         lz, (alg, mp) = self.lazy(params), self.reducer(params)
-        lanes = [c + lz.offset for c in M.wide(a, b, self.derived(params))]
+        lanes = [c + lz.offset for c in M.wide(a, b, self.structure(params))]
         assert all(0 <= u <= lz.top for u in lanes), "a lane beyond model.lazy's bound"
         return [alg.model(mp, u) for u in lanes]
 
@@ -268,28 +278,17 @@ class PolyAlgorithm(Algorithm):
     # --- hardware ---------------------------------------------------------------------
     def build(self, params):
         if not self.prime(params):
-            return hw.PolyCore(params.n, self.k(params), self.derived(params), params.small)
-        core = hw.PolyCore(params.n, self.k(params), self.derived(params), params.small, lazy=self.lazy(params))
+            return hw.PolyCore(params.n, self.k(params), self.structure(params), params.small)
+        core = hw.PolyCore(params.n, self.k(params), self.structure(params), params.small, lazy=self.lazy(params))
         alg, mp = self.reducer(params)
         return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, self.parallel(params))
-
-    def cycles(self, params):
-        """One multiplication, first input beat to last output beat: 2n/M - 1 (+ R, the
-        reduction's stages, for a prime q)."""
-        return 2 * params.n // self.parallel(params) - 1 + self.reduction_stages(params)
-
-    def latency(self, params):
-        return params.n // self.parallel(params) + self.reduction_stages(params)
-
-    def initiation_interval(self, params):
-        return params.n // self.parallel(params)
 
     def tag(self, params):
         ring = f"p{params.q}_{params.reduction}" if self.prime(params) else f"q{self.k(params)}"
         return f"n{params.n}_{ring}" + (f"_s{params.small}" if params.small else "")
 
     def extra_info(self, params):
-        st, nb, R = self.derived(params), params.n // self.parallel(params), self.reduction_stages(params)
+        st, nb, R = self.structure(params), params.n // self.parallel(params), self.reduction_stages(params)
         info = {
             "M": st.M, "products": st.K, "taps_each": nb, "taps": st.K * nb,
             "post_terms": sum(len(t) for t in st.post), "shifted_products": len(st.shifted()),
@@ -368,11 +367,13 @@ class Saber(PolyAlgorithm):
     def computes(self, params):
         return Computes("Z_q[x]/(f)", SABER_Q, SABER_N, f"x^{SABER_N}+1", False, ())
 
-    def frame_beats(self, params) -> int:
-        return self.rank(params) * SABER_N // params.M
-
-    def result_beats(self, params) -> int:
-        return SABER_N // params.M
+    def derive(self, params) -> PolyPlan:
+        """One frame (l products, back to back) to its result: (l + 1) n/M - 1; the result
+        (n/M beats) leaves with the frame's last product."""
+        beats = SABER_N // params.M
+        return PolyPlan(structure=self.structure(params), cycles=(self.rank(params) + 1) * beats - 1,
+                        latency=beats, initiation_interval=self.rank(params) * beats,
+                        frame_beats=self.rank(params) * beats, result_beats=beats)
 
     def operands(self, params):
         par, eta = params.M, SABER[params.level][1]
@@ -391,7 +392,7 @@ class Saber(PolyAlgorithm):
 
     def model(self, params, a, s):
         """sum_j a_j * s_j mod (x^256 + 1, 2^13), each product as the hardware computes it."""
-        st = self.derived(params)
+        st = self.structure(params)
         products = [M.flat(aj, sj, SABER_Q, st) for aj, sj in zip(a, s, strict=False)]
         return [sum(col) % SABER_Q for col in zip(*products, strict=False)]
 
@@ -413,22 +414,12 @@ class Saber(PolyAlgorithm):
                 ([[0] * n for _ in range(lane)], [[eta] * n for _ in range(lane)])]
 
     def build(self, params):
-        return hw.PolyCore(SABER_N, 13, self.derived(params), SABER[params.level][1], params.mu, self.rank(params))
+        return hw.PolyCore(SABER_N, 13, self.structure(params), SABER[params.level][1], params.mu, self.rank(params))
 
     def operations(self, params) -> dict[str, int]:
         """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
         lane = self.rank(params)
         return {"keygen": lane * lane, "encaps": lane * lane + lane, "decaps": lane * lane + 2 * lane}
-
-    def cycles(self, params):
-        """One frame (l products, back to back) to its result: (l + 1) n/M - 1."""
-        return (self.rank(params) + 1) * SABER_N // params.M - 1
-
-    def latency(self, params):
-        return SABER_N // params.M
-
-    def initiation_interval(self, params):
-        return self.frame_beats(params)
 
     def tag(self, params):
         return f"{params.level}_m{params.M}_mu{params.mu}"
@@ -437,7 +428,7 @@ class Saber(PolyAlgorithm):
         nb = SABER_N // params.M
         ops = self.operations(params)
         return {"rank": self.rank(params), "secret_bound": SABER[params.level][1], "M": params.M,
-                "products": self.derived(params).K, "multiplications": ops,
+                "products": self.structure(params).K, "multiplications": ops,
                 "operation_cycles": {op: (L + 1) * nb - 1 for op, L in ops.items()},
                 "formula": "(L + 1) n/M - 1 for L multiplications (the groups of l back to back)"}
 
@@ -557,15 +548,12 @@ class Schoolbook(PolyAlgorithm):
         alg, mp = self.reducer(params)
         return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, 1)
 
-    def cycles(self, params):
-        """One multiplication, first input beat to last output beat: 3n - 1 (+ R)."""
-        return 3 * params.n - 1 + self.reduction_stages(params)
-
-    def latency(self, params):
-        return 2 * params.n + self.reduction_stages(params)
-
-    def initiation_interval(self, params):
-        return params.n
+    def derive(self, params) -> PolyPlan:
+        """One multiplication, first input beat to last output beat: 3n - 1 (+ R); latency
+        2n + R, a product every n cycles."""
+        R = self.reduction_stages(params)
+        return PolyPlan(structure=self.structure(params), cycles=3 * params.n - 1 + R, latency=2 * params.n + R,
+                        initiation_interval=params.n, frame_beats=params.n)
 
     def tag(self, params):
         return "sb_" + super().tag(params)

@@ -86,9 +86,6 @@ class RsaMontgomery(Algorithm):
         return Computes("Z_q", params.modulus, is_field=False, defined_by=("modulus",))
 
     # --- streams ----------------------------------------------------------------------
-    def frame_beats(self, params) -> int:
-        return self.s(params)
-
     def operands(self, params):
         w = params.w
         return [Operand("x", w, f"word j of x ({w} bits), beat j (least significant first)", "x < N"),
@@ -193,16 +190,6 @@ class RsaMontgomery(Algorithm):
     def build(self, params):
         return hw.MontgomeryCore(params.l, params.w, params.pe, DSP_PROFILES[params.dsp], params.modulus)
 
-    def cycles(self, params):
-        """One multiplication, first input beat to last output beat: U + s + 2 (model.py),
-        U = 2s + (R-1) T + pe D + 3, R = s/pe, T = max(s+2, pe D + 2), D = 6."""
-        return self.derived(params).cycles
-
-    def latency(self, params):
-        return self.derived(params).latency
-
-    def initiation_interval(self, params):
-        return self.derived(params).initiation_interval
 
     def tag(self, params):
         return f"l{params.l}_w{params.w}_pe{params.pe}"

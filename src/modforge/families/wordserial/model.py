@@ -129,4 +129,14 @@ class Schedule:
 
     @property
     def cycles(self) -> int:
+        """One multiplication, first input beat to last output beat: U + s + 2, U = 2s + (R-1) T
+        + pe D + 3, R = s/pe, T = max(s+2, pe D + 2), D = 6."""
         return self.latency + self.s - 1
+
+    @property
+    def frame_beats(self) -> int:
+        return self.s
+
+    @property
+    def result_beats(self) -> int:
+        return self.s
