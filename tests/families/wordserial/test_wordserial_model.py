@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from modforge.families.wordserial import model as M
+from modforge.families.wordserial.plan import MontgomeryPlan
 from modforge.registry import lookup
 
 SIZES = [(64, 16), (64, 32), (96, 24), (68, 17), (256, 32), (128, 8), (192, 64), (8, 4), (8, 8), (16, 4)]
@@ -60,9 +61,9 @@ def test_cases_agree_with_reference():
 
 def test_schedule_formula():
     """U = 2s + (R-1) T + pe D + 3, T = max(s+2, pe D + 2); latency U + 3, II U, cycles U + s + 2."""
-    sch = M.Schedule(1024, 16, 16)                      # s = 64, R = 4, T = 98
+    sch = MontgomeryPlan.of(1024, 16, 16)                      # s = 64, R = 4, T = 98
     assert (sch.s, sch.rounds, sch.round_cycles) == (64, 4, 98)
     assert sch.initiation_interval == 128 + 3 * 98 + 96 + 3
     assert sch.latency == sch.initiation_interval + 3 and sch.cycles == sch.latency + 63
-    one = M.Schedule(1024, 32, 1)                       # one PE: rounds of s + 2 words
+    one = MontgomeryPlan.of(1024, 32, 1)                       # one PE: rounds of s + 2 words
     assert one.round_cycles == 34 and one.initiation_interval == 64 + 31 * 34 + 6 + 3

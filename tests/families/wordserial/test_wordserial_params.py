@@ -51,7 +51,7 @@ def test_config_words_load_another_modulus():
     loaded, words = ALG.verification_config(p)
     assert loaded.modulus != p.modulus and loaded.modulus.bit_length() == 256
     assert len(words) == 1 + 8 and words[0] == M.n_prime(loaded.modulus, 32)
-    wb = ALG.word_bits(p)
+    wb = ALG.derived(p).word_bits
     assert [(v >> 32) & ((1 << wb) - 1) for v in words[1:]] == list(range(8))
     assert all(v >> (32 + wb) == 1 for v in words[1:]) and words[0] >> 32 == 0
     assert sum((v & 0xFFFFFFFF) << (32 * j) for j, v in enumerate(words[1:])) == loaded.modulus

@@ -1,6 +1,7 @@
 """The registered word-serial multipliers for RSA-sized integers: rsa-montgomery, FIOS
 Montgomery multiplication t = x*y*R^-1 mod N, R = 2^(w s), with a chain of pe processing
-elements (model.py for the maths and the cycle formulas, hw.py for the hardware).
+elements (model.py for the maths, plan.py for the schedule and the cycle formulas, hw.py for
+the hardware).
 
 Streams: a frame is s = l/w beats; input beat j carries x_j (low w bits) and y_j (high w
 bits), least significant word first; output beat j carries t_j. The modulus is set at run
@@ -12,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
 from ...registry import Algorithm, Computes, Operand, param, register
 from . import hw, model as M
+from .plan import PE_DELAY, MontgomeryPlan
 
 PAPER = ("Koc, Acar, Kaliski, Analyzing and Comparing Montgomery Multiplication Algorithms, IEEE Micro "
          "16(3), 1996, FIOS")
@@ -39,7 +41,7 @@ class MontgomeryParams:
 
 
 @register
-class RsaMontgomery(Algorithm):
+class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
     """FIOS with words of w bits: the outer loop over x's words spread over pe PEs a round,
     the inner loop one word a cycle through each PE; always forms t - N and selects."""
     name = "rsa-montgomery"
@@ -52,7 +54,7 @@ class RsaMontgomery(Algorithm):
     parallelism = "pe"
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: MontgomeryParams) -> MontgomeryParams:
         name, bits = self.name, params.l
         w = params.w or (32 if DSP_PROFILES[params.dsp] is None else 16)
         if not MIN_W <= w <= MAX_W:
@@ -75,82 +77,78 @@ class RsaMontgomery(Algorithm):
             raise ParameterError(self.name, argument, "must be odd (Montgomery needs N coprime to 2^w)",
                                  hex(modulus))
 
-    def derive(self, params) -> M.Schedule:
-        return M.Schedule(params.l, params.w, params.pe)
+    def derive(self, params: MontgomeryParams) -> MontgomeryPlan:
+        return MontgomeryPlan.of(params.l, params.w, params.pe)
 
-    def s(self, params) -> int:
-        return params.l // params.w
-
-    def computes(self, params):
+    def computes(self, params: MontgomeryParams) -> Computes:
         # an RSA modulus is composite: Z_N is a ring (its primality is not tested: l up to 8192)
         return Computes("Z_q", params.modulus, is_field=False, defined_by=("modulus",))
 
     # --- streams ----------------------------------------------------------------------
-    def operands(self, params):
+    def operands(self, params: MontgomeryParams) -> list[Operand]:
         w = params.w
         return [Operand("x", w, f"word j of x ({w} bits), beat j (least significant first)", "x < N"),
                 Operand("y", w, f"word j of y ({w} bits), beat j (least significant first)", "y < N")]
 
-    def result_width(self, params):
+    def result_width(self, params: MontgomeryParams) -> int:
         return params.w
 
-    def result(self, params):
+    def result(self, params: MontgomeryParams) -> Operand:
         return Operand("t", params.w, f"word j of t ({params.w} bits), beat j (least significant first)", "t < N")
 
-    def in_beats(self, params, operands):
+    def in_beats(self, params: MontgomeryParams, operands: tuple[int, ...]) -> list[tuple[int, ...]]:
         x, y = operands
-        s = self.s(params)
+        s = self.derived(params).s
         return list(zip(M.words(x, params.w, s), M.words(y, params.w, s), strict=True))
 
-    def out_beats(self, params, result):
-        return M.words(result, params.w, self.s(params))
+    def out_beats(self, params: MontgomeryParams, result: int) -> list[int]:
+        return M.words(result, params.w, self.derived(params).s)
 
     # --- the cfg stream: N' and N's words ---------------------------------------------
-    def word_bits(self, params) -> int:
-        return max(1, (self.s(params) - 1).bit_length())
+    def config_width(self, params: MontgomeryParams) -> int:
+        return self.derived(params).cfg_width
 
-    def config_width(self, params) -> int:
-        return params.w + self.word_bits(params) + 1
-
-    def config_fields(self, params):
+    def config_fields(self, params: MontgomeryParams) -> list[Operand]:
         return [Operand("data", params.w, "unsigned binary", "the word's value"),
-                Operand("word", self.word_bits(params), "unsigned binary", "the word's index j"),
+                Operand("word", self.derived(params).word_bits, "unsigned binary", "the word's index j"),
                 Operand("sel", 1, "unsigned binary", "0: N' = -N^-1 mod 2^w (word 0); 1: N's word j")]
 
-    def config_words(self, params, moduli: list[int]) -> list[int]:
+    def config_words(self, params: MontgomeryParams, moduli: list[int]) -> list[int]:
         """The cfg payloads that load the one modulus of `moduli` (N' first, then N's words;
         `modforge config rsa-montgomery ... --prime N` prints them)."""
         if len(moduli) != 1:
             raise ParameterError(self.name, "modulus", "must be one modulus to load", ",".join(map(hex, moduli)))
         modulus = moduli[0]
         self.check_modulus(modulus, params.l, "modulus")
-        w, wb = params.w, self.word_bits(params)
+        plan, w = self.derived(params), params.w
         return ([M.n_prime(modulus, w)]
-                + [v | (j << w) | (1 << (w + wb)) for j, v in enumerate(M.words(modulus, w, self.s(params)))])
+                + [v | (j << w) | (1 << (w + plan.word_bits)) for j, v in enumerate(M.words(modulus, w, plan.s))])
 
-    def verified_modulus(self, params) -> int:
+    def verified_modulus(self, params: MontgomeryParams) -> int:
         """The modulus the testbench loads: another one of l bits (the build's would let a core
         that ignores cfg pass)."""
         other = M.default_modulus(params.l, salt=1)
         return (1 << params.l) - 1 if other == params.modulus else other
 
-    def verification_config(self, params):
+    def verification_config(self, params: MontgomeryParams) -> tuple[MontgomeryParams, list[int]]:
         other = self.verified_modulus(params)
         return dataclasses.replace(params, modulus=other), self.config_words(params, [other])
 
     # --- mathematics ------------------------------------------------------------------
-    def model(self, params, x, y):
+    def model(self, params: MontgomeryParams, *operands: int) -> int:
         """x*y*R^-1 mod N (model.montgomery: FIOS word by word, as the hardware)."""
-        return M.montgomery(x, y, params.modulus, params.w, self.s(params))
+        x, y = operands
+        return M.montgomery(x, y, params.modulus, params.w, self.derived(params).s)
 
-    def congruence(self, params):
-        return (f"t = x*y*R^-1 mod N, R = 2^{params.l} (= 2^(w s), w = {params.w}, s = {self.s(params)}), "
+    def congruence(self, params: MontgomeryParams) -> str:
+        s = self.derived(params).s
+        return (f"t = x*y*R^-1 mod N, R = 2^{params.l} (= 2^(w s), w = {params.w}, s = {s}), "
                 "0 <= t < N (fully reduced), for 0 <= x, y < N, N odd of exactly l bits (loaded through cfg)")
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: MontgomeryParams, rng: random.Random) -> tuple[int, ...]:
         return rng.randrange(params.modulus), rng.randrange(params.modulus)
 
-    def cases(self, params):
+    def cases(self, params: MontgomeryParams) -> list[tuple[int, ...]]:
         """0, 1, N-1, small values and their mixes."""
         n = params.modulus
         return [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (1, n - 1), (n - 1, 1), (2, 3), (1, 0),
@@ -160,7 +158,7 @@ class RsaMontgomery(Algorithm):
     formal = True
     MAX_PROOF_BITS = 8     # l = 16, w = 8 did not end within 15 minutes (300 s of CPU)
 
-    def reference(self, params):
+    def reference(self, params: MontgomeryParams) -> str:
         """ok: t = x*y*R^-1 mod N for x, y < N, by radix-2^w Montgomery from the definition, one
         step per word of x on whole integers (no inner word loop, no schedule): t_0 = 0,
         m_i = (t_i + x_i y) N' mod 2^w, t_(i+1) = (t_i + x_i y + m_i N) / 2^w, exact since
@@ -168,7 +166,7 @@ class RsaMontgomery(Algorithm):
         the result is t_s - N if t_s >= N, else t_s. (A flat x*y*R^-1 mod N by Verilog's % proves
         too, slower; the word steps give the proof internal points it shares with FIOS.) N is
         the build's modulus: the harness leaves cfg idle, and the core holds its reset N."""
-        bits, w, s, n = params.l, params.w, self.s(params), params.modulus
+        bits, w, s, n = params.l, params.w, self.derived(params).s, params.modulus
         if bits > self.MAX_PROOF_BITS:
             raise ParameterError("prove", "l", f"must be at most {self.MAX_PROOF_BITS} for a bounded proof", bits)
         wide = bits + w + 1                    # t_i + x_i y + m_i N < 2N + 2 (2^w - 1) N < 2^(l+w+1)
@@ -187,33 +185,32 @@ class RsaMontgomery(Algorithm):
         return "\n".join(lines) + "\n"
 
     # --- hardware ---------------------------------------------------------------------
-    def build(self, params):
-        return hw.MontgomeryCore(params.l, params.w, params.pe, DSP_PROFILES[params.dsp], params.modulus)
+    def build(self, params: MontgomeryParams) -> hw.MontgomeryCore:
+        return hw.MontgomeryCore(self.derived(params), DSP_PROFILES[params.dsp], params.modulus)
 
-
-    def tag(self, params):
+    def tag(self, params: MontgomeryParams) -> str:
         return f"l{params.l}_w{params.w}_pe{params.pe}"
 
-    def extra_info(self, params):
-        sch, dsp = self.derived(params), DSP_PROFILES[params.dsp]
+    def extra_info(self, params: MontgomeryParams) -> dict[str, Any]:
+        plan, dsp = self.derived(params), DSP_PROFILES[params.dsp]
         per_product = dsp_tiles(params.w, params.w, *dsp) if dsp else 1
         # the keys of ntt's cfg description (the CLI reads them)
-        config = {"width": self.config_width(params), "words": 1 + sch.s,
-                  "payload": f"Cat(data[{params.w}], word[{self.word_bits(params)}], sel[1]): sel 0 word 0 "
+        config = {"width": plan.cfg_width, "words": 1 + plan.s,
+                  "payload": f"Cat(data[{params.w}], word[{plan.word_bits}], sel[1]): sel 0 word 0 "
                              "N' = -N^-1 mod 2^w, sel 1 word j N_j (`modforge config ... --prime N` writes them)",
                   "rule": "cfg.ready only while no frame is loading or computing",
                   "verified_primes": [hex(self.verified_modulus(params))]}
-        return {"algorithm": "FIOS", "words": sch.s, "rounds": sch.rounds, "round_cycles": sch.round_cycles,
-                "pe_delay": M.PE_DELAY, "dsp_per_product": per_product, "config": config,
+        return {"algorithm": "FIOS", "words": plan.s, "rounds": plan.rounds, "round_cycles": plan.round_cycles,
+                "pe_delay": PE_DELAY, "dsp_per_product": per_product, "config": config,
                 "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "
                            "R = s/pe, T = max(s+2, pe D + 2), D = 6 (first input beat to last output beat, "
                            "load and read-out included)"}
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"l": "256", "w": "32", "pe": "1"}, {"l": "256", "w": "32", "pe": "4"},
                 {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"},
                 {"l": "8", "w": "4", "pe": "1", "dsp": "none"}]         # the size `modforge prove` reaches
 
-    def extended_grid(self):
+    def extended_grid(self) -> list[dict[str, str]]:
         return [{"l": "1024", "pe": "16"}, {"l": "2048", "pe": "16"}, {"l": "4096", "w": "32", "pe": "16"},
                 {"l": "96", "w": "24", "pe": "1", "dsp": "none"}]

@@ -31,10 +31,12 @@ Control: a frame loads (s beats), the rounds run, the result's read-out starts w
 last word leaves the subtraction unit, and the next frame loads while the result leaves;
 its rounds start once the read-out has issued its last read. Once started, nothing in the
 rounds waits on a port, and nothing depends on the operands' values: the latency is the
-model's formula.
+plan's formula (plan.py).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from amaranth.hdl import Cat, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
@@ -44,12 +46,15 @@ from amaranth.lib.wiring import In, Out
 from ...hw.config import ConfigLoader
 from ...hw.dsp import accumulate, partial_products
 from ...hw.stream import ReadOut
-from .model import PE_DELAY, Schedule, n_prime, words
+from .model import n_prime, words
+from .plan import PE_DELAY, MontgomeryPlan
+
+DspProfile = tuple[int, int] | None     # hw.dsp.DSP_PROFILES' values: a DSP's operand widths, or none
 
 FLAGS = ("first", "last", "active", "final")
 
 
-def product(m: Module, a: Value, b: Value, w: int, dsp, name: str, low: bool = False) -> Value:
+def product(m: Module, a: Value, b: Value, w: int, dsp: DspProfile, name: str, low: bool = False) -> Value:
     """a * b (w x w bits) from the DSP tiling's partial products, each registered (the DSP's
     output register): their sum, one cycle after a and b. low: only a*b mod 2^w is needed,
     so the partial products at offsets >= w are left out and the others cut to w bits."""
@@ -66,7 +71,8 @@ def product(m: Module, a: Value, b: Value, w: int, dsp, name: str, low: bool = F
     return total[:w] if low else total
 
 
-def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = True, clear=None) -> Value:
+def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = True,
+            clear: Value | None = None) -> Value:
     """value `cycles` cycles ago (a plain register chain, no reset for data: a shift register
     LUT; with a reset for control flags); clear: the first register takes 0 instead (the
     flip-flop's synchronous reset: no LUT)."""
@@ -78,20 +84,17 @@ def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = 
 
 
 class MontgomeryCore(wiring.Component):
-    def __init__(self, bits: int, w: int, pe: int, dsp, modulus: int):
-        self.sched = Schedule(bits, w, pe)
-        self.w, self.pe, self.dsp, self.modulus = w, pe, dsp, modulus
-        self.s = bits // w
-        self.word_bits = max(1, (self.s - 1).bit_length())
-        self.latency = self.sched.latency
-        self.initiation_interval = self.sched.initiation_interval
+    def __init__(self, plan: MontgomeryPlan, dsp: DspProfile, modulus: int):
+        self.plan, self.dsp, self.modulus = plan, dsp, modulus
+        self.latency = plan.latency
+        self.initiation_interval = plan.initiation_interval
         super().__init__({
-            "i": In(stream.Signature(2 * w)),
-            "o": Out(stream.Signature(w)),
-            "cfg": In(stream.Signature(w + self.word_bits + 1)),
+            "i": In(stream.Signature(2 * plan.w)),
+            "o": Out(stream.Signature(plan.w)),
+            "cfg": In(stream.Signature(plan.cfg_width)),
         })
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
 
 
@@ -101,7 +104,8 @@ class _Build:
 
     def __init__(self, core: MontgomeryCore):
         self.core, self.m = core, Module()
-        self.w, self.s, self.pe, self.sched, self.dsp = core.w, core.s, core.pe, core.sched, core.dsp
+        self.plan, self.dsp = core.plan, core.dsp
+        self.w, self.s, self.pe = core.plan.w, core.plan.s, core.plan.pe
         self.memories()
         self.config()
         self.load()
@@ -110,7 +114,7 @@ class _Build:
         self.chain_end()
         self.read_out()
 
-    def memories(self):
+    def memories(self) -> None:
         m, w, s = self.m, self.w, self.s
         mems = {
             "x_ram": Memory(shape=w, depth=s, init=[]),
@@ -130,15 +134,16 @@ class _Build:
         self.x_wr, self.x_rd, self.y_wr, self.y_rd, self.n_wr, self.n_rd = x_wr, x_rd, y_wr, y_rd, n_wr, n_rd
         self.fb_wr, self.fb_rd, self.res_wr, self.res_rd = fb_wr, fb_rd, res_wr, res_rd
 
-    def config(self):
+    def config(self) -> None:
         """cfg: N' (register 0) and N's words (RAM) while no frame is in the core."""
         m, w, core = self.m, self.w, self.core
-        self.loader = ConfigLoader(w, core.word_bits, 1, [("n_prime", w, n_prime(core.modulus, w))], {1: self.n_wr})
+        self.loader = ConfigLoader(w, self.plan.word_bits, 1, [("n_prime", w, n_prime(core.modulus, w))],
+                                   {1: self.n_wr})
         self.loader.build(m)
         wiring.connect(m, wiring.flipped(core.cfg), self.loader.cfg)
         self.np_reg = self.loader.registers[0]
 
-    def load(self):
+    def load(self) -> None:
         """Beat j writes x_j and y_j; y_0 N' mod 2^w for the PEs' m."""
         m, w, s, core = self.m, self.w, self.s, self.core
         count = self.count = Signal(range(s + 1), name="loaded")
@@ -156,32 +161,32 @@ class _Build:
         self.y0np = Signal(w, name="y0_nprime", reset_less=True)
         m.d.sync += self.y0np.eq(product(m, y0, self.np_reg, w, self.dsp, "y0np", low=True))
 
-    def feed(self):
+    def feed(self) -> None:
         """Rounds of s + 2 words, one every T cycles, into PE 0 (`word`)."""
-        m, s, sched = self.m, self.s, self.sched
+        m, s, plan = self.m, self.s, self.plan
         start = (self.count == s) & ~self.computing & ~self.unloading
         feeding = Signal(name="feeding")
-        j = Signal(range(sched.round_cycles), name="feed_word")
-        r = Signal(range(sched.rounds), name="feed_round")
+        j = Signal(range(plan.round_cycles), name="feed_word")
+        r = Signal(range(plan.rounds), name="feed_round")
         self.xi = Signal(range(s), name="x_index")
         with m.If(start):
             m.d.sync += [self.computing.eq(1), feeding.eq(1), j.eq(0), r.eq(0), self.count.eq(0), self.xi.eq(0)]
         with m.If(feeding):
-            m.d.sync += j.eq(Mux(j == sched.round_cycles - 1, 0, j + 1))
-            with m.If(j == sched.round_cycles - 1):
+            m.d.sync += j.eq(Mux(j == plan.round_cycles - 1, 0, j + 1))
+            with m.If(j == plan.round_cycles - 1):
                 m.d.sync += r.eq(r + 1)
-            with m.If((r == sched.rounds - 1) & (j == s + 1)):
+            with m.If((r == plan.rounds - 1) & (j == s + 1)):
                 m.d.sync += feeding.eq(0)
         m.d.comb += [self.y_rd.addr.eq(j), self.n_rd.addr.eq(j), self.fb_rd.addr.eq(j)]
         issued = {"first": feeding & (j == 0), "last": feeding & (j == s + 1), "active": feeding & (j < s + 2),
-                  "final": r == sched.rounds - 1}
+                  "final": r == plan.rounds - 1}
         flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
         self.high = delayed(m, j >= s, 1, "feed_high")            # y_j = N_j = 0 beyond the top word
         round0 = delayed(m, r == 0, 1, "feed_round0")             # t = 0 in round 0
         self.word = {"t": Mux(round0 | flags["last"], 0, self.fb_rd.data), "y": self.y_rd.data,
                      "n": self.n_rd.data, **flags}
 
-    def chain(self):
+    def chain(self) -> None:
         """The chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
         once on the bus (a cycle later, as each PE's t_0 N')."""
         m = self.m
@@ -194,7 +199,7 @@ class _Build:
         with m.If(Cat(*latched).any()):
             m.d.sync += self.xi.eq(self.xi + 1)
 
-    def chain_end(self):
+    def chain_end(self) -> None:
         """Feedback, or t - N (always formed) into the result RAM."""
         m, w, s, word = self.m, self.w, self.s, self.word
         index = Signal(range(s + 2), name="out_word")        # 0 when a round's first word arrives
@@ -213,7 +218,7 @@ class _Build:
             with m.If(index == s):              # t >= N: no borrow out of the top word
                 m.d.sync += [self.use_diff.eq(~diff[w]), self.computing.eq(0), self.unloading.eq(1)]
 
-    def read_out(self):
+    def read_out(self) -> None:
         """s words of the chosen half."""
         m, w, s = self.m, self.w, self.s
         ro = ReadOut(w, 4)
@@ -227,7 +232,8 @@ class _Build:
             with m.If(rd == s - 1):
                 m.d.sync += self.unloading.eq(0)
 
-    def processing_element(self, k: int, word: dict, x_y0np: Value, high=None):
+    def processing_element(self, k: int, word: dict[str, Value], x_y0np: Value,
+                           high: Value | None = None) -> tuple[dict[str, Value], Value]:
         """PE k: the stream `word` (t, y, n and the flags) in, the stream of t' out D cycles
         later; also whether it latches its x word this cycle (the x RAM's address advances).
         The incoming t is 0 at the last word (the PE before clears it); high (PE 0, from the

@@ -17,29 +17,13 @@ Output congruence: result = x*y*R^-1 mod N, fully reduced (0 <= result < N), for
 exactly l bits and 0 <= x, y < N. Before the selection t < 2N (t_i < 2N and y < N give
 t_(i+1) < (2N + 2 (2^w - 1) N) / 2^w < 2N).
 
-The schedule of the hardware (hw.MontgomeryCore), all constants of the parameters:
-  D = PE_DELAY     cycles from a word entering a processing element (PE) to the word of the
-                   same index leaving it (2 for m, then products, their sum, the carry add)
-  R = s / pe       rounds: PE k handles outer iterations i = r pe + k of round r
-  T = max(s + 2, pe D + 2)   cycles between rounds (a round streams s + 2 words through the
-                   chain; the next round reads the last one's t from a RAM, two cycles
-                   after its PE wrote it)
-  U = 2s + (R - 1) T + pe D + 3   cycles from the first input beat to the first read of the
-                   result RAM: s load beats, 1 to start, the rounds (the last one's s + 1
-                   words through the chain of pe D cycles and the feed's RAM read), 1 to
-                   decide the subtraction
-  latency = U + 3 (input beat j to output beat j), initiation interval = U (the next frame
-  loads while the result leaves), one multiplication (first input beat to last output
-  beat) = U + s + 2.
+The hardware's schedule and cycle formulas: plan.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
-
-PE_DELAY = 6     # cycles a word spends in one PE (see hw.ProcessingElement)
-READOUT = 3      # a result RAM read to its beat on o (hw.stream.ReadOut)
+from collections.abc import Sequence
 
 
 def words(value: int, w: int, count: int) -> list[int]:
@@ -48,7 +32,7 @@ def words(value: int, w: int, count: int) -> list[int]:
     return [(value >> (w * j)) & mask for j in range(count)]
 
 
-def from_words(ws: list[int], w: int) -> int:
+def from_words(ws: Sequence[int], w: int) -> int:
     return sum(x << (w * j) for j, x in enumerate(ws))
 
 
@@ -94,49 +78,3 @@ def default_modulus(bits: int, salt: int = 0) -> int:
     v = random.Random(2 * bits + salt).getrandbits(bits)
     return v | 1 | (1 << (bits - 1))
 
-
-@dataclasses.dataclass(frozen=True)
-class Schedule:
-    """The cycle plan of one configuration (see the module docstring)."""
-    l: int  # noqa: E741  (the operand bits, as the parameter)
-    w: int
-    pe: int
-
-    @property
-    def s(self) -> int:
-        return self.l // self.w
-
-    @property
-    def rounds(self) -> int:
-        return self.s // self.pe
-
-    @property
-    def round_cycles(self) -> int:
-        return max(self.s + 2, self.pe * PE_DELAY + 2)
-
-    @property
-    def first_read(self) -> int:
-        """U: first input beat to the first read of the result RAM."""
-        return 2 * self.s + (self.rounds - 1) * self.round_cycles + self.pe * PE_DELAY + 3
-
-    @property
-    def latency(self) -> int:
-        return self.first_read + READOUT
-
-    @property
-    def initiation_interval(self) -> int:
-        return self.first_read
-
-    @property
-    def cycles(self) -> int:
-        """One multiplication, first input beat to last output beat: U + s + 2, U = 2s + (R-1) T
-        + pe D + 3, R = s/pe, T = max(s+2, pe D + 2), D = 6."""
-        return self.latency + self.s - 1
-
-    @property
-    def frame_beats(self) -> int:
-        return self.s
-
-    @property
-    def result_beats(self) -> int:
-        return self.s

@@ -1,0 +1,53 @@
+"""rsa-montgomery's derived plan: the words, the rounds of the hardware's chain of processing
+elements (hw.MontgomeryCore follows them), the cfg word, and the timing, all constants of
+(l, w, pe) (model.py holds the values, FIOS word by word):
+
+  s = l / w        words of x, y, N and t; a frame is s beats
+  D = PE_DELAY     cycles from a word entering a processing element (PE) to the word of the
+                   same index leaving it (2 for m, then products, their sum, the carry add)
+  R = s / pe       rounds: PE k handles outer iterations i = r pe + k of round r
+  T = max(s + 2, pe D + 2)   cycles between rounds (a round streams s + 2 words through the
+                   chain; the next round reads the last one's t from a RAM, two cycles
+                   after its PE wrote it)
+  U = 2s + (R - 1) T + pe D + 3   cycles from the first input beat to the first read of the
+                   result RAM: s load beats, 1 to start, the rounds (the last one's s + 1
+                   words through the chain of pe D cycles and the feed's RAM read), 1 to
+                   decide the subtraction
+  latency = U + 3 (input beat j to output beat j: the read-out's 3), initiation interval = U
+  (the next frame loads while the result leaves), one multiplication (first input beat to
+  last output beat) = U + s + 2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...registry import Timing
+
+PE_DELAY = 6     # cycles a word spends in one PE (hw.MontgomeryCore.processing_element)
+READOUT = 3      # a result RAM read to its beat on o (hw.stream.ReadOut)
+
+
+@dataclasses.dataclass(frozen=True)
+class MontgomeryPlan(Timing):
+    """The derived plan of one configuration (the module docstring gives the formulas)."""
+    l: int  # noqa: E741  (the operand bits, as the parameter)
+    w: int
+    pe: int
+    s: int                  # words, l / w
+    rounds: int             # R = s / pe
+    round_cycles: int       # T = max(s + 2, pe D + 2)
+    first_read: int         # U = 2s + (R - 1) T + pe D + 3
+    word_bits: int          # the cfg word's index field: log2 s bits, at least 1
+    cfg_width: int          # Cat(data[w], word[word_bits], sel[1])
+
+    @classmethod
+    def of(cls, l: int, w: int, pe: int) -> MontgomeryPlan:  # noqa: E741
+        """The plan of l-bit operands in words of w bits on pe PEs (pe divides s = l/w)."""
+        s = l // w
+        rounds, round_cycles = s // pe, max(s + 2, pe * PE_DELAY + 2)
+        first_read = 2 * s + (rounds - 1) * round_cycles + pe * PE_DELAY + 3
+        word_bits = max(1, (s - 1).bit_length())
+        return cls(l, w, pe, s, rounds, round_cycles, first_read, word_bits, w + word_bits + 1,
+                   cycles=first_read + s + 2, latency=first_read + READOUT, initiation_interval=first_read,
+                   frame_beats=s)
