@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from modforge.errors import ParameterError
-from modforge.families.fmlm3.model import TransformPlan
+from modforge.families.fmlm3 import model
+from modforge.families.fmlm3.plan import TransformPlan
 from modforge.registry import lookup
 
 ALG = lookup("fmlm3-transform")
@@ -35,7 +36,7 @@ def test_memory_map_and_gap(P, bfs):
             plan = TransformPlan(P, c, kind, bfs)
             assert plan.conflict_free()
             assert plan.gap == max(plan.H, plan.H // 2 + plan.write_delay + 1)
-            assert plan.compute_cycles() == (plan.v - 1) * plan.gap + plan.H + plan.write_delay
+            assert plan.cycles == (plan.v - 1) * plan.gap + plan.H + plan.write_delay
 
 
 def test_sqrt2_paths_only_where_needed():
@@ -70,9 +71,9 @@ def test_model_against_eq5(c):
 def test_cycles_and_contract():
     p = ALG.parse({"P": "32", "c": "1", "kind": "ct", "bfs": "2"})
     plan = ALG.derived(p)
-    assert ALG.cycles(p) == plan.compute_cycles()
-    assert ALG.latency(p) == plan.H + plan.compute_cycles() + 1
-    assert ALG.initiation_interval(p) == 2 * plan.H + plan.compute_cycles() + 1
+    assert ALG.cycles(p) == plan.cycles
+    assert ALG.latency(p) == plan.H + plan.cycles + 1
+    assert ALG.initiation_interval(p) == 2 * plan.H + plan.cycles + 1
     assert ALG.frame_beats(p) == 8
     assert ALG.in_beats(p, (list(range(32)),))[1] == (sum((4 + k) << (33 * k) for k in range(4)),)
 
@@ -86,7 +87,7 @@ def test_any_kind_frames():
     assert plan.inverse and plan.butterfly_sqrt2 and plan.scale_sqrt2
     assert len(plan.twiddle_rom(0)) == 4 * (plan.H << plan.stage_bits)
     x = list(range(16))
-    assert ALG.model(p, x, 1) == TransformPlan(16, Fraction(1, 2), "nct", 2).run(x)
+    assert ALG.model(p, x, 1) == model.transform(TransformPlan(16, Fraction(1, 2), "nct", 2), x)
     assert len(plan.scale_rom(1)) == 4 * plan.H
     assert ALG.in_beats(p, (x, 3))[0][1] == 3
     assert {case[1] for case in ALG.cases(p)} == {0, 1, 2, 3}

@@ -10,7 +10,9 @@ from amaranth.sim import Simulator
 
 from modforge.cli import main
 from modforge.errors import ParameterError
-from modforge.families.fmlm3.multiplier import DEPTH, default_modulus
+from modforge.families.fmlm3 import model
+from modforge.families.fmlm3.model import default_modulus
+from modforge.families.fmlm3.program import DEPTH
 from modforge.hw.fermat import MulAdd
 from modforge.math import fmlm3
 from modforge.registry import lookup
@@ -60,7 +62,7 @@ def test_model(cfg):
             t = ALG.model(params, x, y)
             assert t == fmlm3.montgomery_multiply(mont, x, y) == x * y * pow(mont.R, -1, params.modulus) % \
                 params.modulus
-            assert ALG.derived(params).from_frame(ALG.out_beats(params, t)) == t
+            assert model.from_frame(ALG.derived(params), ALG.out_beats(params, t)) == t
 
 
 def test_config_words_load_another_modulus():
@@ -69,7 +71,7 @@ def test_config_words_load_another_modulus():
     plan = ALG.derived(p)
     assert loaded.modulus != p.modulus and loaded.modulus.bit_length() == 32
     assert len(words) == 3 * plan.H and ALG.plan(p).config_width == plan.cfg_width
-    assert plan.load_cfg(words).N == loaded.modulus
+    assert model.load_cfg(plan, words).N == loaded.modulus
     with pytest.raises(ParameterError):
         ALG.config_words(p, [1 << 31])
     with pytest.raises(ParameterError):
@@ -88,7 +90,7 @@ def test_cycle_claims():
     (l = 2048, P = 128, u = 16, Alg 3, 2 BFS)."""
     p = ALG.parse({"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"})
     plan = ALG.derived(p)
-    H, C = plan.H, plan.transform.compute_cycles()
+    H, C = plan.H, plan.transform.cycles
     mul = 1 + MulAdd.depth                          # a read-out beat to its MulAdd result's write
     acc, racc = DEPTH["acc"], DEPTH["racc"]         # Restrict (CT^-1: passing; NCT^-1) and the Accumulator
     sinks = mul + 0 + mul + mul + acc + mul + racc
@@ -137,7 +139,7 @@ def test_core_in_amaranth_sim(muladds):
     H = plan.H
     assert {o - t for o, t in zip(offered, taken, strict=True)} == {ALG.latency(p)}
     assert {taken[k + H] - taken[k] for k in range(0, len(taken) - H, H)} == {ALG.initiation_interval(p)}
-    assert [plan.from_frame(outs[k:k + H]) for k in range(0, len(outs), H)] == \
+    assert [model.from_frame(plan, outs[k:k + H]) for k in range(0, len(outs), H)] == \
         [ALG.model(loaded, x, y) for x, y in pairs]
 
 
@@ -154,27 +156,27 @@ def test_model_spectral(cfg):
         T = ALG.model(p, X, Y)
         t, expected = fmlm3.montgomery_product(mont, X, Y)
         assert T == expected and t == fmlm3.from_digits(fmlm3.ct_inv(T.cyclic, plan.params.ring), p.u)
-        assert plan.from_spectral_frame(ALG.out_beats(p, T)) == T
-        assert [plan.from_spectral_frame([b[k] for b in ALG.in_beats(p, (X, Y))]) for k in (0, 1)] == [X, Y]
+        assert model.from_spectral_frame(plan, ALG.out_beats(p, T)) == T
+        assert [model.from_spectral_frame(plan, [b[k] for b in ALG.in_beats(p, (X, Y))]) for k in (0, 1)] == [X, Y]
     x, e = rng.randrange(p.modulus), rng.getrandbits(12) | 1 << 11
     r2 = pow(mont.R, 2, p.modulus)
-    x_bar = ALG.model(p, plan.spectra(x), plan.spectra(r2))
-    acc = plan.spectra(mont.R % p.modulus)
+    x_bar = ALG.model(p, model.spectra(plan, x), model.spectra(plan, r2))
+    acc = model.spectra(plan, mont.R % p.modulus)
     for i in reversed(range(e.bit_length())):
         acc = ALG.model(p, acc, acc)
         if e >> i & 1:
             acc = ALG.model(p, acc, x_bar)
-    assert fmlm3.from_digits(fmlm3.ct_inv(ALG.model(p, acc, plan.spectra(1)).cyclic, plan.params.ring), p.u) == \
+    assert fmlm3.from_digits(fmlm3.ct_inv(ALG.model(p, acc, model.spectra(plan, 1)).cyclic, plan.params.ring), p.u) == \
         pow(x, e, p.modulus)
 
 
 def test_cycle_claims_spectral():
     """domain = spectral, Table 6's set: 5 transforms (CT^-1, NCT, NCT^-1, CT, NCT), the input
     (multiplying as it comes) and one multiply pass (the third product runs beside CT^-1), the
-    3 time-domain passes; Table 6 gives 2,036 (multiplier.py)."""
+    3 time-domain passes; Table 6 gives 2,036 (plan.py)."""
     p = ALG.parse({"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": "spectral"})
     plan = ALG.derived(p)
-    H, C = plan.H, plan.transform.compute_cycles()
+    H, C = plan.H, plan.transform.cycles
     assert plan.paper_kinds() == {"CT^-1": 1, "NCT": 2, "NCT^-1": 1, "CT": 1}
     mul = 1 + MulAdd.depth
     assert ALG.latency(p) == 2 * (H + mul) + 5 * (2 * H + C + 2) + (DEPTH["acc"] + mul + DEPTH["racc"]) + \
@@ -187,7 +189,7 @@ def test_store_groups():
     2 memories, one more for each of T(y), T'(y) and T(x) stored (MultiplierPlan.store_groups)."""
     for cfg in ALG.grid() + ALG.extended_grid():
         plan = ALG.derived(ALG.parse(cfg))
-        groups = plan.store_groups()
+        groups = plan.store_groups
         spectral = plan.domain == "spectral"
         yn = spectral or plan.shared                             # T'(y) stored
         yc = spectral or plan.params.algorithm == 2              # T(y) stored (else multiplied on its read-out)
@@ -210,8 +212,8 @@ def test_cycle_claims_shared_muladd(domain):
     cfg = {"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2", "domain": domain}
     p, lanes = ALG.parse(cfg | {"muladds": "1"}), ALG.parse(cfg)
     plan = ALG.derived(p)
-    H, C, P = plan.H, plan.transform.compute_cycles(), p.P
-    assert plan.shared and ALG.derived(lanes).transforms() == plan.transforms()
+    H, C, P = plan.H, plan.transform.cycles, p.P
+    assert plan.shared and ALG.derived(lanes).transforms == plan.transforms
     spectral = domain == "spectral"
     passes = 3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]
     products = 3 * (P + DEPTH["pass_mul1"]) - (1 if spectral else 3) * H

@@ -1,7 +1,7 @@
 """The registered algorithms of family "fmlm3" (Dai et al. 2017 with docs/corrections.md):
 fmlm3-transform, the FFT/FFT^-1 unit of Sec. 5.1 (Figs. 4 and 8) on its own: CT, NCT, CT^-1
 or NCT^-1 of length P over Z_M, M = 2^(cP) + 1, with 1 or 2 butterfly structures, every
-twiddle a shift (math.fmlm3 is the model; model.TransformPlan the architecture).
+twiddle a shift (math.fmlm3 is the model; plan.TransformPlan the architecture and its timing).
 
 Frames: P coefficients stream in as H = P/L beats and out the same way, L = 2 bfs: lane l
 (bits [l (K+1), (l+1)(K+1))) of beat k is coefficient Lk + l, natural order on both sides
@@ -15,16 +15,16 @@ import functools
 import math
 import random
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from ...errors import ParameterError
 from ...math import fmlm3
 from ...math.primes import is_prime
 from ...registry import POW2, Algorithm, Computes, Operand, param, register
-from . import hw
-from .model import KIND_CODES, TransformPlan
-from .multiplier import Context, MultiplierPlan, default_modulus
+from . import hw, model
+from .model import Context, default_modulus
 from .multiplier_hw import MultiplierCore
+from .plan import KIND_CODES, MultiplierPlan, TransformPlan
 
 PAPER = ("Dai, Chen, Cheung, Koc, Area-Time Efficient Architecture of FFT-Based Montgomery Multiplication, "
          "IEEE Trans. Computers 2017, Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
@@ -51,7 +51,7 @@ class TransformParams:
 
 
 @register
-class Transform(Algorithm):
+class Transform(Algorithm[TransformParams, TransformPlan]):
     name = "fmlm3-transform"
     family = "fmlm3"
     title = "FMLM3 FFT/FFT^-1 unit: constant-geometry shift-only NWT over Z_(2^(cP)+1), 1 or 2 butterflies"
@@ -61,7 +61,7 @@ class Transform(Algorithm):
     parallelism = "bfs"
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: TransformParams) -> TransformParams:
         P = params.P
         if not MIN_P <= P <= MAX_P:
             raise ParameterError(self.name, "P", f"must be a power of two in {MIN_P}..{MAX_P}", P)
@@ -74,32 +74,32 @@ class Transform(Algorithm):
             raise ParameterError(self.name, "c", f"must keep the ring's K = cP at most {MAX_K} (P={P})", params.c)
         return dataclasses.replace(params, c=str(int(text)))
 
-    def derive(self, params) -> TransformPlan:
+    def derive(self, params: TransformParams) -> TransformPlan:
         return TransformPlan(params.P, Fraction(params.c), params.kind, params.bfs)
 
-    def width(self, params) -> int:
+    def width(self, params: TransformParams) -> int:
         return self.derived(params).K + 1
 
     # --- frames -----------------------------------------------------------------------
-    def pack(self, params, coeffs) -> list[int]:
+    def pack(self, params: TransformParams, coeffs: list[int]) -> list[int]:
         L, w = self.derived(params).lanes, self.width(params)
         return [sum(x << (lane * w) for lane, x in enumerate(coeffs[k * L:(k + 1) * L]))
                 for k in range(len(coeffs) // L)]
 
-    def in_beats(self, params, operands):
+    def in_beats(self, params: TransformParams, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         """kind = any: the kind code rides with every beat (the unit reads the first's)."""
         extra = tuple(operands[1:])
         return [(beat, *extra) for beat in self.pack(params, operands[0])]
 
-    def out_beats(self, params, result):
+    def out_beats(self, params: TransformParams, result: list[int]) -> list[int]:
         return self.pack(params, result)
 
-    def lanes(self, params) -> str:
+    def lanes(self, params: TransformParams) -> str:
         L, w = self.derived(params).lanes, self.width(params)
         return (f"{L} lanes of {w}-bit unsigned coefficients: beat k, lane l (bits [{w}l, {w}(l+1))) is "
                 f"coefficient {L}k + l (natural order)")
 
-    def operands(self, params):
+    def operands(self, params: TransformParams) -> list[Operand]:
         plan = self.derived(params)
         x = Operand("x", plan.lanes * self.width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
         if not plan.kind_bits:
@@ -107,20 +107,21 @@ class Transform(Algorithm):
         return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
                            "beat", "0..3")]
 
-    def result_width(self, params):
+    def result_width(self, params: TransformParams) -> int:
         return self.derived(params).lanes * self.width(params)
 
-    def result(self, params):
+    def result(self, params: TransformParams) -> Operand:
         plan = self.derived(params)
         return Operand("c", self.result_width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
 
     # --- mathematics ------------------------------------------------------------------
-    def model(self, params, x, kind=None):
+    def model(self, params: TransformParams, *operands: Any) -> list[int]:
         """math.fmlm3's ct, nct, ct_inv or nct_inv (its congruence: `congruence`); kind = any:
-        the one the frame's code names."""
-        return self.derived(params).run(x, None if kind is None else list(KIND_CODES)[kind])
+        the one the frame's code names (the second operand)."""
+        x, *code = operands
+        return model.transform(self.derived(params), x, list(KIND_CODES)[code[0]] if code else None)
 
-    def congruence(self, params):
+    def congruence(self, params: TransformParams) -> str:
         plan = self.derived(params)
         A = f"2^{3 * params.P // 8} - 2^{params.P // 8}" if params.c == "1/2" else f"2^{params.c}"
         omega = "2" if params.c == "1/2" else f"2^{2 * int(params.c)}"
@@ -129,16 +130,16 @@ class Transform(Algorithm):
         return (f"{what}, n = 0..{params.P - 1}, M = 2^{plan.K}+1, omega = {omega}, A = {A}, "
                 "natural order in and out")
 
-    def computes(self, params):
+    def computes(self, params: TransformParams) -> Computes:
         M = self.derived(params).ring.M
         return Computes("Z_q", M, 1, "", is_prime(M), ("P", "c"))
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: TransformParams, rng: random.Random) -> tuple[Any, ...]:
         plan = self.derived(params)
         x = [rng.randrange(plan.ring.M) for _ in range(params.P)]
         return (x, rng.randrange(4)) if plan.kind_bits else (x,)
 
-    def cases(self, params):
+    def cases(self, params: TransformParams) -> list[tuple[Any, ...]]:
         """Zeros, all M-1 = 2^K (the one value with bit K set), all 2^K - 1, 1 = x_0, x_(P-1),
         alternating 0 / M-1."""
         plan = self.derived(params)
@@ -153,7 +154,7 @@ class Transform(Algorithm):
     formal = True
     MAX_PROOF_K = 8        # P = 16, c = 1/2 and P = 8, c = 1 (c = 1/2 at P = 8: K = 4)
 
-    def reference(self, params):
+    def reference(self, params: TransformParams) -> str:
         """ok iff every result coefficient X_n (bits [n(K+1), (n+1)(K+1)), natural order) is
         canonical, in [0, M), and X_n = sum_k x_k omega^(-kn) (CT), sum_k x_k A^k omega^(-kn) (NCT),
         P^-1 sum_k x_k omega^(kn) (CT^-1) or (A^n P)^-1 sum_k x_k omega^(kn) (NCT^-1) mod M,
@@ -216,15 +217,14 @@ class Transform(Algorithm):
         return "\n".join(lines) + "\n"
 
     # --- hardware ---------------------------------------------------------------------
-    def build(self, params):
+    def build(self, params: TransformParams) -> hw.TransformCore:
         return hw.TransformCore(self.derived(params))
 
-
-    def tag(self, params):
+    def tag(self, params: TransformParams) -> str:
         c = "h" if params.c == "1/2" else params.c
         return f"p{params.P}_c{c}_{params.kind}_bfs{params.bfs}"
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [
             {"P": "16", "c": "1", "kind": "ct", "bfs": "1"},
             {"P": "16", "c": "1/2", "kind": "nct", "bfs": "2"},          # sqrt(2) in the butterflies
@@ -233,12 +233,12 @@ class Transform(Algorithm):
             {"P": "16", "c": "1/2", "kind": "any", "bfs": "2"},
         ]
 
-    def extended_grid(self):
+    def extended_grid(self) -> list[dict[str, str]]:
         # Table 6's transforms: l = 2048 with P = 64, c = 2 and P = 128, c = 1/2 (u = 32, 16)
         return [{"P": P, "c": c, "kind": kind, "bfs": bfs} for P, c in (("64", "2"), ("128", "1/2"))
                 for kind in ("ct", "nct_inv", "any") for bfs in ("1", "2")]
 
-    def extra_info(self, params):
+    def extra_info(self, params: TransformParams) -> dict[str, Any]:
         plan = self.derived(params)
         return {
             "K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "issues_per_stage_H": plan.H,
@@ -250,7 +250,6 @@ class Transform(Algorithm):
             "paper_eq29_cycles": plan.paper_cycles(),
             "rams": f"2 groups x {plan.lanes} banks x {plan.H} words of {plan.K + 1} bits",
         }
-
 
 
 # ---------------------------------------------------------------- rsa-fmlm3
@@ -286,10 +285,10 @@ class RsaFmlm3Params:
 
 
 @register
-class RsaFmlm3(Algorithm):
+class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
     """FMLM3 Montgomery multiplication t = x y R^-1 mod N, R = 2^(uP) - 1: Algorithm 2 or 3
-    run step by step around one fmlm3-transform unit (multiplier.py: the model and the
-    program; multiplier_hw.py: the controller)."""
+    run step by step around one fmlm3-transform unit (model.py: the values; plan.py and
+    program.py: the plan, the program and its cycles; multiplier_hw.py: the controller)."""
     name = "rsa-fmlm3"
     family = "fmlm3"
     title = "FFT-based Montgomery multiplier (FMLM3, Algorithms 2/3) around one transform unit, N loaded at run time"
@@ -300,7 +299,7 @@ class RsaFmlm3(Algorithm):
     parallelism = "bfs"
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: RsaFmlm3Params) -> RsaFmlm3Params:
         bits, P = params.l, params.P
         if not MIN_L <= bits <= MAX_L:
             raise ParameterError(self.name, "l", f"must be in {MIN_L}..{MAX_L}", bits)
@@ -329,99 +328,97 @@ class RsaFmlm3(Algorithm):
         if modulus >= (1 << width) - 1 or math.gcd(modulus, (1 << width) - 1) != 1:
             raise ParameterError(self.name, argument, f"must be below and coprime to R = 2^{width} - 1", hex(modulus))
 
-    def derive(self, params) -> MultiplierPlan:
+    def derive(self, params: RsaFmlm3Params) -> MultiplierPlan:
         c = fmlm3.HALF if params.c == "1/2" else Fraction(int(params.c))
         return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs,
                               params.domain, params.muladds == "1")
 
-    def context(self, params) -> Context:
+    def context(self, params: RsaFmlm3Params) -> Context:
         return _context(self.derived(params), params.modulus)
 
-    def computes(self, params):
+    def computes(self, params: RsaFmlm3Params) -> Computes:
         # an RSA modulus is composite: Z_N is a ring (its primality is not tested)
         return Computes("Z_q", params.modulus, is_field=False, defined_by=("modulus",))
 
     # --- streams ----------------------------------------------------------------------
-    def digits_text(self, params) -> str:
+    def digits_text(self, params: RsaFmlm3Params) -> str:
         L, u = self.derived(params).lanes, params.u
         return f"{L} digits of {u} bits: beat k, lane j (bits [{u}j, {u}(j+1))) is digit {L}k + j, low digits first"
 
-    def spectra_text(self, params) -> str:
+    def spectra_text(self, params: RsaFmlm3Params) -> str:
         plan = self.derived(params)
         L, w = plan.lanes, plan.K + 1
         return (f"Cat(T lanes, T' lanes, parity): beat k, lane j (bits [{w}j, {w}(j+1))) is coefficient {L}k + j "
                 f"of T(.) = CT(digits), the same from bit {L * w} for T'(.) = NCT(digits), bit {2 * L * w} the "
                 "number's parity (every beat)")
 
-    def operands(self, params):
+    def operands(self, params: RsaFmlm3Params) -> list[Operand]:
         if params.domain == "spectral":
-            width, text = self.derived(params).spectral_width, self.spectra_text(params)
+            width, text = self.derived(params).beat_width, self.spectra_text(params)
             return [Operand("x", width, text, "the spectra of an x < N"),
                     Operand("y", width, text, "the spectra of a y < N")]
-        L, u = self.derived(params).lanes, params.u
-        return [Operand("x", L * u, self.digits_text(params), "x < N"),
-                Operand("y", L * u, self.digits_text(params), "y < N")]
+        width = self.derived(params).beat_width
+        return [Operand("x", width, self.digits_text(params), "x < N"),
+                Operand("y", width, self.digits_text(params), "y < N")]
 
-    def result_width(self, params):
-        plan = self.derived(params)
-        return plan.spectral_width if params.domain == "spectral" else plan.lanes * params.u
+    def result_width(self, params: RsaFmlm3Params) -> int:
+        return self.derived(params).beat_width
 
-    def result(self, params):
+    def result(self, params: RsaFmlm3Params) -> Operand:
         if params.domain == "spectral":
             return Operand("t", self.result_width(params), self.spectra_text(params), "the spectra of t < N")
         return Operand("t", self.result_width(params), self.digits_text(params), "t < N")
 
-    def in_beats(self, params, operands):
-        plan = self.derived(params)
+    def in_beats(self, params: RsaFmlm3Params, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         x, y = operands
-        frame = plan.spectral_frame if params.domain == "spectral" else plan.frame
-        return list(zip(frame(x), frame(y), strict=True))
+        return list(zip(self.out_beats(params, x), self.out_beats(params, y), strict=True))
 
-    def out_beats(self, params, result):
+    def out_beats(self, params: RsaFmlm3Params, result: Any) -> list[int]:
+        """A number's frame, or (domain = spectral) its spectra's."""
         plan = self.derived(params)
-        return plan.spectral_frame(result) if params.domain == "spectral" else plan.frame(result)
+        return model.spectral_frame(plan, result) if params.domain == "spectral" else model.frame(plan, result)
 
     # --- the cfg stream: N's spectra and digits ----------------------------------------
-    def config_width(self, params) -> int:
+    def config_width(self, params: RsaFmlm3Params) -> int:
         return self.derived(params).cfg_width
 
-    def config_fields(self, params):
+    def config_fields(self, params: RsaFmlm3Params) -> list[Operand]:
         plan = self.derived(params)
         return [Operand("data", plan.cfg_data_bits, f"{plan.lanes} lanes of {plan.K + 1} bits (spectra) or "
                         f"{params.u} bits (digits)", "the beat"),
                 Operand("index", plan.index_bits, "unsigned binary", "the beat's index k"),
                 Operand("sel", 2, "unsigned binary", "1: T(N') = CT(N'), 2: T'(N) = NCT(N), 3: N's digits")]
 
-    def config_words(self, params, moduli: list[int]) -> list[int]:
+    def config_words(self, params: RsaFmlm3Params, moduli: list[int]) -> list[int]:
         """The cfg payloads that load the one modulus of `moduli` (`modforge config rsa-fmlm3
         ... --prime N` prints them)."""
         if len(moduli) != 1:
             raise ParameterError(self.name, "modulus", "must be one modulus to load", ",".join(map(hex, moduli)))
         self.check_modulus(moduli[0], params.l, params.u * params.P, "modulus")
-        return self.derived(params).cfg_words(moduli[0])
+        return model.cfg_words(self.derived(params), moduli[0])
 
-    def verified_modulus(self, params) -> int:
+    def verified_modulus(self, params: RsaFmlm3Params) -> int:
         """Another modulus of l bits than the build's (a core ignoring cfg fails)."""
         width = params.u * params.P
         other = default_modulus(params.l, width, salt=1)
         return default_modulus(params.l, width, salt=2) if other == params.modulus else other
 
-    def verification_config(self, params):
+    def verification_config(self, params: RsaFmlm3Params) -> tuple[RsaFmlm3Params, list[int]]:
         other = self.verified_modulus(params)
         return dataclasses.replace(params, modulus=other), self.config_words(params, [other])
 
     # --- mathematics ------------------------------------------------------------------
-    def model(self, params, x, y):
-        """x y R^-1 mod N by multiplier.MultiplierPlan.multiply (the core's steps and
-        selections; tests check it against math.fmlm3.montgomery_multiply and pow); domain =
-        spectral: x, y and t as math.fmlm3.Spectral (multiply_spectral, checked against
+    def model(self, params: RsaFmlm3Params, *operands: Any) -> Any:
+        """x y R^-1 mod N by model.multiply (the core's steps and selections; tests check it
+        against math.fmlm3.montgomery_multiply and pow); domain = spectral: x, y and t as
+        math.fmlm3.Spectral (model.multiply_spectral, checked against
         math.fmlm3.montgomery_product)."""
-        plan = self.derived(params)
+        plan, (x, y) = self.derived(params), operands
         if params.domain == "spectral":
-            return plan.multiply_spectral(self.context(params), x, y)
-        return plan.multiply(self.context(params), x, y)
+            return model.multiply_spectral(plan, self.context(params), x, y)
+        return model.multiply(plan, self.context(params), x, y)
 
-    def congruence(self, params):
+    def congruence(self, params: RsaFmlm3Params) -> str:
         width = params.u * params.P
         if params.domain == "spectral":
             return (f"T(t), T'(t), t mod 2 for t = x*y*R^-1 mod N, R = 2^{width} - 1, 0 <= t < N, from T(x), T'(x), "
@@ -431,32 +428,31 @@ class RsaFmlm3(Algorithm):
         return (f"t = x*y*R^-1 mod N, R = 2^{width} - 1 (B^P - 1, B = 2^{params.u}, P = {params.P}), 0 <= t < N, "
                 f"for 0 <= x, y < N, N odd of exactly l = {params.l} bits, coprime to R (loaded through cfg)")
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: RsaFmlm3Params, rng: random.Random) -> tuple[Any, ...]:
         return self._operands(params, (rng.randrange(params.modulus), rng.randrange(params.modulus)))
 
-    def cases(self, params):
+    def cases(self, params: RsaFmlm3Params) -> list[tuple[Any, ...]]:
         n = params.modulus
         pairs = [(0, 0), (1, 1), (n - 1, n - 1), (0, n - 1), (n - 1, 1), (1, n - 2), (2, 3), (n - 2, n - 1)]
         return [self._operands(params, pair) for pair in pairs]
 
-    def _operands(self, params, pair: tuple[int, int]) -> tuple:
+    def _operands(self, params: RsaFmlm3Params, pair: tuple[int, int]) -> tuple[Any, ...]:
         """The numbers, or (domain = spectral) their spectra."""
         if params.domain == "spectral":
-            return tuple(self.derived(params).spectra(x) for x in pair)
+            return tuple(model.spectra(self.derived(params), x) for x in pair)
         return pair
 
     # --- hardware ---------------------------------------------------------------------
-    def build(self, params):
+    def build(self, params: RsaFmlm3Params) -> MultiplierCore:
         return MultiplierCore(self.derived(params), params.modulus)
 
-
-    def tag(self, params):
+    def tag(self, params: RsaFmlm3Params) -> str:
         c = "h" if params.c == "1/2" else params.c
         spectral = "_spec" if params.domain == "spectral" else ""
         shared = "_ma1" if params.muladds == "1" else ""
         return f"l{params.l}_p{params.P}_u{params.u}_c{c}_a{params.algorithm}_bfs{params.bfs}{spectral}{shared}"
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"l": "32", "P": "16", "algorithm": "3", "bfs": "1"},
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2"},
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "2"},
@@ -467,7 +463,7 @@ class RsaFmlm3(Algorithm):
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"},
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "muladds": "1"}]
 
-    def extended_grid(self):
+    def extended_grid(self) -> list[dict[str, str]]:
         # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1: corrections.md#fmlm3-algorithm4),
         # 4096 its 3* row, 7680 its one row
         return [{"l": "1024", "P": "64", "u": "16", "algorithm": "3", "bfs": "2"},
@@ -480,7 +476,7 @@ class RsaFmlm3(Algorithm):
                 {"l": "4096", "P": "128", "u": "32", "algorithm": "3", "c": "1", "bfs": "2"},
                 {"l": "7680", "P": "128", "u": "60", "algorithm": "2", "c": "1", "bfs": "2"}]
 
-    def extra_info(self, params):
+    def extra_info(self, params: RsaFmlm3Params) -> dict[str, Any]:
         plan = self.derived(params)
         T = plan.transform
         config = {"width": plan.cfg_width, "words": 3 * plan.H,
@@ -489,7 +485,7 @@ class RsaFmlm3(Algorithm):
                   "rule": "cfg.ready only between multiplications",
                   "verified_primes": [hex(self.verified_modulus(params))]}
         return {"K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "beats_H": plan.H,
-                "transform_C": T.compute_cycles(), "transforms": list(plan.transforms()),
+                "transform_C": T.cycles, "transforms": list(plan.transforms),
                 "steps": plan.schedule(), "config": config,
                 "formula": "latency = sum of the steps + 1: a transform 2H + C + 2 + sink depth (time: the input "
                            "one 2H + C + 1 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
@@ -498,11 +494,11 @@ class RsaFmlm3(Algorithm):
                            "II = latency + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
                                      "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "
-                                     "halving: 2,042 for l = 2048, P = 128, 2 BFS; multiplier.py); domain = spectral "
+                                     "halving: 2,042 for l = 2048, P = 128, 2 BFS; plan.py); domain = spectral "
                                      "is that product (5 transforms), time adds CT and NCT of x and y (7)"}
 
 
 @functools.lru_cache(maxsize=16)
 def _context(plan: MultiplierPlan, N: int) -> Context:
     """What the core holds after N's cfg words (cached: the spectra of N', N)."""
-    return plan.load_cfg(plan.cfg_words(N))
+    return model.load_cfg(plan, model.cfg_words(plan, N))

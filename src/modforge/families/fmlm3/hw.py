@@ -1,5 +1,5 @@
 """The FFT/FFT^-1 unit of FMLM3 in Amaranth (paper Fig. 4 and Fig. 8; the memory map, ROMs
-and schedule: model.TransformPlan).
+and schedule: plan.TransformPlan).
 
 One frame in the unit at a time, in three phases:
   LOAD  H = P/L beats (L = 2 bfs coefficients each, natural order) written to RAM group 0
@@ -12,7 +12,7 @@ One frame in the unit at a time, in three phases:
                     final-stage operators folded in (units that run an inverse): u
                     through a second PowerMul (the identity before the final stage), the
                     twiddle times the scale (its ROM words), o1 through a fixed shift by
-                    2^(-K/2) (NCT^-1's final stage); model.py derives them
+                    2^(-K/2) (NCT^-1's final stage); plan.py derives them
           t+Dw      written through the channel switcher to the other group
   READ  H words of L coefficients from group v mod 2 in natural order, through
         a held hw.stream.ReadOut (back-pressure holds the group's read ports and the bank
@@ -22,7 +22,10 @@ Nothing in RUN waits on a port, so the latency never depends on the data.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from collections.abc import Sequence
+from typing import Any
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -33,7 +36,7 @@ from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
 from ...hw.select import pick, select_or
 from ...hw.stream import ReadOut
-from .model import KIND_CODES, TransformPlan
+from .plan import KIND_CODES, TransformPlan
 
 LOAD, RUN, READ = 0, 1, 2
 BLOCK_ROM_BITS = 4096       # a ROM of at least this many bits is marked rom_style = block (as stores are)
@@ -52,13 +55,13 @@ class TransformCore(wiring.Component):
         assert all(code >> 1 == kind.endswith("_inv") for kind, code in KIND_CODES.items())     # bit 1: inverse
         self.plan, self.forward_bits = plan, forward_bits
         self.w = plan.K + 1
-        self.steps = plan.compute_cycles()
+        self.steps = plan.cycles
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
         super().__init__({"i": In(stream.Signature(plan.lanes * self.w + plan.kind_bits)),
                           "o": Out(stream.Signature(plan.lanes * self.w))})
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
 
 
@@ -80,10 +83,10 @@ class _Build:
         self.butterflies()
         self.write_side()
 
-    def lane(self, value, k):
+    def lane(self, value: Value, k: int) -> Value:
         return value[k * self.w:(k + 1) * self.w]
 
-    def switch_to_banks(self, indices, values):
+    def switch_to_banks(self, indices: Sequence[Value], values: Sequence[Value]) -> list[tuple[Value, Value]]:
         """Per bank, the word and the value of the lane whose coefficient lives there (one
         lane a bank: the plan is conflict free, so the selects are one-hot)."""
         plan, out = self.plan, []
@@ -93,11 +96,11 @@ class _Build:
                         select_or(zip(here, values, strict=True))))
         return out
 
-    def pairs(self, n):
+    def pairs(self, n: Value) -> list[Value]:
         return [Cat(n, Const(b, 1)) if self.plan.bfs == 2 else n for b in range(self.plan.bfs)]
 
     # --- controller: phase, load and read-out positions, stage and issue counters ---------
-    def controller(self):
+    def controller(self) -> None:
         m, plan, core, H, v = self.m, self.plan, self.core, self.H, self.v
         phase = self.phase = Signal(range(3), name="phase")
         self.ld, self.ul = FrameCounter(H, name="ld"), FrameCounter(H, name="ul")
@@ -121,7 +124,7 @@ class _Build:
                 m.d.sync += [cnt.eq(0), stage.eq(0), phase.eq(READ)]
 
     # --- the issue and its fields down the pipeline ----------------------------------------
-    def issue(self):
+    def issue(self) -> None:
         """A lane's reads come from a few banks only (two in every plan): its bank field is the
         index among those, so its channel switch picks among 2 x that many words, not 2L."""
         m, plan, H, L, v = self.m, self.plan, self.H, self.L, self.v
@@ -136,7 +139,7 @@ class _Build:
                      for k, i in enumerate(reads)]
 
     # --- read side: stage reads and the read-out -------------------------------------------
-    def read_side(self):
+    def read_side(self) -> None:
         m, plan, L, banks = self.m, self.plan, self.L, self.banks
         phase, ul = self.phase, self.ul
         ro = self.ro = ReadOut(L * self.w, 0)            # held: no FIFO
@@ -166,7 +169,7 @@ class _Build:
         m.d.comb += ro.data.eq(Cat(*(pick(ob, out_data) for ob in out_banks)))
 
     # --- the channel switcher (registered), the ROMs and the butterfly structures ---------
-    def butterflies(self):
+    def butterflies(self) -> None:
         m, plan, op, L, w = self.m, self.plan, self.op, self.L, self.w
         group1 = op.at("group", 1)
         switched = [Signal(w, name=f"cs{k}") for k in range(L)]
@@ -185,7 +188,7 @@ class _Build:
                 m.d.comb += bf.fixed.eq(op.at("final", 2) & (self.kind == KIND_CODES["nct_inv"]))
             self.results += [bf.o0, bf.o1]
 
-    def roms(self, b, bf):
+    def roms(self, b: int, bf: ShiftButterfly) -> None:
         """Butterfly structure b's ROM words: addressed at the issue, read at issue + 1,
         registered to issue + 2."""
         m, plan, n, region = self.m, self.plan, self.n, self.region
@@ -207,7 +210,7 @@ class _Build:
 
     # --- write side: the loaded beat (LOAD) or the stage results (RUN) through one crossbar
     # for both groups (a load and a stage write never fall in the same cycle) ---------------
-    def write_side(self):
+    def write_side(self) -> None:
         m, core, op, L, w, take = self.m, self.core, self.op, self.L, self.w, self.take
         n_w = op.at("n", self.Dw)
         writes = [i for p in self.pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]

@@ -1,287 +1,197 @@
-"""The FFT/FFT^-1 unit of FMLM3 (paper Sec. 5.1, Figs. 4 and 8) as a generation-time plan:
-the memory map, the twiddle and final-stage ROMs, and the schedule the hardware follows.
-The values it computes are math.fmlm3's ct, nct, ct_inv and nct_inv (bit-exact).
+"""The bit-exact values of family "fmlm3" (plan.py holds the plans and their timing).
 
-Data: P coefficients of Z_M, M = 2^K + 1, K = cP, each K+1 bits in [0, M). The transform is
-v = log2 P constant-geometry stages (eqs. 7-9): stage j takes (x_2p, x_2p+1) to
-(x_p, x_p+P/2) = x_2p +- x_2p+1 A^e, e = math.fmlm3.stage_twiddle(kind, P, j, p), on the
-input in bit-reversed order; the inverses scale output m by 2^-v (CT^-1) or 2^-v A^-m
-(NCT^-1). The final stage writes m = p and p + P/2, and scale(p + P/2) = scale(p) A^(-P/2) =
-scale(p) 2^(-K/2) (NCT^-1; K = cP even), so with s = scale(p) the final-stage operators
-(FSOs) fold into the butterfly: x_p = s u + (s w) v, x_p+P/2 = f (s u - (s w) v), f =
-2^(-K/2) for NCT^-1 and 1 for CT^-1; s w is the twiddle ROM's word (`twiddle_exponents`), s
-u a second PowerMul (`scale_rom`, the identity before the final stage), f a fixed shift
-(wiring and one subtraction, hw.fermat.fixed_shift): hw.butterfly.ShiftButterfly.
+fmlm3-transform: math.fmlm3's ct, nct, ct_inv and nct_inv (`transform`); the unit computes
+them exactly.
 
-Butterfly structures: bfs = 1 or 2, L = 2 bfs lanes. Issue n (0 <= n < H = P/L) of a stage
-runs pair p = n (+ P/4 for the second structure): it reads x_2p, x_2p+1 (lanes 2b, 2b+1)
-and writes x_p, x_p+P/2 (the same lanes).
+rsa-fmlm3 as the hardware runs it (multiplier_hw.py; its steps: program.py): t = x*y*R^-1
+mod N, R = 2^(uP) - 1, Algorithm 2 or 3 around ONE transform unit, with time-domain operands
+and result (domain = time) or their spectra (domain = spectral): the frames and cfg words,
+what the core holds after cfg (`Context`), and the passes with the candidates they form and
+the facts that select one (`pass_m`, `pass_d`, `pass_t`), in the program's order
+(`product`). Its t equals math.fmlm3.montgomery_multiply (tests check it against pow), its
+spectral result math.fmlm3.montgomery_product's.
 
-Memory: two RAM groups (ping-pong: stage j reads group j mod 2 and writes the other) of L
-banks, P/L words each (amaranth.lib.memory, one read and one write port: BRAM or LUTRAM).
-Coefficient i lives in bank `bank(i)` at word `word(i)`:
-  bfs = 1: bank = b0 ^ b(v-1),                 word = bits 1..v-1
-  bfs = 2: bank = (b0 ^ t) + 2 (b(v-1) ^ t),   word = bits 1..v-2,
-           t = b1 ^ b(v-2) (P = 8: t = b1)
-so the L coefficients of every access are in L different banks: a stage's reads (bits 0
-and v-1 vary), its writes and the load of bit-reversed positions (bits v-1, v-2), the
-read-out in natural order (bits 0, 1). The channel switcher routes lanes to banks and back
-by these bank numbers (`conflict_free` checks them all).
-
-Schedule (one issue a cycle): an issue's addresses at cycle t, the RAM words at t+1 (the
-channel switcher, registered), the butterflies at t+2 (with the FSOs folded in), the write
-at t + Dw, Dw = 2 + butterfly depth (`butterfly_depth`). Stage j+1 starts G cycles after
-stage j, the least G >= H with every word it reads written the cycle before at the latest
-and none it writes still to be read by stage j (`gap`, brute force; closed form
-G = max(H, H/2 + Dw + 1)). The transform takes C = (v-1) G + H + Dw cycles, first issue to
-last write; eq. (29) is (v-1) max(P/(2n), 11 + P/(4n)) + the final stage (11 + P/(2n) for
-CT and NCT; 14 + P/2 and 16 + P/2 for the inverses, whose FSO accumulate 2 digits a cycle):
-the same form with the paper's pipeline depth 11 (Delta_BFS = 6, Delta_CS = 2, 3 for the
-RAM), see `paper_cycles`.
+Frames: x, y in [0, N) as P digits of u bits, L = 2 bfs a beat (beat k, lane l: digit
+Lk + l), H = P/L beats; the result the same way. domain = spectral: beat k = Cat(T lanes,
+T' lanes, parity) (`spectral_frame`). cfg: N's spectra T(N') = CT(N'), T'(N) = NCT(N) as H
+beats of L coefficients (K+1 bits) and N's digits as H beats (`cfg_words`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from fractions import Fraction
+import math
+import random
+from collections.abc import Sequence
 
-from amaranth.hdl import Value
-
-from ...hw.butterfly import shift_butterfly_depth
-from ...hw.fermat import power_control
 from ...math import fmlm3
+from .plan import CFG_SELECT, MultiplierPlan, TransformPlan
 
-KINDS = {"ct": "CT", "nct": "NCT", "ct_inv": "CT^-1", "nct_inv": "NCT^-1"}
-KIND_CODES = {kind: code for code, kind in enumerate(KINDS)}     # kind = any: the frame's kind field
 FUNCTIONS = {"ct": fmlm3.ct, "nct": fmlm3.nct, "ct_inv": fmlm3.ct_inv, "nct_inv": fmlm3.nct_inv}
-READOUT_DELAY = 1           # a read issued at cycle t is on o at t + 1 (a held hw.stream.ReadOut)
-SWITCH_DEPTH = 2            # issue -> words in the channel switcher's register: RAM read, switch
 
 
-def _bit(i, k: int):
-    """Bit k of an int or an Amaranth Value (the memory map serves the model and the hardware)."""
-    if isinstance(i, Value):
-        return i[k] if k < len(i) else 0
-    return (i >> k) & 1
+# --- fmlm3-transform ----------------------------------------------------------------------
+def transform(plan: TransformPlan, x: Sequence[int], kind: str | None = None) -> list[int]:
+    """The unit's result: `kind` (the plan's one kind if None) of x."""
+    return FUNCTIONS[kind or plan.kind](x, plan.ring)
+
+
+# --- rsa-fmlm3: frames and cfg words --------------------------------------------------------
+def default_modulus(bits: int, width: int, salt: int = 0) -> int:
+    """A fixed odd N of exactly `bits` bits coprime to R = 2^width - 1 (the build's default)."""
+    rng = random.Random(f"rsa-fmlm3 {bits} {salt}")
+    while True:
+        N = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+        if math.gcd(N, (1 << width) - 1) == 1 and N < (1 << width) - 1:
+            return N
 
 
 @dataclasses.dataclass(frozen=True)
-class TransformPlan:
-    P: int
-    c: Fraction
-    kind: str                 # ct, nct, ct_inv, nct_inv
-    bfs: int
+class Context:
+    """What the core holds for one modulus after the cfg loads."""
+    N: int
+    T_N_prime: tuple[int, ...]
+    Tn_N: tuple[int, ...]
 
-    # --- sizes ----------------------------------------------------------------------------
-    @property
-    def ring(self) -> fmlm3.Ring:
-        return fmlm3.Ring(int(self.c * self.P), self.c)
 
-    @property
-    def K(self) -> int:
-        return self.ring.K
+def beats(plan: MultiplierPlan, values: Sequence[int], bits: int) -> list[int]:
+    """L values a beat, lane l at bits [l bits, (l+1) bits)."""
+    L = plan.lanes
+    return [sum(x << (lane * bits) for lane, x in enumerate(values[k * L:(k + 1) * L])) for k in range(plan.H)]
 
-    @property
-    def v(self) -> int:
-        return self.P.bit_length() - 1
 
-    @property
-    def lanes(self) -> int:
-        return 2 * self.bfs
+def unbeats(plan: MultiplierPlan, words: Sequence[int], bits: int) -> list[int]:
+    mask = (1 << bits) - 1
+    return [(beat >> (lane * bits)) & mask for beat in words for lane in range(plan.lanes)]
 
-    @property
-    def H(self) -> int:
-        """Issues per stage (and beats per frame)."""
-        return self.P // self.lanes
 
-    @property
-    def kinds(self) -> list[str]:
-        """The transforms the unit runs: its one kind, or all four (kind = any: chosen per
-        frame, code KIND_CODES)."""
-        return list(KINDS) if self.kind == "any" else [self.kind]
+def frame(plan: MultiplierPlan, x: int) -> list[int]:
+    """x as H beats of L u-bit digits, least significant first."""
+    return beats(plan, fmlm3.to_digits(x, plan.params.u, plan.params.P), plan.params.u)
 
-    @property
-    def inverse(self) -> bool:
-        """It runs an inverse: its butterflies scale u (the final-stage operators)."""
-        return any(k.endswith("_inv") for k in self.kinds)
 
-    @property
-    def kind_bits(self) -> int:
-        return 2 if self.kind == "any" else 0
+def from_frame(plan: MultiplierPlan, words: Sequence[int]) -> int:
+    return fmlm3.from_digits(unbeats(plan, words, plan.params.u), plan.params.u)
 
-    # --- the model ------------------------------------------------------------------------
-    def run(self, x, kind: str | None = None) -> list[int]:
-        return FUNCTIONS[kind or self.kind](x, self.ring)
 
-    # --- the memory map -------------------------------------------------------------------
-    def bank(self, i):
-        """The bank of coefficient i (an int, or a Value in the hardware)."""
-        v = self.v
-        if self.bfs == 1:
-            return _bit(i, 0) ^ _bit(i, v - 1)
-        t = _bit(i, 1) if v == 3 else _bit(i, 1) ^ _bit(i, v - 2)
-        return (_bit(i, 0) ^ t) | (_bit(i, v - 1) ^ t) << 1
+def spectral_frame(plan: MultiplierPlan, X: fmlm3.Spectral) -> list[int]:
+    """Beat k = Cat(T(x) lanes, T'(x) lanes, x mod 2), coefficient Lk + l in lane l."""
+    half = plan.lanes * (plan.K + 1)
+    return [c | n << half | X.lsb << 2 * half for c, n in zip(
+        beats(plan, X.cyclic, plan.K + 1), beats(plan, X.negacyclic, plan.K + 1), strict=True)]
 
-    def word(self, i):
-        bits = self.v - self.bfs
-        return i[1:1 + bits] if isinstance(i, Value) else (i >> 1) & ((1 << bits) - 1)
 
-    def pairs(self, n: int) -> list[int]:
-        """The pairs p of issue n, one per butterfly structure."""
-        return [n + b * self.P // 4 for b in range(self.bfs)]
+def from_spectral_frame(plan: MultiplierPlan, words: Sequence[int]) -> fmlm3.Spectral:
+    half = plan.lanes * (plan.K + 1)
+    mask = (1 << half) - 1
+    return fmlm3.Spectral(words[0] >> 2 * half & 1, tuple(unbeats(plan, [b & mask for b in words], plan.K + 1)),
+                          tuple(unbeats(plan, [b >> half & mask for b in words], plan.K + 1)))
 
-    def reads(self, n: int) -> list[int]:
-        return [i for p in self.pairs(n) for i in (2 * p, 2 * p + 1)]
 
-    def writes(self, n: int) -> list[int]:
-        return [i for p in self.pairs(n) for i in (p, p + self.P // 2)]
+def cfg_words(plan: MultiplierPlan, N: int) -> list[int]:
+    """The cfg payloads that load N: sel 1 beat k of T(N'), sel 2 of T'(N) (L coefficients
+    of K+1 bits), sel 3 of N's digits (L digits of u bits); 3H words."""
+    ctx = fmlm3.montgomery(plan.params, N)
+    parts = {"T(N')": beats(plan, ctx.T_N_prime, plan.K + 1), "T'(N)": beats(plan, ctx.Tn_N, plan.K + 1),
+             "N": frame(plan, N)}
+    top = plan.cfg_data_bits
+    return [data | k << top | CFG_SELECT[what] << (top + plan.index_bits)
+            for what, words in parts.items() for k, data in enumerate(words)]
 
-    def loads(self, k: int) -> list[int]:
-        """Beat k's coefficients x_(Lk+l) go to bit-reversed positions."""
-        return [int(format(self.lanes * k + lane, f"0{self.v}b")[::-1], 2) for lane in range(self.lanes)]
 
-    def readouts(self, k: int) -> list[int]:
-        return [self.lanes * k + lane for lane in range(self.lanes)]
+def load_cfg(plan: MultiplierPlan, words: Sequence[int]) -> Context:
+    """The cfg decoder: each word to its store at its index."""
+    top = plan.cfg_data_bits
+    mask = (1 << top) - 1
+    stores: dict[int, list[int]] = {sel: [0] * plan.H for sel in CFG_SELECT.values()}
+    for word in words:
+        index = (word >> top) & ((1 << plan.index_bits) - 1)
+        stores[word >> (top + plan.index_bits)][index] = word & mask
+    return Context(from_frame(plan, stores[CFG_SELECT["N"]]),
+                   tuple(unbeats(plan, stores[CFG_SELECT["T(N')"]], plan.K + 1)),
+                   tuple(unbeats(plan, stores[CFG_SELECT["T'(N)"]], plan.K + 1)))
 
-    def conflict_free(self) -> bool:
-        """Every access touches L different banks, and (bank, word) names one coefficient."""
-        accesses = [f(k) for f in (self.reads, self.writes, self.loads, self.readouts) for k in range(self.H)]
-        places = {(self.bank(i), self.word(i)) for i in range(self.P)}
-        return len(places) == self.P and all(len({self.bank(i) for i in a}) == self.lanes for a in accesses)
 
-    # --- ROMs: kind k's words in region k (Cat(address, k)) when the kind is chosen per frame
-    def exponents(self, kind: str) -> list[list[int]]:
-        """Per butterfly structure, the twiddle exponent (of A) of stage j, issue n at j H + n."""
-        return [[fmlm3.stage_twiddle(KINDS[kind], self.P, j, self.pairs(n)[b]) for j in range(self.v)
-                 for n in range(self.H)] for b in range(self.bfs)]
+# --- rsa-fmlm3: the passes ------------------------------------------------------------------
+def accumulate(plan: MultiplierPlan, digits: Sequence[int]) -> tuple[int, int]:
+    """The Accumulator over a read-out: sum d_i B^i = A + carry 2^(uP), A < 2^(uP)."""
+    total = fmlm3.from_digits(digits, plan.params.u)
+    return total & ((1 << plan.width) - 1), total >> plan.width
 
-    def scales(self, kind: str) -> list[list[int]]:
-        """Per butterfly structure, the exponent of A of issue n's final-stage scale s (of
-        output p, its pair; the power of two is -v): -p for NCT^-1, 0 for CT^-1. Output
-        p + P/2's scale is s A^(-P/2) = s 2^(-K/2) (NCT^-1), s (CT^-1)."""
-        return [[-self.pairs(n)[b] if kind == "nct_inv" else 0 for n in range(self.H)]
-                for b in range(self.bfs)]
 
-    def twiddle_exponents(self, kind: str) -> list[list[int]]:
-        """`exponents` as the twiddle multipliers apply them: an inverse's final stage times s
-        (s (u + w v) = s u + (s w) v; the power of two -v beside it)."""
-        tables = self.exponents(kind)
-        if kind.endswith("_inv"):
-            final = (self.v - 1) * self.H
-            for table, scales in zip(tables, self.scales(kind), strict=True):
-                for n, e in enumerate(scales):
-                    table[final + n] += e
-        return tables
+def pass_m(plan: MultiplierPlan, A: int, c1: int) -> int:
+    """m = (A + c1) mod R from the candidates A + c1 and A + c1 + 1, selected by the
+    second's carry out of uP bits (0 <= c1 < R)."""
+    w = plan.width
+    plain, plus_one = A + c1, A + c1 + 1
+    return plus_one - (1 << w) if plus_one >> w else plain
 
-    def _needs_sqrt2(self, tables) -> bool:
-        return self.c.denominator == 2 and any(e % 2 for table in tables for row in table for e in row)
 
-    @property
-    def butterfly_sqrt2(self) -> bool:
-        return self._needs_sqrt2(self.twiddle_exponents(k) for k in self.kinds)
+def pass_d(plan: MultiplierPlan, A: int, c2: int) -> tuple[int, int]:
+    """D = c2 - A + 2Q' (= -sum z4_i B^i mod Q') and j0, the least j with D + jQ' >= 0,
+    from D's bits above uP and whether its low uP bits are 0 or 1."""
+    w, bound = plan.width, 1 << (plan.K + 2)
+    Q = (1 << w) + 1
+    D = c2 - A + 2 * Q
+    assert Q - bound < D < 2 * Q + bound and D >= 0
+    high, low = D >> w, D & ((1 << w) - 1)
+    at_least_2Q = high > 2 or (high == 2 and low >= 2)
+    at_least_Q = high > 1 or (high == 1 and low >= 1)
+    return D, -2 if at_least_2Q else -1 if at_least_Q else 0
 
-    @property
-    def scale_sqrt2(self) -> bool:
-        """The u multipliers' sqrt(2) path (only units that run an inverse have them)."""
-        return self._needs_sqrt2(self.scales(k) for k in self.kinds if k.endswith("_inv"))
 
-    @property
-    def fixed_shift(self) -> int | None:
-        """The exponent of 2 of o1's fixed factor in NCT^-1's final stage (A^(-P/2) = 2^(-K/2)),
-        None if the unit does not run NCT^-1."""
-        return -(self.K // 2) if "nct_inv" in self.kinds else None
+def pass_t(plan: MultiplierPlan, D: int, j0: int, parity: int, N: int) -> int:
+    """2t = D + jQ' for the j in [j0, j0 + 4) with D + jQ' = 2 parity mod 4 (Q' = 1 mod 4),
+    halved; then t - N when it does not borrow."""
+    Q = (1 << plan.width) + 1
+    j = j0 + (2 * parity - D - j0) % 4
+    twice = D + j * Q
+    assert twice >= 0 and twice % 2 == 0
+    t = twice >> 1
+    assert t < 2 * N
+    return t - N if t >= N else t
 
-    @property
-    def stage_bits(self) -> int:
-        return max(1, (self.v - 1).bit_length())
 
-    def _regions(self, words_of, size: int) -> list[int]:
-        """Each kind's words in a region of `size` words (padded), the kinds in code order."""
-        out: list[int] = []
-        for kind in self.kinds:
-            words = words_of(kind)
-            out += words + [0] * (size - len(words))
-        return out
+# --- rsa-fmlm3: one multiplication ----------------------------------------------------------
+def spectra(plan: MultiplierPlan, x: int) -> fmlm3.Spectral:
+    """x's parity, T(x) = CT(x) and T'(x) = NCT(x), as the transform unit computes them."""
+    d = fmlm3.to_digits(x, plan.params.u, plan.params.P)
+    return fmlm3.Spectral(x & 1, tuple(transform(plan.transform, d, "ct")),
+                          tuple(transform(plan.transform, d, "nct")))
 
-    def twiddle_rom(self, b: int) -> list[int]:
-        """Address Cat(n, stage, kind code): stage j's words at j 2^log2(H); an inverse's final
-        stage with the scale's 2^-v."""
-        final = (self.v - 1) * self.H
 
-        def words(kind):
-            table = self.twiddle_exponents(kind)[b]
-            return [power_control(self.K, self.c, e, -self.v if kind.endswith("_inv") and a >= final else 0,
-                                  self.butterfly_sqrt2) for a, e in enumerate(table)]
-        return self._regions(words, self.H << self.stage_bits)
+def multiply(plan: MultiplierPlan, ctx: Context, x: int, y: int) -> int:
+    """t = x y R^-1 mod N as the core computes it, from the frames of x and y."""
+    return product(plan, ctx, spectra(plan, x), spectra(plan, y))
 
-    def scale_rom(self, b: int) -> list[int]:
-        """Address Cat(n, kind code): s of structure b's pair (the final stage of an inverse;
-        the forward kinds' words are the identity, unused)."""
-        def words(kind):
-            if not kind.endswith("_inv"):
-                return [self.scale_identity()] * self.H
-            return [power_control(self.K, self.c, e, -self.v, self.scale_sqrt2) for e in self.scales(kind)[b]]
-        return self._regions(words, self.H)
 
-    def scale_identity(self) -> int:
-        return power_control(self.K, self.c, 0, 0, self.scale_sqrt2)
+def multiply_spectral(plan: MultiplierPlan, ctx: Context, X: fmlm3.Spectral, Y: fmlm3.Spectral) -> fmlm3.Spectral:
+    """domain = spectral: T(t), T'(t) and t mod 2 from those of x and y (Algorithm 2's and
+    3's input and output, the exponentiation loop's form; steps 18-19 on the core's t)."""
+    return spectra(plan, product(plan, ctx, X, Y))
 
-    # --- schedule -------------------------------------------------------------------------
-    @property
-    def butterfly_depth(self) -> int:
-        """The products (twiddle, and u's scale if an inverse runs), the sum and difference, o1's
-        fixed shift (NCT^-1)."""
-        return shift_butterfly_depth(self.butterfly_sqrt2, self.scale_sqrt2 if self.inverse else None,
-                                     self.fixed_shift is not None)
 
-    @property
-    def write_delay(self) -> int:
-        """Dw: issue -> write cycle."""
-        return SWITCH_DEPTH + self.butterfly_depth
+def product(plan: MultiplierPlan, ctx: Context, X: fmlm3.Spectral, Y: fmlm3.Spectral) -> int:
+    """t from the spectra, the core's steps in order (the products commute, so the order
+    the program forms them in does not change a value)."""
+    p, ring, T = plan.params, plan.params.ring, plan.transform
 
-    @functools.cached_property
-    def gap(self) -> int:
-        """G: the least stage spacing >= H with stage j+1 reading only written words (one cycle
-        after the write at least) and writing no word stage j has still to read."""
-        H, Dw = self.H, self.write_delay
-        written = {i: n + Dw for n in range(H) for i in self.writes(n)}       # stage j, from its start
-        read = {i: n for n in range(H) for i in self.reads(n)}
-        G = H
-        while not all(G + n >= written[i] + 1 for n in range(H) for i in self.reads(n)) or \
-                not all(G + n + Dw >= read[i] for n in range(H) for i in self.writes(n)):
-            G += 1
-        return G
+    def mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
+        return fmlm3.pointwise(a, b, ring)
 
-    def compute_cycles(self) -> int:
-        """C = (v-1) G + H + Dw: the first issue to the last write."""
-        return (self.v - 1) * self.gap + self.H + self.write_delay
-
-    def paper_cycles(self) -> int:
-        """Eq. (29) with eq. (28) and Sec. 5.5's final stages (math.fmlm3.transform_cycles); the
-        largest over the kinds the unit runs."""
-        return max(fmlm3.transform_cycles(KINDS[k], self.P, self.bfs, self.c == fmlm3.HALF) for k in self.kinds)
-
-    @property
-    def cycles(self) -> int:
-        """C (compute_cycles): the formula the algorithm claims."""
-        return self.compute_cycles()
-
-    @property
-    def frame_beats(self) -> int:
-        return self.H
-
-    @property
-    def result_beats(self) -> int:
-        return self.H
-
-    @property
-    def latency(self) -> int:
-        """Beat k in to beat k out: the load (H beats), the transform (C) and the read-out."""
-        return self.H + self.compute_cycles() + READOUT_DELAY
-
-    @property
-    def initiation_interval(self) -> int:
-        """One frame at a time: load H beats, transform C cycles, read out H beats (the last
-        word taken a cycle after its read)."""
-        return 2 * self.H + self.compute_cycles() + 1
+    z0 = mul(X.cyclic, ctx.T_N_prime)                                        # T(x) (.) T(N')
+    xn = mul(Y.negacyclic, X.negacyclic)                                     # T'(x) (.) T'(y)
+    if p.algorithm == 3:
+        z0 = mul(Y.cyclic, z0)
+    else:
+        A, c = accumulate(plan, transform(T, z0, "ct_inv"))
+        z0d = fmlm3.redundant_mod_r(A | c << plan.width, p.u, p.P)           # eq. (17)
+        z0 = mul(transform(T, z0d, "ct"), Y.cyclic)
+    A, c1 = accumulate(plan, transform(T, z0, "ct_inv"))
+    m = pass_m(plan, A, c1)
+    md = fmlm3.to_digits(m, p.u, p.P)
+    z4 = [ring.add(a, b) for a, b in zip(mul(transform(T, md, "nct"), ctx.Tn_N), xn, strict=True)]
+    A, c2 = accumulate(plan, fmlm3.restrict(transform(T, z4, "nct_inv"), p.P, p.u, p.M))
+    D, j0 = pass_d(plan, A, c2)
+    parity = (X.lsb & Y.lsb) ^ (md[0] & 1)                                   # N is odd
+    return pass_t(plan, D, j0, parity, ctx.N)

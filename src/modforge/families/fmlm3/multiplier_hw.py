@@ -1,4 +1,4 @@
-"""rsa-fmlm3 in Amaranth: the controller that runs multiplier.MultiplierPlan's program around
+"""rsa-fmlm3 in Amaranth: the controller that runs plan.MultiplierPlan's program (program.py) around
 one fmlm3-transform unit (hw.TransformCore, kind = any), L MulAdds (hw.fermat), the
 Accumulators, Restrict and the time-domain pass units (units.py, hw.digits), and the stores
 (amaranth.lib.memory, one word a beat; the spectral ones as regions of shared block RAMs,
@@ -10,7 +10,7 @@ high, so they come on consecutive cycles) through its sink into a store; the ste
 the last write. A pass step reads a store H cycles in a row through its units into stores.
 The output step reads the selected result through a held hw.stream.ReadOut (back-pressure holds
 the stores' read ports; the step ends when its last word is taken). No step waits on data
-values, so the latency is MultiplierPlan.latency. cfg (N's spectra and digits) is taken
+values, so the latency is plan.MultiplierPlan.latency. cfg (N's spectra and digits) is taken
 only between multiplications. Data (the stores' write data, the transform's input, the units'
 operands) goes through `_data`: outside its steps a data input keeps one of its steps' values
 instead of 0, since it matters only with its enable; no AND gate a bit.
@@ -18,9 +18,11 @@ instead of 0, since it matters only with its enable; no AND gate a bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from types import SimpleNamespace
+from typing import Any
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -31,9 +33,9 @@ from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.fermat import MulAdd
 from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
-from . import hw
-from .model import KIND_CODES
-from .multiplier import CFG_SELECT, DEPTH, DIGIT_STORES, LUT_RAM_STORES, MultiplierPlan
+from . import hw, model
+from .plan import CFG_SELECT, KIND_CODES, MultiplierPlan
+from .program import DEPTH, DIGIT_STORES, LUT_RAM_STORES, Step, accesses
 from .units import ModRPass, Restrict
 
 BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked ram_style = block
@@ -41,18 +43,18 @@ BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked r
 
 class MultiplierCore(wiring.Component):
     """i: beat k = Cat(x digits Lk..Lk+L-1, y digits Lk..Lk+L-1), u bits each; o: beat k of
-    t, the same layout as x (domain = spectral: x, y and t as MultiplierPlan.spectral_frame
-    beats); cfg: MultiplierPlan.cfg_words."""
+    t, the same layout as x (domain = spectral: x, y and t as model.spectral_frame beats);
+    cfg: model.cfg_words."""
 
     def __init__(self, plan: MultiplierPlan, N: int):
         self.plan, self.N = plan, N
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
-        width = plan.spectral_width if plan.domain == "spectral" else plan.lanes * plan.params.u
+        width = plan.beat_width
         super().__init__({"i": In(stream.Signature(2 * width)), "o": Out(stream.Signature(width)),
                           "cfg": In(stream.Signature(plan.cfg_width))})
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
 
 
@@ -67,14 +69,14 @@ class _Build:
         self.core, self.m = core, Module()
         self.L, self.H, self.K, self.u = plan.lanes, plan.H, plan.K, plan.params.u
         self.w, self.du = self.K + 1, self.L * self.u     # a coefficient's bits, a digit beat's bits
-        self.program = plan.program()
+        self.program = plan.program
         self.sq = Signal(range(len(self.program)), name="step")
         self.stores()
         # the steps' data (`data`): the step being generated (None: the loader's), each input's
         # cases, the values built once
         self.index: int | None = None
-        self.datas: dict[int, tuple] = {}
-        self.built: dict = {}
+        self.datas: dict[int, tuple[Value, list[tuple[int | None, Value, Value | None]]]] = {}
+        self.built: dict[Hashable, Any] = {}
         self.config()
         self.transform_unit()
         self.counters()
@@ -84,16 +86,17 @@ class _Build:
         self.steps()
         self.select_data()
 
-    def lanes(self, value, bits):
+    def lanes(self, value: Value, bits: int) -> list[Value]:
         return [value[k * bits:(k + 1) * bits] for k in range(self.L)]
 
     # --- stores: one word a beat; N's spectra and digits start as the build's N ---------------
-    def stores(self):
+    def stores(self) -> None:
         m, plan, w, H = self.m, self.plan, self.w, self.H
-        init = plan.load_cfg(plan.cfg_words(self.core.N))
-        self.inits = {"TNp": plan.beats(init.T_N_prime, w), "TnN": plan.beats(init.Tn_N, w),
-                      "ND": plan.frame(self.core.N)}
-        self.rd, self.wr = {}, {}
+        init = model.load_cfg(plan, model.cfg_words(plan, self.core.N))
+        self.inits = {"TNp": model.beats(plan, init.T_N_prime, w), "TnN": model.beats(plan, init.Tn_N, w),
+                      "ND": model.frame(plan, self.core.N)}
+        self.rd: dict[str, Any] = {}        # a store's read port (or a stand-in: `store_group`)
+        self.wr: dict[str, Any] = {}
         # the output's stores keep their read data while the output is held (a held ReadOut)
         self.out_stores, self.hold = set(self.program[-1].src.split(",")), Signal(name="out_hold")
         for name in DIGIT_STORES:
@@ -104,13 +107,13 @@ class _Build:
             self.rd[name], self.wr[name] = mem.read_port(), mem.write_port()
             if name in self.out_stores:
                 m.d.comb += self.rd[name].en.eq(~self.hold)
-        for names in plan.store_groups():
+        for names in plan.store_groups:
             self.store_group(names)
 
-    def store_group(self, names):
+    def store_group(self, names: tuple[str, ...]) -> None:
         """One block RAM for the stores `names` (region r: store r's H words): rd[name] and
         wr[name] are stand-ins the steps drive like ports. The read address is the one of the
-        store the current step reads (at most one a group, MultiplierPlan.store_groups), the
+        store the current step reads (at most one a group, program.store_groups), the
         write the one whose en is high (at most one a cycle)."""
         m, plan, rd, wr = self.m, self.plan, self.rd, self.wr
         H, width = plan.H, plan.lanes * (plan.K + 1)
@@ -139,17 +142,17 @@ class _Build:
         raddr = Cat(rd[names[0]].addr, Const(0, len(rport.addr) - bits))
         for index, step in enumerate(self.program):
             for region, name in enumerate(names):
-                if name in plan.accesses(step)[0]:
+                if name in accesses(step)[0]:
                     raddr = Mux(self.sq == index, Cat(rd[name].addr, Const(region, len(rport.addr) - bits)), raddr)
         m.d.comb += rport.addr.eq(raddr)
-        def place(region, name):
+        def place(region: int, name: str) -> Value:
             return Cat(wr[name].addr, Const(region, len(wport.addr) - bits))
         waddr = place(len(names) - 1, names[-1])          # the enabled store's (one a cycle)
         for region, name in enumerate(names[:-1]):
             waddr = Mux(wr[name].en, place(region, name), waddr)
         m.d.comb += [wport.addr.eq(waddr), wport.en.eq(Cat(*(wr[n].en for n in names)).any())]
 
-    def config(self):
+    def config(self) -> None:
         """The loader's writes: its own data for stores sharing a group's write data (before the
         steps')."""
         m, wr = self.m, self.wr
@@ -162,7 +165,7 @@ class _Build:
         self.loader.build(m)
         wiring.connect(m, wiring.flipped(self.core.cfg), self.loader.cfg)
 
-    def transform_unit(self):
+    def transform_unit(self) -> None:
         """A forward transform loads digits (u bits, u + 1 with eq. 17's carries), an inverse
         spectra from the {Z0, Z4} memory: a lane's bits above the digits' come from that
         memory in every step, and the unit ignores them in forward frames (no AND gate a bit)."""
@@ -174,9 +177,9 @@ class _Build:
         # the input beat's digits-wide lanes and its kind code apart: steps that load the same
         # beat share its data path
         self.tu_low, self.tu_kind = Signal(L * self.db, name="tu_low"), Signal(2, name="tu_kind")
-        self.spectral_loads = {}                      # the read data of the stores transforms load
+        self.spectral_loads: dict[int, Value] = {}    # the read data of the stores transforms load
 
-    def counters(self):
+    def counters(self) -> None:
         """The load (ld: issues or input beats), the sink or pass (sk), their delay lines, the
         side pass's and the one MulAdd's; the registers the steps share."""
         m, H, L, program = self.m, self.H, self.L, self.program
@@ -210,7 +213,7 @@ class _Build:
         m.d.comb += self.loader.allow.eq((self.sq == 0) & (self.ld == 0))
         self.zero = Const(0, self.K + 1)
 
-    def units(self):
+    def units(self) -> None:
         """MulAdds, the Accumulator behind Restrict, the passes' units."""
         m, L, K, du, acc = self.m, self.L, self.K, self.du, self.acc
         self.muls = []
@@ -239,7 +242,7 @@ class _Build:
         self.seg = Signal(signed(max(self.carry_bits + 2, du + 1)), name="seg")
         self.seg_now = Signal(du, name="seg_now")
 
-    def read_out(self):
+    def read_out(self) -> None:
         """The output step's reads, straight from the stores (a held ReadOut)."""
         m, core, rd = self.m, self.core, self.rd
         ro = self.ro = ReadOut(len(core.o.payload), 0)
@@ -251,7 +254,7 @@ class _Build:
         else:
             m.d.comb += ro.data.eq(Mux(self.pick, rd["B"].data, rd["A"].data))
 
-    def shared_product(self):
+    def shared_product(self) -> None:
         """plan.shared: the one MulAdd's products gathered a word at a time."""
         if not self.plan.shared:
             return
@@ -262,7 +265,7 @@ class _Build:
             m.d.sync += sm_word.eq(Cat(sm_word[w:], ma.o))
 
     # --- the program: one case of `step` a step ------------------------------------------------
-    def steps(self):
+    def steps(self) -> None:
         m, sq, done = self.m, self.sq, self.done
         for index, step in enumerate(self.program):
             self.index = index
@@ -274,7 +277,7 @@ class _Build:
             m.d.sync += [sq.eq(Mux(sq == len(self.program) - 1, 0, sq + 1)), self.ld.eq(0), self.sk.eq(0),
                          self.side_k.eq(0), self.sm_k.eq(0), self.sm_l.eq(0)]
 
-    def step(self, step, last_write):
+    def step(self, step: Step, last_write: Value) -> None:
         """The step being generated (`index`), and its `done` (last_write: the last write of a
         step whose sink writes through op)."""
         m, done, ro, rd = self.m, self.done, self.ro, self.rd
@@ -287,7 +290,7 @@ class _Build:
             with m.If(ro.go):
                 m.d.sync += self.sk.eq(self.sk + 1)
         elif step.sink == "pass_mul1":
-            m.d.comb += done.eq(self.shared_multiply(step.src, step.mem2, step.mem3, step.dest))
+            m.d.comb += done.eq(self.shared_multiply(step.src, step.factor, step.mem3, step.dest))
         elif step.sink == "in_mul1":
             m.d.comb += done.eq(self.input_step(step))
         elif step.sink == "in":
@@ -298,7 +301,7 @@ class _Build:
             m.d.comb += done.eq(last_write)
 
     # --- data inputs ------------------------------------------------------------------------------
-    def data(self, target, value, en=None):
+    def data(self, target: Value, value: Value, en: Value | None = None) -> None:
         """target = value in the step being generated, or in any step while en is high (a data
         input: `select_data` selects among its steps' values, the most used one the default)."""
         cases = self.datas.setdefault(id(target), (target, []))[1]
@@ -316,7 +319,7 @@ class _Build:
                 for low, high in zip(self.lanes(self.tu_low, self.db), self.lanes(spectral[0], self.w), strict=True)]
         m.d.comb += self.tu.i.payload.eq(Cat(*beat, self.tu_kind))
         for target, cases in self.datas.values():
-            values: dict[int, tuple] = {}                  # the distinct values, the steps that give each
+            values: dict[int, tuple[Value, list[int | None]]] = {}    # the distinct values, the steps giving each
             for index, value, en in cases:
                 if en is None:
                     values.setdefault(id(value), (value, []))[1].append(index)
@@ -324,7 +327,7 @@ class _Build:
             *others, (data, _) = sorted(values.values(), key=lambda vs: len(vs[1])) or [(Const(0, len(target)), [])]
             for value, steps in others:
                 data = Mux(Cat(*(sq == i for i in steps)).any(), value, data)
-            enables: dict[int, tuple] = {}
+            enables: dict[int, tuple[Value, list[Value]]] = {}
             for _, value, en in cases:
                 if en is not None:
                     enables.setdefault(id(value), (value, []))[1].append(en)
@@ -332,34 +335,40 @@ class _Build:
                 data = Mux(Cat(*ens).any(), value, data)
             m.d.comb += target.eq(data)
 
-    def once(self, key, make):
+    def once(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """make(), built once for all the steps that use it (`data` tells values apart by identity)."""
         if key not in self.built:
             self.built[key] = make()
         return self.built[key]
 
-    def lane(self, at, word, w):
+    def lane(self, at: Value, word: Value, w: int) -> Value:
         """Lane `at` of a word, one multiplexer a word however many steps use it."""
         return self.once(("lane", id(word)), lambda: pick_lane(at, [word[k * w:(k + 1) * w]
                                                                     for k in range(len(word) // w)]))
 
-    def mine(self, op, d: int):
+    @property
+    def tag(self) -> int:
+        """The step being generated's tag on the op delay line: its index + 1 (0: no operation)."""
+        assert self.index is not None
+        return self.index + 1
+
+    def mine(self, op: DelayLine, d: int) -> Value:
         """An operation of the step being generated, d cycles ago (the pipeline may still hold
         the step before's: its tag is that step's)."""
-        assert self.index is not None
-        return op.at("valid", d) == self.index + 1
+        return op.at("valid", d) == self.tag
 
-    def digit_lanes(self, data):
+    def digit_lanes(self, data: Value) -> Value:
         """The unit's u + 1 bits a lane: each digit, 0 above."""
         return Cat(*(Cat(x, Const(0, 1)) for x in self.lanes(data, self.u)))
 
     # --- transform steps --------------------------------------------------------------------------
-    def transform_step(self, step):
+    def transform_step(self, step: Step) -> Value | None:
         """A transform step's load (the input, or a store) and sink (into a store)."""
         if step.src == "input":
             self.load_input()
         else:
             self.load_store(step)
+        assert step.kind is not None
         self.data(self.tu_kind, Const(KIND_CODES[step.kind], 2))
         if step.side and self.plan.shared:
             self.shared_multiply(step.side[1], step.side[2], None, step.side[0])
@@ -367,7 +376,7 @@ class _Build:
             self.side_pass(step.side)
         return self.transform_sink(step)
 
-    def load_input(self):
+    def load_input(self) -> None:
         """The input frame's beats into the unit and the X, Y stores; x0 y0 from the first."""
         m, core, tu, wr, ld, du = self.m, self.core, self.tu, self.wr, self.ld, self.du
         take = core.i.valid & core.i.ready
@@ -381,7 +390,7 @@ class _Build:
             with m.If(ld == 0):
                 m.d.sync += self.x0y0.eq(core.i.payload[0] & core.i.payload[du])
 
-    def load_store(self, step):
+    def load_store(self, step: Step) -> None:
         """A store's words into the unit, read the cycle before: m (after pass_m) or t (after
         pass_t) A, or B by pick; g with c's digits added (eq. 17)."""
         m, rd, ld, u, w = self.m, self.rd, self.ld, self.u, self.w
@@ -415,16 +424,16 @@ class _Build:
         m.d.comb += self.tu.i.valid.eq(self.issued)
         self.data(self.tu_low, beat)
 
-    def transform_sink(self, step):
+    def transform_sink(self, step: Step) -> Value | None:
         """The unit's H result beats into a store: as they come (plain), times a store's words
         on the MulAdds (mul), through Restrict and the Accumulator (acc, racc), or a
         coefficient a cycle on the one MulAdd (mul1: returns its last write)."""
         m, tu, rd, op, sk, L, w = self.m, self.tu, self.rd, self.op, self.sk, self.L, self.w
         if step.sink == "mul1":        # a coefficient a cycle: the read-out beat held until its last lane
             m.d.comb += tu.o.ready.eq(self.sm_l == L - 1)
-            return self.shared_multiply(None, step.mem2, step.mem3, step.dest, a_word=self.beat1,
+            return self.shared_multiply(None, step.factor, step.mem3, step.dest, a_word=self.beat1,
                                         advance=tu.o.valid)
-        m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self.index + 1, 0)), op["k"].eq(sk),
+        m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self.tag, 0)), op["k"].eq(sk),
                      op["last"].eq(sk == self.H - 1), op["first"].eq(sk == 0)]
         with m.If(tu.o.valid):
             m.d.sync += sk.eq(sk + 1)
@@ -434,12 +443,12 @@ class _Build:
         if step.sink == "plain":
             self.data(dest.data, tu.o.payload)
         elif step.sink == "mul":
-            m.d.comb += rd[step.mem2].addr.eq(sk)
+            m.d.comb += rd[step.factor].addr.eq(sk)
             if step.mem3:
                 m.d.comb += rd[step.mem3].addr.eq(sk)
             for k, ma in enumerate(self.muls):
                 self.data(ma.a, self.lanes(self.beat1, w)[k])
-                self.data(ma.b, self.lanes(rd[step.mem2].data, w)[k])
+                self.data(ma.b, self.lanes(rd[step.factor].data, w)[k])
                 self.data(ma.c, self.lanes(rd[step.mem3].data, w)[k] if step.mem3 else self.zero)
             self.data(dest.data, Cat(*(ma.o for ma in self.muls)))
         else:
@@ -450,7 +459,7 @@ class _Build:
         return None
 
     # --- products -----------------------------------------------------------------------------------
-    def input_step(self, step):
+    def input_step(self, step: Step) -> Value | None:
         """domain = spectral: the H input beats' spectra into their stores, the first times
         mem2 on its way: on the L MulAdds as the beats come (in: mem2 read at the beat's index
         as it is taken, the beat registered beside the read), or on the one MulAdd a
@@ -473,16 +482,16 @@ class _Build:
             with m.If(ld == 0):
                 m.d.sync += self.x0y0.eq(x[-1] & y[-1])
         if step.sink == "in_mul1":
-            return self.shared_multiply("XT", step.mem2, None, first, advance=self.sm_k < ld)
+            return self.shared_multiply("XT", step.factor, None, first, advance=self.sm_k < ld)
         beat1 = Signal(lanes_w, name="in_beat1")
         m.d.sync += beat1.eq(parts[0])
-        m.d.comb += [op["valid"].eq(Mux(take, self.index + 1, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
+        m.d.comb += [op["valid"].eq(Mux(take, self.tag, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
                      op["first"].eq(ld == 0)]
-        m.d.comb += rd[step.mem2].addr.eq(ld)
-        self.multiply(beat1, rd[step.mem2].data, wr[first], op.at("k", DEPTH["in"]), self.mine(op, DEPTH["in"]))
+        m.d.comb += rd[step.factor].addr.eq(ld)
+        self.multiply(beat1, rd[step.factor].data, wr[first], op.at("k", DEPTH["in"]), self.mine(op, DEPTH["in"]))
         return None
 
-    def multiply(self, a, b, dest, addr, en):
+    def multiply(self, a: Value, b: Value, dest: Any, addr: Value, en: Value) -> None:
         """dest[addr] = a (.) b lane by lane on the MulAdds (a, b this cycle; addr, en at the
         write, MulAdd.depth later)."""
         w = self.w
@@ -493,7 +502,8 @@ class _Build:
         self.m.d.comb += [dest.addr.eq(addr), dest.en.eq(en)]
         self.data(dest.data, Cat(*(ma.o for ma in self.muls)))
 
-    def shared_multiply(self, a, b, c, dest, a_word=None, advance=None):
+    def shared_multiply(self, a: str | None, b: str, c: str | None, dest: str, a_word: Value | None = None,
+                        advance: Value | None = None) -> Value:
         """dest = a (.) b (+ c) on the one MulAdd, one coefficient a cycle: issue Lk + l reads
         word k of the stores (a_word: a's word is that register, the beat the cycle after the
         issue) and multiplies its lane l; an issue only when `advance`. The word's L products
@@ -507,7 +517,7 @@ class _Build:
         with m.If(issue):
             m.d.sync += [lane.eq(Mux(lane == L - 1, 0, lane + 1)), k.eq(Mux(lane == L - 1, k + 1, k))]
         ma, at = self.muls[0], sm.at("l", 1)             # lane sm_l of the words, a cycle after the issue
-        self.data(ma.a, self.lane(at, rd[a].data if a_word is None else a_word, w))
+        self.data(ma.a, self.lane(at, a_word if a is None else rd[a].data, w))
         self.data(ma.b, self.lane(at, rd[b].data, w))
         self.data(ma.c, self.lane(at, rd[c].data, w) if c else self.zero)
         d = DEPTH["pass_mul1"]
@@ -516,7 +526,7 @@ class _Build:
         self.data(self.wr[dest].data, self.product)
         return valid & last_lane & (sm.at("k", d) == H - 1)
 
-    def side_pass(self, names):
+    def side_pass(self, names: tuple[str, str, str]) -> None:
         """dest = a (.) b over H issues from the step's start, on its own counter and delay line."""
         m, rd, side, k = self.m, self.rd, self.side, self.side_k
         dest, a, b = names
@@ -528,11 +538,11 @@ class _Build:
         self.multiply(rd[a].data, rd[b].data, self.wr[dest], side.at("k", d), side.at("valid", d))
 
     # --- time-domain passes ----------------------------------------------------------------------
-    def pass_step(self, step):
+    def pass_step(self, step: Step) -> None:
         """A time-domain pass: H reads of a store through its units into stores."""
         m, rd, sk, op = self.m, self.rd, self.sk, self.op
         issue = sk < self.H
-        m.d.comb += [op["valid"].eq(Mux(issue, self.index + 1, 0)), op["k"].eq(sk), op["last"].eq(sk == self.H - 1),
+        m.d.comb += [op["valid"].eq(Mux(issue, self.tag, 0)), op["k"].eq(sk), op["last"].eq(sk == self.H - 1),
                      op["first"].eq(sk == 0)]
         with m.If(issue):
             m.d.sync += sk.eq(sk + 1)
@@ -540,8 +550,8 @@ class _Build:
         data = rd[step.src].data
         if step.sink == "pass_mul":                   # dest = src (.) mem2, lane by lane
             d = DEPTH[step.sink]
-            m.d.comb += rd[step.mem2].addr.eq(sk)
-            self.multiply(data, rd[step.mem2].data, self.wr[step.dest], op.at("k", d), self.mine(op, d))
+            m.d.comb += rd[step.factor].addr.eq(sk)
+            self.multiply(data, rd[step.factor].data, self.wr[step.dest], op.at("k", d), self.mine(op, d))
         elif step.sink == "pass_m":
             self.pass_m(data)
         elif step.sink == "pass_d":
@@ -549,13 +559,13 @@ class _Build:
         else:
             self.pass_t(data)
 
-    def write_both(self, values, d):
+    def write_both(self, values: tuple[Value, Value], d: int) -> None:
         """Stores A and B written with the pass's values, d cycles after the read."""
         for name, value in zip(("A", "B"), values, strict=True):
             self.m.d.comb += [self.wr[name].addr.eq(self.op.at("k", d)), self.wr[name].en.eq(self.mine(self.op, d))]
             self.data(self.wr[name].data, value)
 
-    def pass_m(self, data):
+    def pass_m(self, data: Value) -> None:
         """m = A + c, or A + c + 1 (pick) when that carries out: both written."""
         m, mod_r, op = self.m, self.mod_r, self.op
         m.d.comb += mod_r.first.eq(op.at("first", 1))
@@ -565,9 +575,9 @@ class _Build:
         with m.If(self.mine(op, 2) & op.at("last", 2)):
             m.d.sync += self.pick.eq(mod_r.select)
 
-    def pass_d(self, data):
+    def pass_d(self, data: Value) -> None:
         """D = (c2 + 2) - A + 2^(uP+1): e = c2 + 2's segments (arithmetic shifts) minus A's;
-        with the last segment D's high bits, j0, j (multiplier.pass_d, pass_t)."""
+        with the last segment D's high bits, j0, j (model.pass_d, pass_t)."""
         m, op, sub_d, seg, du = self.m, self.op, self.sub_d, self.seg, self.du
         first1 = op.at("first", 1)
         e = self.carry + 2
@@ -596,7 +606,7 @@ class _Build:
             delta = (Cat(Const(0, 1), self.parity) - seg0 - j0)[:2]
             m.d.sync += [self.j.eq(j0 + delta), self.d_high.eq(high)]
 
-    def pass_t(self, data):
+    def pass_t(self, data: Value) -> None:
         """2t = D + j Q' = (B + j) + (D_high + j) 2^(uP); halve; t - N: t and t - N written,
         pick the second when t >= N."""
         m, op, j, add_t, halver, sub_n = self.m, self.op, self.j, self.add_t, self.halver, self.sub_n

@@ -1,14 +1,16 @@
-"""Time-domain hardware units of rsa-fmlm3 (multiplier.py is their model, multiplier_hw.py the
+"""Time-domain hardware units of rsa-fmlm3 (model.py is their model, multiplier_hw.py the
 controller that sequences them around the transform unit). Numbers stream as segments of
 s = L digits (s u bits) a cycle, least significant first, as the transform unit reads out.
 
   Restrict   eq. (12) on an NCT^-1 read-out: coefficient n in [0, M) to the signed z_n
              (z_n - M above 2(n+1)(B-1)^2), L coefficients a beat
-  ModRPass   multiplier.pass_m: A + c and A + c + 1 of a stored number A and a carry c
+  ModRPass   model.pass_m: A + c and A + c + 1 of a stored number A and a carry c
              (hw.digits.SegmentAddSub twice), and the selection (the second's carry out)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, signed
 
@@ -33,7 +35,7 @@ class Restrict(Elaboratable):
         self.valid, self.last, self.apply = Signal(name="rs_valid"), Signal(name="rs_last"), Signal(name="rs_apply")
         self.o = [Signal(signed(K + 2), name=f"rs_o{lane}") for lane in range(lanes)]
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         unit = 2 * ((1 << self.u) - 1) ** 2
         bound_bits = (unit * (self.P + 1)).bit_length()
@@ -72,7 +74,7 @@ class ModRPass(Elaboratable):
         self.plain, self.plus = Signal(width, name="mr_plain"), Signal(width, name="mr_plus")
         self.select = Signal(name="mr_select")
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         w = self.width
         rest = Signal(max(1, self.c_bits - w), name="mr_rest")      # c's segments still to add
