@@ -191,7 +191,7 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
             console.print(f"simulated: the post-synthesis netlist ({target}) with the Yosys cell models")
         console.print(f"claimed: {timing(design)}", highlight=False)
         if "config" in design.info:
-            console.print(f"the testbench first loads {', '.join(design.info['config']['verified_primes'])} "
+            console.print(f"the testbench first loads {', '.join(design.info['config']['verified_moduli'])} "
                           f"through cfg ({design.info['config']['words']} words); the vectors follow them")
         rows = [[r.simulator, count_text(r.vectors, vectors, result_beats(design)), str(r.passed),
                  str(r.failed), str(r.latency), str(r.initiation_interval),

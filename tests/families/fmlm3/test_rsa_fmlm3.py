@@ -72,6 +72,7 @@ def test_config_words_load_another_modulus():
     assert loaded.modulus != p.modulus and loaded.modulus.bit_length() == 32
     assert len(words) == 3 * plan.H and ALG.plan(p).config_width == plan.cfg_width
     assert model.load_cfg(plan, words).N == loaded.modulus
+    assert ALG.extra_info(p)["config"]["verified_moduli"] == [hex(loaded.modulus)]    # an RSA modulus, not a prime
     with pytest.raises(ParameterError):
         ALG.config_words(p, [1 << 31])
     with pytest.raises(ParameterError):

@@ -56,6 +56,7 @@ def test_config_words_load_another_modulus():
     assert all(v >> (32 + wb) == 1 for v in words[1:]) and words[0] >> 32 == 0
     assert sum((v & 0xFFFFFFFF) << (32 * j) for j, v in enumerate(words[1:])) == loaded.modulus
     assert ALG.plan(p).config_width == 32 + wb + 1
+    assert ALG.extra_info(p)["config"]["verified_moduli"] == [hex(loaded.modulus)]    # an RSA modulus, not a prime
     with pytest.raises(ParameterError):
         ALG.config_words(p, [1 << 255])                 # even
     with pytest.raises(ParameterError):

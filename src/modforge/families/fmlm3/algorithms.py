@@ -483,7 +483,7 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                   "payload": f"Cat(data[{plan.cfg_data_bits}], index[{plan.index_bits}], sel[2]): sel 1 beat k of "
                              "T(N'), sel 2 of T'(N), sel 3 of N's digits (`modforge config ... --prime N` writes them)",
                   "rule": "cfg.ready only between multiplications",
-                  "verified_primes": [hex(self.verified_modulus(params))]}
+                  "verified_moduli": [hex(self.verified_modulus(params))]}
         return {"K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "beats_H": plan.H,
                 "transform_C": T.cycles, "transforms": list(plan.transforms),
                 "steps": plan.schedule(), "config": config,

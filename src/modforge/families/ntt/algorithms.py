@@ -406,7 +406,7 @@ class NttAlgorithm(Algorithm):
                        f"twiddle RAM, word j {cm.shared_len} + a; sel 2 + u lane u's twiddle RAM, word j "
                        f"{cm.lane_len} + a (`modforge config` writes them for primes)",
             "rule": "cfg.ready only while no frame is in the core; i.ready low while cfg.valid",
-            "verified_primes": [hex(x) for x in self.runtime_primes(params)],
+            "verified_moduli": [hex(x) for x in self.runtime_primes(params)],
         }}
 
 

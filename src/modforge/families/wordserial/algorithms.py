@@ -199,7 +199,7 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
                   "payload": f"Cat(data[{params.w}], word[{plan.word_bits}], sel[1]): sel 0 word 0 "
                              "N' = -N^-1 mod 2^w, sel 1 word j N_j (`modforge config ... --prime N` writes them)",
                   "rule": "cfg.ready only while no frame is loading or computing",
-                  "verified_primes": [hex(self.verified_modulus(params))]}
+                  "verified_moduli": [hex(self.verified_modulus(params))]}
         return {"algorithm": "FIOS", "words": plan.s, "rounds": plan.rounds, "round_cycles": plan.round_cycles,
                 "pe_delay": PE_DELAY, "dsp_per_product": per_product, "config": config,
                 "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "
