@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 class ModforgeError(Exception):
@@ -14,7 +15,7 @@ class ModforgeError(Exception):
 class ParameterError(ModforgeError, ValueError):
     """A parameter breaks a rule: names the algorithm, the argument, the rule and the value."""
 
-    def __init__(self, algorithm: str, argument: str, rule: str, value):
+    def __init__(self, algorithm: str, argument: str, rule: str, value: Any) -> None:
         self.algorithm, self.argument, self.rule, self.value = algorithm, argument, rule, value
         super().__init__(f"{algorithm}: argument '{argument}' {rule}, got {argument}={value}")
 
@@ -22,7 +23,7 @@ class ParameterError(ModforgeError, ValueError):
 class NotKeyValue(ParameterError):
     """An item of a KEY=VALUE list that is not one: says what was typed and what is expected."""
 
-    def __init__(self, command: str, item: str, keys: list[str], missing: list[str]):
+    def __init__(self, command: str, item: str, keys: list[str], missing: list[str]) -> None:
         self.algorithm, self.argument, self.value = command, "KEY=VALUE", item
         if item in keys:
             hint = f"did you mean {item}=VALUE? "
@@ -38,7 +39,7 @@ class ToolMissing(ModforgeError):
     """An external tool (simulator, synthesizer) is not installed."""
 
 
-def check_folder(command: str, argument: str, path) -> None:
+def check_folder(command: str, argument: str, path: str | os.PathLike[str]) -> None:
     """An output folder must be a folder that can be created and written: no file in its
     place or among its parents, no read-only or virtual file system (/proc, /sys). Found out
     before anything is written, instead of a traceback half-way; the folders the check creates
@@ -73,7 +74,7 @@ def check_folder(command: str, argument: str, path) -> None:
                 pass
 
 
-def check_file(command: str, argument: str, path) -> None:
+def check_file(command: str, argument: str, path: str | os.PathLike[str]) -> None:
     """An output file: its folder must be one that can be written, and it must not be a folder."""
     p = Path(path)
     if p.is_dir():

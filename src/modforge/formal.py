@@ -26,6 +26,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .design import Design, generate
 from .errors import ModforgeError, ParameterError
@@ -61,7 +62,7 @@ def provable() -> list[str]:
     return [a.name for a in all_algorithms() if a.formal]
 
 
-def check(algorithm: Algorithm, params) -> None:
+def check(algorithm: Algorithm, params: Any) -> None:
     """A ParameterError (one line, naming the limit) for what this harness cannot prove."""
     if not algorithm.formal:
         raise ParameterError("prove", "algorithm", "must have a formal reference (one of "
@@ -78,7 +79,7 @@ def check(algorithm: Algorithm, params) -> None:
     algorithm.reference(params)    # the family's own size limits
 
 
-def reference_module(algorithm: Algorithm, params) -> str:
+def reference_module(algorithm: Algorithm, params: Any) -> str:
     """mf_reference: the family's reference relation over one operand set's beats."""
     plan = algorithm.plan(params)
     return (f"// reference of {algorithm.name}: {plan.congruence}\n"
@@ -190,7 +191,7 @@ def _failing_cycle(aig: Path, status: list[str]) -> str:
     return ""
 
 
-def prove(algorithm: Algorithm, params, directory: Path, timeout: float = 600,
+def prove(algorithm: Algorithm, params: Any, directory: Path, timeout: float = 600,
           say: Callable[[str], None] = lambda _: None) -> ProofResult:
     """Generate the design into `directory` and prove it against the family's reference."""
     check(algorithm, params)

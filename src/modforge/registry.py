@@ -579,11 +579,11 @@ def parse_params(owner: str, params_class: type, args: dict[str, Any]) -> Any:
     return params_class(**values)
 
 
-def canonical(params) -> dict:
+def canonical(params: Any) -> dict:
     return dataclasses.asdict(params)
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """Hash form of a value: bools as 0/1 and tuples as lists, so typing a field does not
     change the keys of designs made before."""
     if isinstance(value, bool):
@@ -593,7 +593,7 @@ def _plain(value):
     return value
 
 
-def param_hash(algorithm: Algorithm, params) -> str:
+def param_hash(algorithm: Algorithm, params: Any) -> str:
     """sha256 of the algorithm name and its canonical parameters: the key of a design.
     Fields at their default are left out, so a parameter added later (with a default that
     keeps the old behaviour) keeps the keys, module names and stored results of old designs."""

@@ -34,7 +34,7 @@ __all__ = ["FAMILIES", "FORMAT_CHOICES", "MINIMIZE_CHOICES", "NETLIST_CHOICES", 
 
 
 @app.callback(invoke_without_command=True)
-def _root(version: bool = typer.Option(False, "--version", help="Print the version.")):
+def _root(version: bool = typer.Option(False, "--version", help="Print the version.")) -> None:
     if version:
         typer.echo(f"modforge {__version__}")
         raise typer.Exit()

@@ -4,6 +4,7 @@ and a verb's own arguments are frozen dataclasses of `registry.param` fields, pa
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import typer
@@ -47,7 +48,7 @@ def choices(names: tuple[str, ...]) -> str:
     return "<" + "|".join(names) + ">"
 
 
-def check_choice(command: str, argument: str, value: str, allowed) -> None:
+def check_choice(command: str, argument: str, value: str, allowed: Collection[str]) -> None:
     if value not in allowed:
         raise ParameterError(command, argument, f"must be one of {', '.join(allowed)}", value)
 

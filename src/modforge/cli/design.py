@@ -6,12 +6,14 @@ import dataclasses
 import json
 import shutil
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.text import Text
 
-from ..design import timing_text
+from ..design import Design, timing_text
 from ..errors import ParameterError, check_file, check_folder
 from ..registry import Algorithm, all_algorithms, param_hash
 from .base import (
@@ -30,19 +32,23 @@ from .base import (
 )
 from .render import console, count_text, emit, err_console, figure, print_table, progress_bar
 
+if TYPE_CHECKING:      # imported when a verb runs
+    from ..sim.runners import SimResult
+    from ..synth.metrics import Metrics
+
 
 @app.command("list")
 def list_algorithms(family: str | None = typer.Option(None, metavar=choices(FAMILIES), help="Only this family."),
-                    as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+                    as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Every algorithm, its paper, its parameters and their meaning."""
     if family is not None:
         check_choice("list", "--family", family, FAMILIES)
     algorithms = [a for a in all_algorithms() if family in (None, a.family)]
-    data = [{"name": a.name, "family": a.family, "title": a.title, "paper": a.paper,
+    data: list[dict[str, Any]] = [{"name": a.name, "family": a.family, "title": a.title, "paper": a.paper,
              "params": [{"name": n, "help": h, "default": d} for n, h, d in a.param_help()]}
             for a in algorithms]
 
-    def human():
+    def human() -> None:
         for a in data:
             console.print(f"{a['name']}  ({a['family']})  {a['title']}", style="bold")
             console.print(f"    paper: {a['paper']}")
@@ -52,14 +58,14 @@ def list_algorithms(family: str | None = typer.Option(None, metavar=choices(FAMI
     emit(as_json, data, human)
 
 
-def design_summary(design, results=()) -> dict:
+def design_summary(design: Design, results: Iterable[SimResult] = ()) -> dict:
     rec = design.record()
     rec["directory"] = str(design.directory)
     rec["simulations"] = [{k: v for k, v in vars(r).items() if k != "log"} | {"ok": r.ok} for r in results]
     return rec
 
 
-def check_out(command: str, out: Path, algorithm: Algorithm, params, force: bool) -> None:
+def check_out(command: str, out: Path, algorithm: Algorithm, params: Any, force: bool) -> None:
     """-o must be a folder that can be written, and one that holds no other design: a design
     written over another leaves the old one's FuseSoC core and files broken. The same design
     (same parameter hash) is written again; with --force the other design's files go first."""
@@ -84,18 +90,18 @@ def check_out(command: str, out: Path, algorithm: Algorithm, params, force: bool
     shutil.rmtree(Path(out) / "vectors", ignore_errors=True)
 
 
-def timing(design) -> str:
+def timing(design: Design) -> str:
     return timing_text(design.cycles, design.latency, design.initiation_interval, design.frame_beats)
 
 
-def vector_count(design) -> int:
+def vector_count(design: Design) -> int:
     """The result vectors written (vectors/out.hex: whole results of result_beats beats)."""
     path = Path(design.directory) / "vectors" / "out.hex"
     with path.open() as lines:
         return sum(1 for _ in lines)
 
 
-def result_beats(design) -> int:
+def result_beats(design: Design) -> int:
     return design.result_beats or design.frame_beats
 
 
@@ -118,7 +124,7 @@ def generate(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGO
              vectors: int = typer.Option(1000, help=VECTORS_HELP),
              seed: int = typer.Option(1, help="Seed of the random vectors."),
              force: bool = typer.Option(False, "--force", help=FORCE_HELP),
-             as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+             as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Write Verilog, the self-checking testbench, model vectors and design.json."""
     from ..sim.verify import prepare
     alg, p = configure(algorithm, params)
@@ -150,7 +156,7 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
                                       help="With --netlist: generic (Yosys synth), xc7 or xcup (synth_xilinx, "
                                            "Xilinx cell models)."),
            force: bool = typer.Option(False, "--force", help=FORCE_HELP),
-           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Generate, simulate against the bit-exact model, and give the verdict (exit 0 iff all pass)."""
     from ..sim.netlist import NETLIST_TARGETS
     from ..sim.runners import SIMULATORS, tool_path
@@ -185,7 +191,7 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
 
     summary["netlist"] = target if netlist else None
 
-    def human():
+    def human() -> None:
         console.print(f"{design.top}: {design.congruence}", highlight=False)
         if netlist:
             console.print(f"simulated: the post-synthesis netlist ({target}) with the Yosys cell models")
@@ -214,7 +220,7 @@ def prove(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
           out: Path | None = typer.Option(None, "-o", "--out", help="Keep the proof's files in this folder (one "
                                                                     "holding another design is refused: see --force)."),
           force: bool = typer.Option(False, "--force", help=FORCE_HELP),
-          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Prove the design against its family's reference for every operand set (bounded model
     checking from reset with Yosys and ABC); exit 0 iff proved."""
     from .. import formal
@@ -247,7 +253,7 @@ def config(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
                                           "per residue slot (q's, then the base's); comma-separated (decimal or "
                                           "0x...)."),
            out: Path | None = typer.Option(None, "-o", "--out", help="Write the words as a $readmemh file."),
-           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """The cfg stream's words that load run-time moduli into a core with a cfg stream (see
     `modforge list`: rsa-montgomery, rsa-fmlm3, the NTT cores with twiddles=load)."""
     from ..sim.vectors import write_hex
@@ -288,7 +294,7 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
           out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder (one holding "
                                                                     "another design is refused: see --force)."),
           force: bool = typer.Option(False, "--force", help=FORCE_HELP),
-          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Synthesize (ecp5: place and route) and report resources, Fmax, latency and ATP."""
     from ..design import generate as write_design
     from ..synth import check as check_synth, synthesize
@@ -315,7 +321,7 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
         raise typer.Exit(1)
 
 
-def print_metrics(design, target: str, m) -> None:
+def print_metrics(design: Design, target: str, m: Metrics) -> None:
     """synth's figures, each from one stage and named: Yosys' mapped cells before place and
     route, nextpnr's placed figures after it (ecp5)."""
     lines = [f"{design.top} on {target}: {timing(design)}"]

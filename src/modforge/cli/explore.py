@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.progress import TextColumn
@@ -12,6 +12,9 @@ from rich.progress import TextColumn
 from ..errors import ParameterError
 from .base import FORMAT_CHOICES, JSON_HELP, MINIMIZE_CHOICES, TARGET_CHOICES, app, choices
 from .render import console, emit, first_line, point_text, print_table, progress_bar
+
+if TYPE_CHECKING:      # imported when a verb runs
+    from ..explore.run import Summary
 
 
 def plural(count: int, noun: str) -> str:
@@ -33,7 +36,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             only: list[str] | None = typer.Option(None, "--only", metavar="NAME",
                                                   help="Run only the [[sweep]] blocks with this name (repeatable)."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
-            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Generate, verify and synthesize every point of a sweep; results go to the database.
     Points already stored are skipped, so a killed sweep resumes where it stopped. Progress on
     stderr: a bar on a terminal, else a plain line for each result stored."""
@@ -68,9 +71,9 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
         progress = progress_bar(TextColumn("done {task.fields[done]}  failed {task.fields[failed]}  "
                                            "skipped {task.fields[skipped]}  remaining {task.fields[remaining]}"),
                                 transient=False)
-        state = {}
+        state: dict[str, Any] = {}
 
-        def on_progress(s):
+        def on_progress(s: Summary) -> None:
             if "task" not in state:
                 state["skipped0"] = s.skipped
                 state["task"] = progress.add_task(sweep_file.name, total=max(0, s.jobs - s.skipped),
@@ -78,7 +81,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             progress.update(state["task"], completed=s.done + s.failed + s.skipped - state["skipped0"],
                             done=s.done, failed=s.failed, skipped=s.skipped, remaining=s.remaining)
 
-        def plain_line(rec, s):
+        def plain_line(rec: dict, s: Summary) -> None:
             why = f": {first_line(rec.get('message'))}" if rec["status"] != "done" and rec.get("message") else ""
             print(f"explore: {s.done + s.failed}/{s.jobs - state['skipped0']} {rec['status']}: "
                   f"{point_text(rec['algorithm'], rec['params'])} on {rec['target']} "
@@ -91,7 +94,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             "done": summary.done, "failed": summary.failed, "seconds": summary.seconds, "runner": summary.runner,
             "failures": [{"algorithm": a, "params": p, "target": t, "message": m} for a, p, t, m in summary.failures]}
 
-    def human():
+    def human() -> None:
         console.print(f"{sweep_file}: {plural(summary.jobs, 'job')} {summary.runner}: {summary.done} done, "
                       f"{summary.failed} failed, {summary.skipped} already stored; {summary.seconds:.1f} s -> {db}",
                       highlight=False)
@@ -105,7 +108,7 @@ def report(db: Path = typer.Option(Path("modforge.sqlite"), "--db", help="Result
            fmt: str = typer.Option("md", "--format", metavar=choices(FORMAT_CHOICES),
                                    help="md (report.md + plots/) or html (one self-contained report.html)."),
            out: Path = typer.Option(Path("report"), "-o", "--out", help="Output folder."),
-           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Tables per field and target, Pareto fronts of area vs latency, and plots (PNG, SVG)."""
     from ..explore.report import write_report
     path = write_report(db, fmt, out)
@@ -127,7 +130,7 @@ def best(filters: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
          max_luts: int | None = typer.Option(None, "--max-luts", help="Only designs with at most this many LUTs (FPGA "
                                                                       "targets)."),
          top: int = typer.Option(5, "--top", help="How many to list."),
-         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """The best stored design for a field on a target, answered from the database."""
     from ..explore import Store
     from ..explore.pareto import best as query, parse_filters
@@ -137,13 +140,13 @@ def best(filters: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
     with Store(db, command="best") as store:
         data = query(store, wanted, target, minimize, max_luts, top)
 
-    def fig(v):
+    def fig(v: Any) -> str:
         return "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
 
-    def with_unit(v, unit) -> str:
+    def with_unit(v: Any, unit: str | None) -> str:
         return fig(v) if v is None or not unit else f"{fig(v)} {unit}"
 
-    def human():
+    def human() -> None:
         if not data["best"]:
             console.print(f"no stored result matches {' '.join(filters or [])} on {data['target'] or 'any target'}"
                           + (f" with at most {max_luts} LUTs" if max_luts is not None else ""), highlight=False)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import typer
 
 from ..errors import ParameterError
-from ..math.primes import MAX_BETA
+from ..math.primes import MAX_BETA, Family
 from ..registry import POLYNOMIAL, POW2, param
 from .base import JSON_HELP, TIMEOUT_HELP, arguments, arguments_help, poly_app, primes_app, rsa_app
 from .render import console, emit, print_table, search
@@ -126,7 +126,7 @@ def _prime(command: str, p: int) -> int:
 @poly_app.command("check")
 def poly_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                         help=ARGS_HELP[PolyCheckArgs]),
-               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Is f irreducible over GF(p)? Field or ring, and the degrees of its factors."""
     from ..math import irreducible, poly
     command = "poly check"
@@ -150,7 +150,7 @@ def poly_irreducible(params: list[str] | None = typer.Argument(None, metavar="KE
                                                               help=ARGS_HELP[PolySearchArgs]),
                      count: int = typer.Option(1, min=1, help="How many to list, lowest weight first."),
                      timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
-                     as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+                     as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Search irreducible trinomials / pentanomials of a degree, the conventional ones first."""
     from ..math import irreducible, poly
     command = "poly irreducible"
@@ -180,7 +180,7 @@ def poly_irreducible(params: list[str] | None = typer.Argument(None, metavar="KE
 
 # ---------------------------------------------------------------- primes (NTT moduli)
 
-def _family(command: str, args: FamilyArgs | PrimesRnsArgs):
+def _family(command: str, args: FamilyArgs | PrimesRnsArgs) -> Family:
     from ..math import primes as P
     if args.logqh is not None and args.logqh >= args.beta:
         raise ParameterError(command, "logqh", f"must be in 1..beta-1 (beta={args.beta})", args.logqh)
@@ -194,7 +194,7 @@ def _family(command: str, args: FamilyArgs | PrimesRnsArgs):
 @primes_app.command("check")
 def primes_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                           help=ARGS_HELP[PrimesCheckArgs]),
-                 as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+                 as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Is q prime (deterministic below 3.3e24)? Its NTT limit and the paper's families it is in."""
     from ..math import primes as P
     q = arguments("primes check", PrimesCheckArgs, params).q
@@ -222,7 +222,7 @@ def primes_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VA
                 elif omega == m:
                     data["families"].append({"family": kind, "beta": beta, "logqh": lq})
 
-    def human():
+    def human() -> None:
         console.print(f"{q} is {'prime' if prime else 'composite'} ({how})", highlight=False)
         if prime and q > 2:
             console.print(f"q - 1 = {data['q_h']} * 2^{data['v2_q_minus_1']}: NTT-friendly up to "
@@ -238,7 +238,7 @@ def primes_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VA
 def primes_list(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                          help=ARGS_HELP[PrimesListArgs]),
                 timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
-                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """The first primes of a family (ascending, or order=desc), optionally only those with 2^(logn+1) | q-1."""
     from ..math import primes as P
     command = "primes list"
@@ -264,7 +264,7 @@ def primes_list(params: list[str] | None = typer.Argument(None, metavar="KEY=VAL
 def primes_count(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                           help=ARGS_HELP[PrimesCountArgs]),
                  timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
-                 as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+                 as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Count a family's primes (native C kernel on all cores for big families), by v2(q-1), and its max log n."""
     from ..math import primes as P
     command = "primes count"
@@ -277,7 +277,7 @@ def primes_count(params: list[str] | None = typer.Argument(None, metavar="KEY=VA
         raise ParameterError(command, "logqh", str(exc), fam.log_qh) from exc
     data = res.record()
 
-    def human():
+    def human() -> None:
         console.print(f"{fam.label}: {res.count} primes of {res.candidates} candidates "
                       f"in {res.seconds:.2f} s ({res.method})", highlight=False)
         console.print("by v2(q-1): " + ", ".join(f"{v}: {c}" for v, c in res.valuations.items()), highlight=False)
@@ -292,7 +292,7 @@ def primes_count(params: list[str] | None = typer.Argument(None, metavar="KEY=VA
 def primes_rns(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                         help=ARGS_HELP[PrimesRnsArgs]),
                timeout: float = typer.Option(600, "--timeout", metavar="SECONDS", help=TIMEOUT_HELP),
-               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Pick ceil(logq/beta) distinct primes of a family with 2n | q-1 (Table 1's RNS base), or say it cannot."""
     from ..math import primes as P
     command = "primes rns"
@@ -318,7 +318,7 @@ def primes_rns(params: list[str] | None = typer.Argument(None, metavar="KEY=VALU
 @primes_app.command("roots")
 def primes_roots(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                           help=ARGS_HELP[PrimesRootsArgs]),
-                 as_json: bool = typer.Option(False, "--json", help="Includes the full twiddle tables.")):
+                 as_json: bool = typer.Option(False, "--json", help="Includes the full twiddle tables.")) -> None:
     """The smallest primitive 2n-th root psi (psi^n = -1) and the bit-reversed twiddle tables."""
     from ..math import primes as P
     command = "primes roots"
@@ -341,7 +341,7 @@ def primes_roots(params: list[str] | None = typer.Argument(None, metavar="KEY=VA
 @rsa_app.command("params")
 def rsa_params(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE",
                                                         help=ARGS_HELP[RsaParamsArgs]),
-               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)):
+               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Every feasible FMLM3 parameter set for operand size l (corrected Algorithm 4), each
     with the inequality that admits it; with u, c and algorithm: check that one set."""
     from ..math import fmlm3

@@ -8,6 +8,8 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import FrameType
+from typing import Any
 
 import typer
 from rich import box
@@ -36,7 +38,7 @@ def _console(stderr: bool) -> Console:
 console, err_console = _console(False), _console(True)
 
 
-def emit(as_json: bool, data, human: Callable[[], None]) -> None:
+def emit(as_json: bool, data: Any, human: Callable[[], None]) -> None:
     if as_json:
         typer.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
     else:
@@ -83,7 +85,7 @@ def search(command: str, description: str, timeout: float = 0) -> Iterator[Calla
         raise ParameterError(command, "--timeout", "must be a number of seconds >= 0 (0: no limit)", timeout)
     state = {"done": 0, "total": 0}
 
-    def expire(signum, frame):
+    def expire(signum: int, frame: FrameType | None) -> None:
         where = f" after {state['done']} of {state['total']} candidates" if state["total"] else ""
         raise TimeLimit(f"{command}: stopped by the time limit of {timeout:g} s{where} "
                         f"(give a larger --timeout, or --timeout 0 for none)")
@@ -128,7 +130,7 @@ def progress_when_searching(description: str) -> Iterator[Callable[[int, int], N
 def point_text(algorithm: str, params: dict) -> str:
     """A sweep point on one line: 'rsa-fmlm3 l=1024 P=64 ... modulus=<1024-bit>' (a long number
     by its size)."""
-    def short(value) -> str:
+    def short(value: Any) -> str:
         text = str(value)
         if len(text) > 24:
             try:
@@ -155,5 +157,5 @@ def count_text(count: int, asked: int, beats: int) -> str:
     return f"{count} ({asked} asked)"
 
 
-def figure(value, fmt: str = "{}") -> str:
+def figure(value: Any, fmt: str = "{}") -> str:
     return "-" if value is None else fmt.format(value)

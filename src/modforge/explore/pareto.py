@@ -11,6 +11,7 @@ Figures (the same for the tables, the plots and `modforge best`):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..errors import ParameterError
 from ..registry import key_values
@@ -18,9 +19,11 @@ from ..synth.metrics import FPGA_TARGETS
 from .store import Store
 
 MINIMIZE = ("latency", "area", "atp")
+#: a figure of merit of a stored row: (value or None, unit)
+Figure = Callable[[dict], tuple[float | None, str]]
 
 
-def latency(row) -> tuple[float | None, str]:
+def latency(row: dict) -> tuple[float | None, str]:
     if row.get("latency_ns") is not None:
         return row["latency_ns"], "ns"
     if row.get("latency_cycles") is not None:
@@ -28,11 +31,11 @@ def latency(row) -> tuple[float | None, str]:
     return None, ""
 
 
-def area(row) -> tuple[float | None, str]:
+def area(row: dict) -> tuple[float | None, str]:
     return row.get("area"), row.get("area_unit") or ""
 
 
-def atp(row) -> tuple[float | None, str]:
+def atp(row: dict) -> tuple[float | None, str]:
     a, unit = area(row)
     if row.get("atp") is not None:
         return row["atp"], f"{unit} x us"
@@ -47,10 +50,14 @@ def atp(row) -> tuple[float | None, str]:
 FIGURES = {"latency": latency, "area": area, "atp": atp}
 
 
-def pareto_front(rows: list[dict], x=area, y=latency) -> list[dict]:
+def pareto_front(rows: list[dict], x: Figure = area, y: Figure = latency) -> list[dict]:
     """The rows no other row beats in both x and y (both minimized), sorted by x."""
-    pts = [(x(r)[0], y(r)[0], r) for r in rows]
-    pts = sorted((p for p in pts if p[0] is not None and p[1] is not None), key=lambda p: (p[0], p[1]))
+    pts: list[tuple[float, float, dict]] = []
+    for r in rows:
+        xv, yv = x(r)[0], y(r)[0]
+        if xv is not None and yv is not None:
+            pts.append((xv, yv, r))
+    pts.sort(key=lambda p: (p[0], p[1]))
     front, best_y = [], float("inf")
     for _, yv, r in pts:
         if yv < best_y:

@@ -14,10 +14,17 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError
 from ..registry import describe, lookup
 from .pareto import area, latency, pareto_front
+
+if TYPE_CHECKING:      # matplotlib is imported when a plot is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
+    from matplotlib.figure import Figure
 
 
 @dataclasses.dataclass
@@ -35,31 +42,31 @@ class Plot:
         return int.from_bytes(head[:4], "big"), int.from_bytes(head[4:], "big")
 
 
-def _plt():
+def _plt() -> ModuleType:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
 
 
-def _figure(width: float, height: float, nrows: int = 1, ncols: int = 1):
+def _figure(width: float, height: float, nrows: int = 1, ncols: int = 1) -> tuple[Figure, Any]:
     """A figure with constrained layout: labels, titles and an outside legend never overlap."""
     return _plt().subplots(nrows, ncols, figsize=(width, height), squeeze=False, layout="constrained")
 
 
-def _compact_numbers(axis) -> None:
+def _compact_numbers(axis: Axis) -> None:
     """At most 6 ticks, numbers in engineering notation (20k, not 20000): tick labels never overlap."""
     from matplotlib.ticker import EngFormatter, MaxNLocator
     axis.set_major_locator(MaxNLocator(nbins=6))
     axis.set_major_formatter(EngFormatter(sep=""))
 
 
-def _legend_outside(ax) -> None:
+def _legend_outside(ax: Axes) -> None:
     """The legend right of the axes, outside the data area."""
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, frameon=False)
 
 
-def _ticks(ax, labels: list[str]) -> None:
+def _ticks(ax: Axes, labels: list[str]) -> None:
     """Category labels under bars: slanted (and shortened) when there are several, so they never overlap."""
     short = [label if len(label) <= 28 else label[:26] + "..." for label in labels]
     ax.set_xticks(range(len(labels)), short)
@@ -69,7 +76,7 @@ def _ticks(ax, labels: list[str]) -> None:
             label.set_horizontalalignment("right")
 
 
-def field_order(field: str):
+def field_order(field: str | None) -> tuple[list[int], str]:
     nums = [int(x) for x in re.findall(r"\d+", field or "")]
     return (nums[::-1] if nums else [0], field or "")
 
@@ -78,7 +85,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
-def _save(fig, out: Path, name: str, title: str, target: str, field: str | None = None) -> Plot:
+def _save(fig: Figure, out: Path, name: str, title: str, target: str, field: str | None = None) -> Plot:
     out.mkdir(parents=True, exist_ok=True)
     png, svg = out / f"{name}.png", out / f"{name}.svg"
     fig.savefig(png, dpi=110)

@@ -14,19 +14,21 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import ParameterError, check_folder
 from ..registry import describe
 from ..synth.metrics import FPGA_TARGETS
 from .pareto import area, atp, latency, pareto_front
-from .plots import all_plots, field_order
+from .plots import Plot, all_plots, field_order
 from .store import Store
 
 FORMATS = ("md", "html")
 
 
-def _fmt(v, nd=4) -> str:
+def _fmt(v: Any, nd: int = 4) -> str:
     if v is None:
         return "-"
     if isinstance(v, float):
@@ -34,7 +36,7 @@ def _fmt(v, nd=4) -> str:
     return str(v)
 
 
-def _config(row) -> str:
+def _config(row: dict) -> str:
     computes = describe(row["algorithm"], row["params"] or {})
     fixed = computes.defined_by if computes else ()
     rest = {k: v for k, v in (row["params"] or {}).items() if k not in fixed}
@@ -73,17 +75,17 @@ def tables(rows: list[dict]) -> list[dict]:
     return out
 
 
-def _int(x):
+def _int(x: Any) -> Any:
     return int(x) if isinstance(x, float) and x.is_integer() else x
 
 
-def _md_table(head, rows) -> str:
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
-def _html_table(head, rows) -> str:
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     h = "".join(f"<th>{html.escape(c)}</th>" for c in head)
     b = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{h}</tr></thead><tbody>{b}</tbody></table>"
@@ -151,7 +153,7 @@ def _write(out: Path, fmt: str, db_name: str, done: list[dict], failed: list[dic
 FAIL_HEAD = ["algorithm", "params", "target", "stage", "reason"]
 
 
-def _beside(secs: list[dict], plots) -> tuple[list, list]:
+def _beside(secs: list[dict], plots: list[Plot]) -> tuple[list[Plot | None], list[Plot]]:
     """For each table its Pareto plot (beside the first table of its field and target), and the
     plots that are not any one table's (latency per family, throughput: one per target)."""
     pareto = {(p.field, p.target): p for p in plots if p.field is not None}
@@ -161,7 +163,7 @@ def _beside(secs: list[dict], plots) -> tuple[list, list]:
     return placed, [p for p in plots if p.field is None] + list(pareto.values())
 
 
-def _markdown(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
+def _markdown(intro: str, secs: list[dict], plots: list[Plot], failed: list[dict]) -> str:
     """Each table with its Pareto plot right under it; the per-target plots after the tables."""
     parts = ["# modforge results", "", intro, ""]
     placed, rest = _beside(secs, plots)
@@ -194,14 +196,14 @@ figure img{max-width:100%;height:auto}
 """
 
 
-def _figure_html(p) -> str:
+def _figure_html(p: Plot) -> str:
     data = base64.b64encode(p.png.read_bytes()).decode()
     width, height = p.size()    # the page is laid out before the images are decoded: no jumps
     return (f"<figure class='plot'><img alt='{html.escape(p.title)}' width='{width}' height='{height}' "
             f"src='data:image/png;base64,{data}'></figure>")
 
 
-def _html(intro: str, secs: list[dict], plots, failed: list[dict]) -> str:
+def _html(intro: str, secs: list[dict], plots: list[Plot], failed: list[dict]) -> str:
     """One self-contained page (the PNGs embedded as base64), a section per target: its
     overview plots, then the tables of each field (one per modulus) with its Pareto plot beside them."""
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>modforge results</title>"

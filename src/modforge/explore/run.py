@@ -8,9 +8,11 @@ import collections
 import dataclasses
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from .runners import failed_records
-from .store import Store, tool_versions
+from .runners import Runner, failed_records
+from .store import Key, Store, tool_versions
 from .sweep import Point, Sweep
 
 
@@ -29,14 +31,14 @@ class Summary:
         return self.jobs - self.skipped - self.done - self.failed
 
 
-def _task(point: Point, targets: list[tuple[str, float, str]], keep) -> dict:
+def _task(point: Point, targets: list[tuple[str, float, str]], keep: str | Path | None) -> dict:
     return {"algorithm": point.algorithm, "params": point.params, "param_hash": point.param_hash,
             "targets": targets, "vectors": point.vectors, "simulators": list(point.simulators),
             "seed": point.seed, "timeout": point.timeout, "sweep": point.sweep,
             "keep": str(keep) if keep else None}
 
 
-def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, keep=None,
+def run_sweep(sweep: Sweep, store: Store, runner: Runner, retry_failed: bool = False, keep: str | Path | None = None,
               on_progress: Callable[[Summary], None] | None = None, poll: float = 1.0,
               on_record: Callable[[dict, Summary], None] | None = None) -> Summary:
     """Run every job of `sweep` not yet in `store`. Returns the counts. on_progress(summary) is
@@ -46,10 +48,10 @@ def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, ke
     versions = {(p.algorithm, t): tool_versions(t, p.algorithm) for p in sweep.points for t in p.targets}
     stored = store.statuses()
 
-    def key(point: Point, target: str):
+    def key(point: Point, target: str) -> Key:
         return (point.param_hash, target, point.freq_for(target), versions[point.algorithm, target])
 
-    def settled(status) -> bool:
+    def settled(status: str | None) -> bool:
         return status == "done" or (status == "failed" and not retry_failed)
 
     jobs = sweep.jobs()
@@ -91,7 +93,7 @@ def run_sweep(sweep: Sweep, store: Store, runner, retry_failed: bool = False, ke
         elif on_progress:
             on_progress(summary)
 
-    def finish(fut) -> None:
+    def finish(fut: Any) -> None:
         task, keys = in_flight.pop(fut)
         try:
             records = runner.result(fut)

@@ -21,18 +21,24 @@ import socket
 import tempfile
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, Protocol
 
 from ..proc import die_with_parent
 from ..registry import lookup
+from ..sim.runners import SimResult
 from ..sim.verify import verify
 from ..synth import synthesize
 from .store import now
 
 TAIL = 3000
 
+#: the work of one task: its records (run_point, or a test's stand-in)
+PointFn = Callable[[dict], list[dict]]
 
-def _verification(results) -> dict:
+
+def _verification(results: list[SimResult]) -> dict:
     return {"ok": all(r.ok for r in results) and bool(results),
             "runs": [{k: v for k, v in dataclasses.asdict(r).items() if k != "log"} | {"ok": r.ok}
                      for r in results]}
@@ -48,7 +54,7 @@ def run_point(task: dict) -> list[dict]:
     base = {"algorithm": task["algorithm"], "params": task["params"], "param_hash": task["param_hash"],
             "sweep": task.get("sweep"), "host": socket.gethostname(), "started": started}
 
-    def record(target, freq, tools, **kw) -> dict:
+    def record(target: str, freq: float | None, tools: Any, **kw: Any) -> dict:
         return base | {"target": target, "freq_mhz": freq, "tool_versions": tools,
                        "seconds": round(time.perf_counter() - t0, 2), "finished": now()} | kw
 
@@ -112,15 +118,32 @@ def failed_records(task: dict, message: str) -> list[dict]:
              "stage": "worker", "message": message[:2000], "finished": now()} for t, f, v in task["targets"]]
 
 
+class Runner(Protocol):
+    """What explore.run asks of a runner: `slots` tasks in flight; futures are
+    concurrent.futures' or Dask's."""
+
+    slots: int
+
+    def submit(self, task: dict) -> Any: ...
+
+    def wait(self, futures: Iterable[Any], timeout: float | None = None) -> tuple[set[Any], set[Any]]: ...
+
+    def result(self, fut: Any) -> list[dict]: ...
+
+    def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
 class InlineRunner:
     """Runs each task in this process when it is submitted."""
 
     slots = 1
 
-    def __init__(self, fn=None):
+    def __init__(self, fn: PointFn | None = None) -> None:
         self.fn = fn or run_point
 
-    def submit(self, task) -> cf.Future:
+    def submit(self, task: dict) -> cf.Future:
         fut: cf.Future = cf.Future()
         try:
             fut.set_result(self.fn(task))
@@ -130,13 +153,13 @@ class InlineRunner:
             fut.set_exception(exc)
         return fut
 
-    def wait(self, futures, timeout=None):
+    def wait(self, futures: Iterable[cf.Future], timeout: float | None = None) -> tuple[set[Any], set[Any]]:
         return cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
 
-    def result(self, fut):
+    def result(self, fut: cf.Future) -> list[dict]:
         return fut.result()
 
-    def close(self):
+    def close(self) -> None:
         pass
 
     def describe(self) -> str:
@@ -146,16 +169,16 @@ class InlineRunner:
 class LocalRunner(InlineRunner):
     """A pool of `workers` local processes (spawned, so no state leaks from the coordinator)."""
 
-    def __init__(self, workers: int, fn=None):
+    def __init__(self, workers: int, fn: PointFn | None = None) -> None:
         self.fn = fn or run_point
         self.slots = workers
         self._new_pool()
 
-    def _new_pool(self):
+    def _new_pool(self) -> None:
         self.pool = cf.ProcessPoolExecutor(self.slots, mp_context=multiprocessing.get_context("spawn"),
                                            initializer=die_with_parent, initargs=(os.getpid(),))
 
-    def submit(self, task):
+    def submit(self, task: dict) -> cf.Future:
         try:
             return self.pool.submit(self.fn, task)
         except cf.process.BrokenProcessPool:  # a worker died hard earlier: start a new pool
@@ -163,7 +186,7 @@ class LocalRunner(InlineRunner):
             self._new_pool()
             return self.pool.submit(self.fn, task)
 
-    def close(self):
+    def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     def describe(self) -> str:
@@ -173,7 +196,7 @@ class LocalRunner(InlineRunner):
 class DaskRunner:
     """Tasks on a Dask distributed cluster; slots = the workers' threads."""
 
-    def __init__(self, address: str, fn=None):
+    def __init__(self, address: str, fn: PointFn | None = None) -> None:
         try:
             from distributed import Client
         except ImportError as exc:  # pragma: no cover - a dependency of modforge
@@ -185,11 +208,11 @@ class DaskRunner:
         threads = self.client.nthreads()
         self.slots = max(1, sum(threads.values()))
 
-    def submit(self, task):
+    def submit(self, task: dict) -> Any:
         # pure=False: a re-submitted task runs again instead of returning a cached failure
         return self.client.submit(self.fn, task, pure=False)
 
-    def wait(self, futures, timeout=None):
+    def wait(self, futures: Iterable[Any], timeout: float | None = None) -> tuple[set[Any], set[Any]]:
         from distributed import wait
         try:
             res = wait(list(futures), timeout=timeout, return_when="FIRST_COMPLETED")
@@ -197,17 +220,17 @@ class DaskRunner:
             return set(), set(futures)
         return set(res.done), set(res.not_done)
 
-    def result(self, fut):
+    def result(self, fut: Any) -> list[dict]:
         return fut.result()
 
-    def close(self):
+    def close(self) -> None:
         self.client.close()
 
     def describe(self) -> str:
         return f"on the Dask cluster {self.address} ({self.slots} worker threads)"
 
 
-def make_runner(workers: int | None = None, scheduler: str | None = None, fn=None):
+def make_runner(workers: int | None = None, scheduler: str | None = None, fn: PointFn | None = None) -> Runner:
     from ..errors import ParameterError
     if scheduler:
         if not scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")):

@@ -33,7 +33,7 @@ import dataclasses
 import itertools
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from ..errors import ParameterError
 from ..registry import canonical, lookup, param_hash
@@ -84,7 +84,7 @@ class Sweep:
         return out
 
 
-def _values(where: str, key: str, value) -> list:
+def _values(where: str, key: str, value: Any) -> list:
     """A parameter value as the list of values it stands for."""
     if isinstance(value, dict):
         if set(value) != {"range"}:
@@ -112,13 +112,13 @@ def _values(where: str, key: str, value) -> list:
     return [value]
 
 
-def _text(v) -> str:
+def _text(v: Any) -> str:
     if isinstance(v, bool):
         return str(v).lower()
     return str(v)
 
 
-def _str_list(where: str, key: str, value, allowed: tuple[str, ...]) -> tuple[str, ...]:
+def _str_list(where: str, key: str, value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
     items = value if isinstance(value, list) else [value]
     if not items:
         raise ParameterError(where, key, "list is empty", value)
@@ -128,7 +128,15 @@ def _str_list(where: str, key: str, value, allowed: tuple[str, ...]) -> tuple[st
     return tuple(dict.fromkeys(items))
 
 
-def _number(where: str, key: str, value, kind=float, positive=True):
+@overload
+def _number(where: str, key: str, value: Any, kind: type[int], positive: bool = True) -> int: ...
+
+
+@overload
+def _number(where: str, key: str, value: Any, kind: type[float] = float, positive: bool = True) -> float: ...
+
+
+def _number(where: str, key: str, value: Any, kind: type[float] = float, positive: bool = True) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not isinstance(value, int)):
         raise ParameterError(where, key, f"must be {'an integer' if kind is int else 'a number'}", value)
     if positive and not value > 0:

@@ -17,13 +17,16 @@ set s by a bank and a buffer index (Values, those of the read issued the cycle b
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module, Mux
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from amaranth.hdl import Cat, Module, Mux, Value, ValueLike
 from amaranth.lib.memory import Memory
 
 
 class Banks:
     def __init__(self, width: int, words: int, *, banks: int = 2, sets: int = 1, buffers: int = 1,
-                 regions: int = 1, names=None):
+                 regions: int = 1, names: Callable[[int, int, int], str] | None = None) -> None:
         """names(buf, set, bank): each RAM's name (default bank{buf}_{set}_{bank})."""
         self.width, self.words, self.regions = width, words, regions
         self.banks, self.sets, self.buffers = banks, sets, buffers
@@ -34,22 +37,23 @@ class Banks:
                          for x in range(buffers) for s in range(sets) for b in range(banks)}
         mems = list(self.memories.values())
 
-        def grid(port):      # [buf][set][bank] of each RAM's port, in the order made above
+        # [buf][set][bank] of each RAM's port, in the order made above
+        def grid(port: Callable[[Memory], Any]) -> list[list[list[Any]]]:
             return [[[port(mems[(x * sets + s) * banks + b]) for b in range(banks)] for s in range(sets)]
                     for x in range(buffers)]
         self.rd = grid(lambda mem: mem.read_port())
         self.wr = grid(lambda mem: mem.write_port())
 
-    def ports(self):
+    def ports(self) -> list[tuple[int, int, int, Any, Any]]:
         """(buf, set, bank, read port, write port) of every RAM."""
         return [(x, s, b, self.rd[x][s][b], self.wr[x][s][b])
                 for x in range(self.buffers) for s in range(self.sets) for b in range(self.banks)]
 
-    def address(self, word, region=0):
+    def address(self, word: Value, region: ValueLike = 0) -> Value:
         """The address of word `word` of region `region`."""
         return word if self.regions == 1 else Cat(word[:self.word_bits], region)
 
-    def data(self, s: int, bank, buf=0):
+    def data(self, s: int, bank: ValueLike, buf: ValueLike = 0) -> Value:
         """The read data of set s's bank `bank` in buffer `buf`."""
         rows = [_pick(bank, [port.data for port in self.rd[x][s]]) for x in range(self.buffers)]
         return _pick(buf, rows)
@@ -60,7 +64,7 @@ class Banks:
             m.submodules[name] = mem
 
 
-def _pick(index, values):
+def _pick(index: ValueLike, values: Sequence[Value]) -> Value:
     """values[index] as a Mux chain (index: a Value; one value: itself)."""
     if len(values) == 1:
         return values[0]

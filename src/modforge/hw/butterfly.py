@@ -16,11 +16,13 @@ scaled by a second one and o1 by a fixed power of two (an inverse's final stage)
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
+from typing import Any
+
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike, signed
 
 from .fermat import PowerMul, control_width, fermat_fold_difference, fermat_sub, fixed_shift, power_mul_depth
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
-from .pipeline import Stager, build_stages
+from .pipeline import Datapath, Stager, build_stages
 
 Q_INPUTS = ("", "static", "per-op")
 
@@ -32,7 +34,7 @@ class Butterfly(Elaboratable):
     are in flight) or "per-op" (q may change with every operation: it rides along the
     pipeline). `lane` only names the signals."""
 
-    def __init__(self, q: int, w: int, mul, lane: int = 0, q_input: str = ""):
+    def __init__(self, q: int, w: int, mul: Datapath, lane: int = 0, q_input: str = "") -> None:
         if q_input not in Q_INPUTS:
             raise ValueError(f"q_input must be one of {Q_INPUTS}")
         self.w, self.mul = w, mul
@@ -40,17 +42,17 @@ class Butterfly(Elaboratable):
         self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
         self.gs = Signal(name=f"gs{lane}")
         self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
-        self.q = Signal(w, name=f"q{lane}") if q_input else q
+        self.q: ValueLike = Signal(w, name=f"q{lane}") if q_input else q
         self.q_rides = q_input == "per-op"
         self.rt = Signal(sum(mul.runtime.values()), name=f"rt{lane}")
 
-    def _ride(self, m, value, name):
+    def _ride(self, m: Module, value: Value, name: str) -> Signal:
         """value registered once (the next stage's copy)."""
         reg = Signal.like(value, name=name)
         m.d.sync += reg.eq(value)
         return reg
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         q, w = self.q, self.w
         u, v = self.u, self.v
@@ -98,7 +100,7 @@ class ShiftButterfly(Elaboratable):
     sum and difference, their folds mod M, the fixed shift: each registered); no enable."""
 
     def __init__(self, K: int, sqrt2: bool = False, lane: int = 0, scale_sqrt2: bool | None = None,
-                 fixed_shift: int | None = None):
+                 fixed_shift: int | None = None) -> None:
         self.K, self.sqrt2, self.scale_sqrt2, self.fixed_k, self.lane = K, sqrt2, scale_sqrt2, fixed_shift, lane
         self.depth = shift_butterfly_depth(sqrt2, scale_sqrt2, fixed_shift is not None)
         self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
@@ -108,20 +110,20 @@ class ShiftButterfly(Elaboratable):
         self.o0, self.o1 = Signal(K + 1, name=f"o0_{lane}"), Signal(K + 1, name=f"o1_{lane}")
 
     @staticmethod
-    def _delay(m, value, k: int):
+    def _delay(m: Module, value: Signal, k: int) -> Signal:
         for _ in range(k):
             reg = Signal.like(value, name=f"{value.name}_d")
             m.d.sync += reg.eq(value)
             value = reg
         return value
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m, K = Module(), self.K
         m.submodules.twiddle = tw = PowerMul(K, self.sqrt2, name=f"tw{self.lane}")
         m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
-        products = tw.depth if self.scale is None else max(tw.depth, power_mul_depth(self.scale_sqrt2))
+        products = tw.depth if self.scale_sqrt2 is None else max(tw.depth, power_mul_depth(self.scale_sqrt2))
         u = self.u
-        if self.scale is not None:
+        if self.scale_sqrt2 is not None:      # self.scale is its control word
             m.submodules.scaler = su = PowerMul(K, self.scale_sqrt2, name=f"su{self.lane}")
             m.d.comb += [su.a.eq(u), su.ctrl.eq(self.scale)]
             u = self._delay(m, su.o, products - su.depth)

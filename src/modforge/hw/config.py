@@ -7,6 +7,9 @@ ports (en, addr, data). A register or memory takes the low bits of data. A plain
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from amaranth.hdl import Module, Signal
 from amaranth.lib import stream
 
@@ -15,7 +18,8 @@ class ConfigLoader:
     """cfg: the stream (a sink: connect a source to it); allow: take words now (drive it);
     registers: the register file's Signals."""
 
-    def __init__(self, data_bits: int, word_bits: int, sel_bits: int, registers, ports=None):
+    def __init__(self, data_bits: int, word_bits: int, sel_bits: int,
+                 registers: Iterable[tuple[str, int, int]], ports: Mapping[int, Any] | None = None) -> None:
         """registers: (name, width, init) per register; ports: sel -> write port."""
         self.data_bits, self.word_bits = data_bits, word_bits
         self.registers = [Signal(width, init=init, name=name) for name, width, init in registers]

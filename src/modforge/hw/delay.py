@@ -6,11 +6,13 @@ pipeline. Registers are made on demand, one chain per field, as long as its long
 
 from __future__ import annotations
 
-from amaranth.hdl import Signal
+from collections.abc import Mapping
+
+from amaranth.hdl import Module, ShapeLike, Signal
 
 
 class DelayLine:
-    def __init__(self, m, shapes: dict, prefix: str = "op"):
+    def __init__(self, m: Module, shapes: Mapping[str, ShapeLike], prefix: str = "op") -> None:
         """shapes: field name -> shape (as for Signal)."""
         self.m, self.prefix = m, prefix
         self.now = {name: Signal(shape, name=f"{prefix}_{name}") for name, shape in shapes.items()}

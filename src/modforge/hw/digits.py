@@ -23,6 +23,8 @@ of (w + Q') / 2) instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
 
 
@@ -33,7 +35,7 @@ class Accumulator(Elaboratable):
 
     depth = 2
 
-    def __init__(self, u: int, digit_bits: int, s: int = 2, signed_digits: bool = False):
+    def __init__(self, u: int, digit_bits: int, s: int = 2, signed_digits: bool = False) -> None:
         self.u, self.s, self.signed_digits = u, s, signed_digits
         shape = signed(digit_bits) if signed_digits else digit_bits
         self.d = [Signal(shape, name=f"acc_d{k}") for k in range(s)]
@@ -44,7 +46,7 @@ class Accumulator(Elaboratable):
         self.o = Signal(s * u, name="acc_o")
         self.carry = Signal(signed(self.carry_bits), name="acc_carry")
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         u, s = self.u, self.s
         r0, first1 = Signal(signed(self.sum_bits), name="acc_r0"), Signal(name="acc_first1")
@@ -66,12 +68,12 @@ class SegmentAddSub(Elaboratable):
 
     depth = 1
 
-    def __init__(self, width: int, subtract: bool = False):
+    def __init__(self, width: int, subtract: bool = False) -> None:
         self.width, self.subtract = width, subtract
         self.a, self.b, self.o = Signal(width, name="as_a"), Signal(width, name="as_b"), Signal(width, name="as_o")
         self.first, self.cin, self.cout = (Signal(name=f"as_{x}") for x in ("first", "cin", "cout"))
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         carry = Mux(self.first, self.cin, self.cout)            # into this segment
         total = Signal(self.width + 1, name="as_total")
@@ -94,13 +96,13 @@ class Halver(Elaboratable):
     segment k+1 came in (the last segment's half: the cycle after the last came in, after
     the one before it)."""
 
-    def __init__(self, width: int):
+    def __init__(self, width: int) -> None:
         self.width = width
         self.d, self.o = Signal(width, name="hv_d"), Signal(width, name="hv_o")
         self.valid, self.last, self.top, self.o_valid = (Signal(name=f"hv_{x}") for x in ("valid", "last", "top",
                                                                                             "o_valid"))
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         held, has, flush, top = (Signal(self.width, name="hv_held"), Signal(name="hv_has"), Signal(name="hv_flush"),
                                  Signal(name="hv_top"))

@@ -26,9 +26,10 @@ cycle were a path of 14 ns), stage 3 the nodes over the leaves recombined, and
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterable
+from typing import Any, Literal
 
-from amaranth.hdl import Cat, Const, Signal, Value, signed, unsigned
+from amaranth.hdl import Cat, Const, Module, Shape, Signal, Value, ValueLike, signed, unsigned
 
 from .pipeline import Stager
 
@@ -37,6 +38,9 @@ from .pipeline import Stager
 Dsp = Literal["dsp48e2", "dsp48e1", "ecp5", "none"]
 DSP_PROFILES: dict[str, tuple[int, int] | None] = {"dsp48e2": (26, 17), "dsp48e1": (25, 18), "ecp5": (18, 18),
                                                    "none": None}
+DspSizes = tuple[int, int] | None   # a profile's (Gamma_A, Gamma_B), None: no tiling
+#: a Karatsuba (sub)tree: ("leaf" | "product" | "node", bits, signed, ...), see `_split`
+Tree = tuple[Any, ...]
 DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"
 
 
@@ -65,7 +69,7 @@ def unsigned_as_signed(v: Value) -> Value:
     return Cat(v, Const(0, 1)).as_signed()
 
 
-def partial_products(x: Value, xw: int, y, yw: int, dsp) -> list[tuple[int, Value]]:
+def partial_products(x: Value, xw: int, y: Value | int, yw: int, dsp: DspSizes) -> list[tuple[int, Value]]:
     """x * y as [(shift, partial product)]: x (xw bits) and y (a Value or a constant int,
     yw bits) split into the DSP tiling's chunks (better orientation); dsp None: one product.
     Zero constant chunks are dropped (a constant y)."""
@@ -86,12 +90,12 @@ def partial_products(x: Value, xw: int, y, yw: int, dsp) -> list[tuple[int, Valu
     return out or [(0, Const(0, 1))]
 
 
-def register_products(stage: Stager, parts, name: str) -> list[tuple[int, Value]]:
+def register_products(stage: Stager, parts: Iterable[tuple[int, Value]], name: str) -> list[tuple[int, Value]]:
     """One stage: a register per partial product (a DSP's output register)."""
     return [(s, stage(p, f"{name}_pp{k}")) for k, (s, p) in enumerate(parts)]
 
 
-def accumulate(parts) -> Value:
+def accumulate(parts: Iterable[tuple[int, Value]]) -> Value:
     """The sum of (registered) partial products at their offsets."""
     acc = None
     for s, p in parts:
@@ -106,11 +110,11 @@ KARATSUBA_STAGES = 3    # the operands' differences; the DSPs; the recombination
 
 
 #: the multipliers' signed operand sizes per profile (DSP48E2 27x18, DSP48E1 25x18, ECP5 18x18)
-SIGNED_SIZES = {(26, 17): (27, 18), (25, 18): (25, 18), (18, 18): (18, 18)}
+SIGNED_SIZES: dict[tuple[int, ...], tuple[int, int]] = {(26, 17): (27, 18), (25, 18): (25, 18), (18, 18): (18, 18)}
 _NO_FIT = 1 << 20       # a signed leaf that is not one DSP: never chosen
 
 
-def signed_fits(bits: int, dsp) -> bool:
+def signed_fits(bits: int, dsp: DspSizes) -> bool:
     """A signed bits x bits product is one DSP of the profile."""
     if dsp is None:
         return False
@@ -124,7 +128,7 @@ def _halves(bits: int, is_signed: bool) -> tuple[int, int]:
     return h, (max(h + 1, bits - h) + 1 if is_signed else h + 1)
 
 
-def _cost(bits: int, is_signed: bool, levels: int, dsp) -> tuple[int, bool]:
+def _cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tuple[int, bool]:
     """(DSPs, the middle signed) of a bits x bits product (signed operands or unsigned) with
     `levels` levels: each middle signed when that needs no more DSPs than its magnitude."""
     if levels == 0 or bits < 2:
@@ -137,7 +141,7 @@ def _cost(bits: int, is_signed: bool, levels: int, dsp) -> tuple[int, bool]:
     return outer + min(as_signed, as_magnitude), as_signed <= as_magnitude
 
 
-def karatsuba_levels(bits: int, dsp) -> int:
+def karatsuba_levels(bits: int, dsp: DspSizes) -> int:
     """Recursion levels of a bits x bits unsigned product that need the fewest DSPs (the
     fewest levels among equals: each level costs adders); 0: plain tiling; dsp None: 0."""
     if dsp is None:
@@ -149,12 +153,12 @@ def karatsuba_levels(bits: int, dsp) -> int:
     return best
 
 
-def karatsuba_dsps(bits: int, dsp) -> int:
+def karatsuba_dsps(bits: int, dsp: DspSizes) -> int:
     """The DSP multiplications of `karatsuba_product` (dsp None: 0, left to the tool)."""
     return 0 if dsp is None else _cost(bits, False, karatsuba_levels(bits, dsp), dsp)[0]
 
 
-def _magnitude(m, d: Value, bits: int, name: str) -> tuple[Value, Value]:
+def _magnitude(m: Module, d: Value, bits: int, name: str) -> tuple[Value, Value]:
     """(|d|, d < 0) of a signed d with |d| < 2^bits: (d ^ s) + s, one carry chain (a wire:
     the next level reads it several times)."""
     sign = d[-1]
@@ -163,13 +167,15 @@ def _magnitude(m, d: Value, bits: int, name: str) -> tuple[Value, Value]:
     return wire, sign
 
 
-def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels: int, dsp, name: str):
+def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes,
+           name: str) -> Tree:
     """Stage 1: the tree of leaf operands (registered) and middle signs (registered). A
     middle stays signed, (x0 - x1)(y1 - y0) of signed operands, when that needs no more DSPs
     than its magnitude (`_cost`): no magnitude, no sign."""
     if levels == 0 or bits < 2:
         x, y = stage(x[:bits], f"{name}_x"), stage(y[:bits], f"{name}_y")
         return ("leaf", bits, is_signed, x.as_signed() if is_signed else x, y.as_signed() if is_signed else y)
+    assert dsp is not None          # levels > 0: karatsuba_levels found a profile
     h, dw = _halves(bits, is_signed)
     x0, x1, y0, y1 = x[:h], x[h:bits], y[:h], y[h:bits]
     if is_signed:
@@ -185,19 +191,19 @@ def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels
             _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m"))
 
 
-def _shape(tree):
+def _shape(tree: Tree) -> Shape:
     """A (sub)tree's product: 2*bits bits, signed if its operands are."""
     return signed(2 * tree[1]) if tree[2] else unsigned(2 * tree[1])
 
 
-def _leaf_product(tree, dsp) -> Value:
+def _leaf_product(tree: Tree, dsp: DspSizes) -> Value:
     _, bits, is_signed, x, y = tree
     if is_signed:
         return x * y
     return accumulate(partial_products(x, bits, y, bits, dsp))[:2 * bits]
 
 
-def _multiply(stage: Stager, tree, dsp, name: str):
+def _multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str) -> Tree:
     """Stage 2: the DSP products registered; the signs ride."""
     if tree[0] == "leaf":
         return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp), f"{name}_p", _shape(tree)))
@@ -207,7 +213,7 @@ def _multiply(stage: Stager, tree, dsp, name: str):
             _multiply(stage, high, dsp, f"{name}2"), _multiply(stage, mid, dsp, f"{name}m"))
 
 
-def _recombine_leaves(stage: Stager, tree, name: str):
+def _recombine_leaves(stage: Stager, tree: Tree, name: str) -> Tree:
     """Stage 3: each node over products recombined and registered (a product alone rides)."""
     if tree[0] == "product":
         return ("product", tree[1], tree[2], stage(tree[3], f"{name}_z"))
@@ -220,7 +226,8 @@ def _recombine_leaves(stage: Stager, tree, name: str):
             _recombine_leaves(stage, high, f"{name}2"), _recombine_leaves(stage, mid, f"{name}m"))
 
 
-def _combine(m, tree, name: str, overlay=None, addend=None) -> Value:
+def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
+             addend: ValueLike | None = None) -> Value:
     """Stage 4's logic: the product of a (sub)tree, a wire (each used twice); overlay,
     addend: the root's (see `karatsuba_sum`)."""
     if tree[0] == "product":
@@ -235,8 +242,8 @@ def _combine(m, tree, name: str, overlay=None, addend=None) -> Value:
     return wire
 
 
-def _recombine(bits: int, is_signed: bool, h: int, sign, z0: Value, z2: Value, zm: Value,
-               overlay=None, addend=None) -> Value:
+def _recombine(bits: int, is_signed: bool, h: int, sign: Value | None, z0: Value, z2: Value, zm: Value,
+               overlay: Value | None = None, addend: ValueLike | None = None) -> Value:
     """z2 2^(2h) + (z0 + z2 + zm) 2^h + z0 (+ addend), zm signed (sign None) or a magnitude
     with its sign; the middle sum x0 y1 + x1 y0 is non-negative for unsigned operands, and
     |x0 y1 + x1 y0| < 2^bits for signed ones."""
@@ -256,13 +263,13 @@ def _recombine(bits: int, is_signed: bool, h: int, sign, z0: Value, z2: Value, z
     return product if addend is None else product + addend
 
 
-def karatsuba_split(stage: Stager, x: Value, y: Value, bits: int, dsp, name: str):
+def karatsuba_split(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str) -> Tree:
     """Stage 1 of x * y (bits-bit unsigned Values): the differences; the registered tree
     (karatsuba_levels(bits, dsp) levels) for `karatsuba_multiply`. No stage.next()."""
     return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name)
 
 
-def karatsuba_operands(tree) -> tuple[Value, Value]:
+def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:
     """x and y as stage 1 registered them (the leaves outside the middles: their digits)."""
     if tree[0] == "leaf":
         return tree[3], tree[4]
@@ -271,19 +278,20 @@ def karatsuba_operands(tree) -> tuple[Value, Value]:
     return Cat(x0, x1), Cat(y0, y1)
 
 
-def karatsuba_multiply(stage: Stager, tree, dsp, name: str):
+def karatsuba_multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str) -> Tree:
     """Stage 2: the karatsuba_dsps(bits, dsp) DSP products; the registered tree for
     `karatsuba_recombine`. No stage.next()."""
     return _multiply(stage, tree, dsp, name)
 
 
-def karatsuba_recombine(stage: Stager, tree, name: str):
+def karatsuba_recombine(stage: Stager, tree: Tree, name: str) -> Tree:
     """Stage 3: the nodes over the leaves recombined; the registered tree for
     `karatsuba_sum`. No stage.next()."""
     return _recombine_leaves(stage, tree, name)
 
 
-def karatsuba_sum(m, tree, name: str, overlay=None, addend=None) -> Value:
+def karatsuba_sum(m: Module, tree: Tree, name: str, overlay: Value | None = None,
+                  addend: ValueLike | None = None) -> Value:
     """The rest of the recombination (combinational, after stage 3): the 2*bits-bit product,
     + addend if given (one more operand of the root's sum, not a chain after it: the result
     is then 2*bits+1 bits or wider). overlay (2*bits bits): ORed into the root's
@@ -292,11 +300,12 @@ def karatsuba_sum(m, tree, name: str, overlay=None, addend=None) -> Value:
     return _combine(m, tree, name, overlay, addend)
 
 
-def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp, name: str, ride=()):
+def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str,
+                      ride: Iterable[ValueLike] = ()) -> tuple[Value, list[Signal]]:
     """x * y (bits-bit unsigned Values) after KARATSUBA_STAGES stages of `stage` (this calls
     stage.next() after each): (the 2*bits-bit product, combinational from stage-3
     registers, the `ride` values registered beside them)."""
-    def carry(values):
+    def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
     tree = karatsuba_split(stage, x, y, bits, dsp, name)

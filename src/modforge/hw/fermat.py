@@ -35,12 +35,14 @@ w = z - 1 = Cat(L, H) the product is w - Cat(~H, L) with no constant left over.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike
 
 from .dsp import (
     DSP_PROFILES,
     KARATSUBA_STAGES,
+    DspSizes,
     karatsuba_multiply,
     karatsuba_operands,
     karatsuba_recombine,
@@ -55,20 +57,20 @@ def modulus(K: int) -> int:
     return (1 << K) + 1
 
 
-def fermat_sub(a, b, K: int) -> Value:
+def fermat_sub(a: ValueLike, b: ValueLike, K: int) -> Value:
     """a - b mod M, a and b in [0, M) (K+1 bits): d = a - b, and if d < 0, d + M = d mod 2^K + 1."""
     a = Value.cast(a)
     return fermat_fold_difference(Cat(a, Const(0, max(0, K + 1 - len(a)))) - b, K)
 
 
-def fermat_fold_difference(d, K: int) -> Value:
+def fermat_fold_difference(d: ValueLike, K: int) -> Value:
     """d mod M for a signed d in (-M, M) (K+2 bits or more): d + M = d mod 2^K + 1 if d < 0."""
     d = Value.cast(d)
     negative = d[-1]
     return (Cat(d[:K], d[K] & ~negative) + negative)[:K + 1]
 
 
-def fermat_add(a, b, K: int) -> Value:
+def fermat_add(a: Value, b: ValueLike, K: int) -> Value:
     """a + b mod M, a and b in [0, M): s = a + b = s1 2^K + s0 = s0 - s1 (s1 <= 2)."""
     s = a + b
     return fermat_sub(s[:K], s[K:K + 2], K)
@@ -89,7 +91,7 @@ def control_width(K: int, sqrt2: bool) -> int:
     return amount_bits(K) + 1 + sqrt2
 
 
-def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) -> int:
+def power_control(K: int, c: Fraction | int, e: int, k: int = 0, sqrt2: bool = False) -> int:
     """The control word of a product by A^e * 2^k, A = 2^c (c a positive integer or 1/2):
     Cat(amount, neg[, odd]), the shift z = a*2^s of PowerMul's first two stages; an odd power
     of sqrt(2) = 2^(K/4) (2^(K/2) - 1) is -z*(2^(K/2) - 1) (stage 3), z = -a*2^(h + K/4).
@@ -106,14 +108,14 @@ def power_control(K: int, c: Fraction, e: int, k: int = 0, sqrt2: bool = False) 
     return amount | neg << amount_bits(K) | (odd << amount_bits(K) + 1 if sqrt2 else 0)
 
 
-def fermat_sub_minus_one(a, b, K: int) -> Value:
+def fermat_sub_minus_one(a: Value, b: ValueLike, K: int) -> Value:
     """a - b - 1 mod M, a and b K-bit: e = a + ~b = a - b - 1 + 2^K (no carry in), and without
     its carry (a - b - 1 < 0) the residue is e mod 2^K + 1: fermat_sub's two carry chains."""
     e = a + (~Value.cast(b))[:K]
     return (e[:K] + ~e[K])[:K + 1]
 
 
-def sqrt2_step(w, K: int, odd) -> Value:
+def sqrt2_step(w: ValueLike, K: int, odd: ValueLike) -> Value:
     """-z*(2^(K/2) - 1) mod M when odd is high, else z, from w = z - 1 mod M (z in [0, M)):
     one fermat_sub. With w = Cat(L, H) < 2^K, w*2^(K/2) = L 2^(K/2) - H, so
     -(w + 1)(2^(K/2) - 1) = w - (L 2^(K/2) + 2^(K/2) - 1 - H) = w - Cat(~H, L): no constant
@@ -126,7 +128,7 @@ def sqrt2_step(w, K: int, odd) -> Value:
     return fermat_sub(w0, Mux(odd, odd_y, Cat(Const(0, K), ~w1)), K)
 
 
-def rotate_left(m: Module, x, amount, K: int, name: str) -> Value:
+def rotate_left(m: Module, x: ValueLike, amount: Value, K: int, name: str) -> Value:
     """x (K bits) rotated left by amount (< K): a log rotator of 4:1 steps, each written as
     hw.select.pick (one LUT6 a bit and step). Each step is a signal: Amaranth lowers an
     expression once per use, and a step reads the one before four times, so nested
@@ -140,7 +142,7 @@ def rotate_left(m: Module, x, amount, K: int, name: str) -> Value:
     return rotated
 
 
-def fixed_shift(a, k: int, K: int, enable=1) -> Value:
+def fixed_shift(a: ValueLike, k: int, K: int, enable: ValueLike = 1) -> Value:
     """a*2^k mod M for a constant k when enable is high, else a (a in [0, M)): the rotation is
     wiring, one fermat_sub (PowerMul's second stage with a fixed split). x = a0 2^amount =
     lo - hi (lo: a0's low K - amount bits moved up, hi: its top bits wrapped around), negated
@@ -172,7 +174,7 @@ class PowerMul(Elaboratable):
                z - 1 mod M (fermat_sub_minus_one: the same chains)
       stage 3 (sqrt2): -z*(2^(K/2) - 1) for an odd power, else z (sqrt2_step)"""
 
-    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm"):
+    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm") -> None:
         self.K, self.sqrt2 = K, sqrt2
         self.depth = power_mul_depth(sqrt2)
         self.a = Signal(K + 1, name=f"{name}_a")
@@ -180,7 +182,7 @@ class PowerMul(Elaboratable):
         self.o = Signal(K + 1, name=f"{name}_o")
         self.name = name
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         K, ab, name = self.K, amount_bits(self.K), self.name
         amount1, neg1 = Signal(ab, name=f"{name}_k1"), Signal(name=f"{name}_n1")
@@ -225,12 +227,12 @@ class MulAdd(Elaboratable):
 
     depth = 1 + KARATSUBA_STAGES + 2
 
-    def __init__(self, K: int, dsp=DSP_PROFILES["dsp48e2"], name: str = "ma"):
+    def __init__(self, K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], name: str = "ma") -> None:
         self.K, self.dsp, self.name = K, dsp, name
         self.a, self.b, self.c = (Signal(K + 1, name=f"{name}_{x}") for x in "abc")
         self.o = Signal(K + 1, name=f"{name}_o")
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         K, name = self.K, self.name
         stage = Stager(m, Const(1))

@@ -8,25 +8,27 @@ steps it in the caller's current condition (e.g. inside `with m.If(take):`)."""
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Signal
+from typing import Any
+
+from amaranth.hdl import Cat, Module, Signal, Value
 
 
 class FrameCounter:
-    def __init__(self, rows: int, regions: int = 1, name: str = "frame"):
+    def __init__(self, rows: int, regions: int = 1, name: str = "frame") -> None:
         self.rows, self.regions = rows, regions
         self.k = Signal(range(rows), name=f"{name}_k")
         self.res = Signal(range(regions), name=f"{name}_res")
 
     @property
-    def index(self):
+    def index(self) -> Value:
         """The beat's index in the frame (rows a power of two)."""
         return Cat(self.k, self.res)
 
-    def last(self):
+    def last(self) -> Value:
         """The beat is the frame's last."""
         return (self.k == self.rows - 1) & (self.res == self.regions - 1)
 
-    def advance(self, m, *at_end):
+    def advance(self, m: Module, *at_end: Any) -> None:
         """Step to the next beat (after the last: row 0 of region 0, and the statements
         at_end, e.g. flags that the frame is complete)."""
         k, res = self.k, self.res

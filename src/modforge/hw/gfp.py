@@ -18,6 +18,8 @@ named comb signals (names numbered in creation order).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from amaranth.hdl import Cat, Const, Module, Signal, Value
 
 from modforge.math import poly
@@ -30,7 +32,7 @@ class Vec:
 
     __slots__ = ("planes", "n")
 
-    def __init__(self, planes, n: int):
+    def __init__(self, planes: Iterable[Value], n: int) -> None:
         self.planes = tuple(planes)
         self.n = n
 
@@ -180,16 +182,16 @@ class GF:
             vl, vh = v.planes
             return self.wire_vec(Vec([(one & vl) | (two & vh), (one & vh) | (two & vl)], n), "pp")
         v = self.wire_vec(v, "pp_in")
-        acc = None
+        acc: list[Value] = []
         for x in range(1, self.p):
             sel = (Cat(*coef) == x).replicate(n)
             sv = self.scale(v, x)
             term = [sel & pl for pl in sv.planes]
-            acc = term if acc is None else [a | t for a, t in zip(acc, term, strict=True)]
+            acc = [a | t for a, t in zip(acc, term, strict=True)] if acc else term
         return self.wire_vec(Vec(acc, n), "pp")
 
     # --- reduction by f (eq. (2)) -----------------------------------------------------
-    def reduce_rows(self, v: Vec, f) -> list[Vec]:
+    def reduce_rows(self, v: Vec, f: Sequence[int]) -> list[Vec]:
         """v mod f as a list of polynomials of m coefficients to be summed (eq. (2)): row 0
         is v_0..v_{m-1}; each term v_i (x^i mod f) contributes c*v_i at position k, placed
         in the first row free at k.  Rows = max operands per output coefficient."""
@@ -225,11 +227,11 @@ class GF:
             planes.append(Cat(*parts))
         return Vec(planes, m)
 
-    def reduce(self, v: Vec, f) -> Vec:
+    def reduce(self, v: Vec, f: Sequence[int]) -> Vec:
         return self.sum(self.reduce_rows(v, f))
 
 
-def _place_terms(table) -> tuple[list[dict[int, tuple[int, int]]], list[int]]:
+def _place_terms(table: Iterable[Sequence[int]]) -> tuple[list[dict[int, tuple[int, int]]], list[int]]:
     """The terms c*v_{m+i} at position k of eq. (2) (c = coefficient k of table[i]), each in
     the first row free at k: (rows as {k: (c, i)}, the scales c in order of first use)."""
     rows: list[dict[int, tuple[int, int]]] = []

@@ -10,6 +10,8 @@ is always ready a new operand set is accepted in the cycle the result leaves:
 initiation interval N + 1.
 """
 
+from typing import Any
+
 from amaranth.hdl import Module, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
@@ -26,7 +28,7 @@ class Datapath:
     it holds while the output waits for o.ready.
     """
 
-    def __init__(self, in_width: int, out_width: int, steps: int):
+    def __init__(self, in_width: int, out_width: int, steps: int) -> None:
         if steps < 1:
             raise ValueError("an iterative core needs at least one step")
         self.in_width, self.out_width, self.steps = in_width, out_width, steps
@@ -38,7 +40,7 @@ class Datapath:
 class IterativeCore(wiring.Component):
     """The stream shell around one Datapath: latency and initiation interval steps + 1."""
 
-    def __init__(self, datapath: Datapath):
+    def __init__(self, datapath: Datapath) -> None:
         self.datapath = datapath
         self.steps = datapath.steps
         self.latency = self.steps + 1
@@ -48,7 +50,7 @@ class IterativeCore(wiring.Component):
             "o": Out(stream.Signature(datapath.out_width)),
         })
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         busy = Signal()
         index = Signal(range(max(self.steps, 2)))

@@ -11,27 +11,27 @@ reduced as stated and returns a value in [0, q).
 
 from __future__ import annotations
 
-from amaranth.hdl import Mux, Value
+from amaranth.hdl import Mux, Value, ValueLike
 
 
-def _width(q, width: int | None) -> int:
+def _width(q: ValueLike, width: int | None) -> int:
     if width is not None:
         return width
     return len(q) if isinstance(q, Value) else int(q).bit_length()
 
 
-def add_mod(a, b, q, width: int | None = None) -> Value:
+def add_mod(a: Value, b: Value, q: ValueLike, width: int | None = None) -> Value:
     total = a + b
     return Mux(total >= q, total - q, total)[:_width(q, width)]
 
 
-def sub_mod(a, b, q, width: int | None = None) -> Value:
+def sub_mod(a: Value, b: Value, q: ValueLike, width: int | None = None) -> Value:
     return Mux(a >= b, a - b, a + q - b)[:_width(q, width)]
 
 
-def reduce_once(x, q, width: int | None = None) -> Value:
+def reduce_once(x: Value, q: ValueLike, width: int | None = None) -> Value:
     return Mux(x >= q, x - q, x)[:_width(q, width)]
 
 
-def half_mod(x, q, width: int | None = None) -> Value:
+def half_mod(x: Value, q: ValueLike, width: int | None = None) -> Value:
     return Mux(x[0], (x + q) >> 1, x >> 1)[:_width(q, width)]

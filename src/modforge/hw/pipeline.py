@@ -27,7 +27,11 @@ stages kept.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Elaboratable, Module, Signal, Value
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from amaranth.hdl import Cat, Elaboratable, Module, ShapeLike, Signal, Value, ValueLike
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -37,14 +41,14 @@ class Stager:
     stage's registers); `stage.next()` closes the current stage (call it once after each
     stage's registers, L times in all)."""
 
-    def __init__(self, m: Module, advance: Value, keep=None):
+    def __init__(self, m: Module, advance: Value, keep: Sequence[bool] | None = None) -> None:
         self.m = m
         self.advance = advance
         self.keep = keep        # per stage: registered (None: all)
         self.index = 1          # the stage being built (1-based)
         self.count = 0          # stages closed
 
-    def __call__(self, value, name: str, shape=None) -> Signal:
+    def __call__(self, value: ValueLike, name: str, shape: ShapeLike | None = None) -> Signal:
         value = Value.cast(value)
         shape = shape if shape is not None else value.shape()
         if self.keep is not None and not self.keep[self.index - 1]:
@@ -66,20 +70,24 @@ class Datapath:
     bits over `stages` stages; `keep` (None: all) the stages registered, `depth` their number
     (the latency). Subclasses implement `build(m, stage, operands) -> result`."""
 
-    def __init__(self, in_width: int, out_width: int, stages: int):
+    #: run-time inputs packed after the operands, name -> bits (a modular datapath with a
+    #: run-time modulus sets its own; hw.butterfly.Butterfly sizes its `rt` port by it)
+    runtime: Mapping[str, int] = MappingProxyType({})
+
+    def __init__(self, in_width: int, out_width: int, stages: int) -> None:
         if stages < 1:
             raise ValueError("a pipelined datapath needs at least one register stage")
         self.in_width, self.out_width = in_width, out_width
         self.stages = self.depth = stages
-        self.keep = None
+        self.keep: list[bool] | None = None
 
-    def keep_stages(self, keep) -> None:
+    def keep_stages(self, keep: Iterable[object]) -> None:
         """Register only the stages marked True (the last must be): latency = their number."""
-        keep = [bool(k) for k in keep]
-        if len(keep) != self.stages or not keep[-1]:
-            raise ValueError(f"keep: {self.stages} flags, the last True, got {keep}")
-        self.keep = keep
-        self.depth = sum(keep)
+        flags = [bool(k) for k in keep]
+        if len(flags) != self.stages or not flags[-1]:
+            raise ValueError(f"keep: {self.stages} flags, the last True, got {flags}")
+        self.keep = flags
+        self.depth = sum(flags)
 
     def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         raise NotImplementedError
@@ -98,7 +106,7 @@ def build_stages(datapath: Datapath, m: Module, stage: Stager, operands: Value) 
 class PipelinedCore(wiring.Component):
     """The stream shell around one Datapath: latency = its stages kept, one operand set a cycle."""
 
-    def __init__(self, datapath: Datapath):
+    def __init__(self, datapath: Datapath) -> None:
         self.datapath = datapath
         self.stages = datapath.stages
         self.depth = self.steps = self.latency = datapath.depth
@@ -108,7 +116,7 @@ class PipelinedCore(wiring.Component):
             "o": Out(stream.Signature(datapath.out_width)),
         })
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         advance = Signal()
         m.d.comb += [
@@ -130,13 +138,13 @@ class Lanes(Datapath):
     each in a submodule of its own (`LaneDatapath`) whose registers move with the stages'.
     Its stages are the lanes' registered ones (the first lane's depth)."""
 
-    def __init__(self, datapaths, in_width: int, out_width: int):
+    def __init__(self, datapaths: Iterable[Datapath], in_width: int, out_width: int) -> None:
         self.datapaths = list(datapaths)
         self.in_lane, self.out_lane = in_width, out_width
         lanes = len(self.datapaths)
         super().__init__(lanes * in_width, lanes * out_width, self.datapaths[0].depth)
 
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         out = []
         for lane, datapath in enumerate(self.datapaths):
             dp = LaneDatapath(datapath, stage.advance, self.in_lane, self.out_lane)
@@ -152,7 +160,7 @@ class ParallelCore(PipelinedCore):
     """PipelinedCore around `Lanes(datapaths, in_width, out_width)`: the lanes under one valid
     chain. Latency: the lanes' (the first's depth)."""
 
-    def __init__(self, datapaths, in_width: int, out_width: int):
+    def __init__(self, datapaths: Iterable[Datapath], in_width: int, out_width: int) -> None:
         lanes = Lanes(datapaths, in_width, out_width)
         self.in_lane, self.out_lane = in_width, out_width
         super().__init__(lanes)
@@ -162,11 +170,11 @@ class LaneDatapath(Elaboratable):
     """One lane of Lanes: datapath from x to y (its low bits), its registers moving on
     `advance`."""
 
-    def __init__(self, datapath: Datapath, advance: Value, in_width: int, out_width: int):
+    def __init__(self, datapath: Datapath, advance: Value, in_width: int, out_width: int) -> None:
         self.datapath, self.advance = datapath, advance
         self.x, self.y = Signal(in_width, name="x"), Signal(out_width, name="y")
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         stager = Stager(m, self.advance, self.datapath.keep)
         m.d.comb += self.y.eq(build_stages(self.datapath, m, stager, self.x))

@@ -27,12 +27,20 @@ All registers move only while `advance` is high.
 
 from __future__ import annotations
 
-from amaranth.hdl import C, Cat, Elaboratable, Module, Mux, Signal, Value
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from amaranth.hdl import C, Cat, Elaboratable, Module, Mux, Signal, Value, ValueLike
+
+#: a product's digit controls, (nonzero, two, negative) or (on, two, subtract) per digit
+DigitControls = list[tuple[Value, Value, Value]]
+#: (negative, term, shift): a signed term times 2^shift
+SignedTerm = tuple[ValueLike, Value, int]
 
 
 class NegacyclicFir(Elaboratable):
     def __init__(self, taps: int, width: int, small: int = 0, lookahead: bool = False, name: str = "fir",
-                 w_width: int = 0, x_width: int = 0):
+                 w_width: int = 0, x_width: int = 0) -> None:
         if taps < 2:
             raise ValueError("a systolic multiplier needs at least 2 taps")
         self.taps, self.width, self.small, self.lookahead, self.name = taps, width, small, lookahead, name
@@ -47,20 +55,21 @@ class NegacyclicFir(Elaboratable):
         self.y = Signal(width, name=f"{name}_y")
         self.y_next = Signal(width, name=f"{name}_y_next")
 
-    def controls(self, m: Module, mag: Value, name: str) -> list[tuple[Value, Value, Value]]:
+    def controls(self, m: Module, mag: Value, name: str) -> DigitControls:
         return digit_controls(m, mag, self.small, name)
 
-    def terms(self, m: Module, w: Value, ctl, flip: Value, off: Value, name: str) -> list[tuple[Value, Value, int]]:
+    def terms(self, m: Module, w: Value, ctl: Value | Sequence[tuple[Value, Value, Value]], flip: ValueLike,
+              off: ValueLike, name: str) -> list[SignedTerm]:
         """(negative, term, shift) triples whose signed sum is +-w*|x| (small: one per digit)
         or (negative, w*x, 0); `flip` negates, `off` zeroes."""
         if not self.small:
             return [(flip, Mux(off, 0, (w * ctl)[:self.width]), 0)]
         return digit_terms(w, digit_signals(m, ctl, flip, off, name), self.width)
 
-    def accumulate(self, m: Module, acc, terms, name: str) -> Value:
+    def accumulate(self, m: Module, acc: ValueLike, terms: Iterable[SignedTerm], name: str) -> Value:
         return accumulate(m, acc, terms, self.width, name)
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         n, w = self.taps, self.width
         # the x shift register: hist[d] = x of d + 1 advances ago (sign, magnitude)
@@ -120,7 +129,7 @@ def digit_count(small: int) -> int:
     return max(len(recode(v)) for v in range(small + 1))
 
 
-def digit_controls(m: Module, mag: Value, small: int, name: str) -> list[tuple[Value, Value, Value]]:
+def digit_controls(m: Module, mag: Value, small: int, name: str) -> DigitControls:
     """Per digit of a magnitude |x| <= small (recode): (nonzero, two, negative), as a table
     on the magnitude: decoded once and shared by every product with that x."""
     count, out = digit_count(small), []
@@ -137,7 +146,8 @@ def digit_controls(m: Module, mag: Value, small: int, name: str) -> list[tuple[V
     return out
 
 
-def digit_signals(m: Module, ctl, flip, off, name: str) -> list[tuple[Value, Value, Value]]:
+def digit_signals(m: Module, ctl: Iterable[tuple[Value, Value, Value]], flip: ValueLike, off: ValueLike,
+                  name: str) -> DigitControls:
     """A product's controls from the digit controls (`digit_controls`): per digit (on, two,
     subtract), `flip` negating, `off` zeroing them all; each a signal of its own, so each bit
     of a digit's term and its adder (`accumulate`) is one LUT: acc, two bits of w and these."""
@@ -149,14 +159,14 @@ def digit_signals(m: Module, ctl, flip, off, name: str) -> list[tuple[Value, Val
     return out
 
 
-def digit_terms(w: Value, signals, width: int) -> list[tuple[Value, Value, int]]:
+def digit_terms(w: Value, signals: Iterable[tuple[Value, Value, Value]], width: int) -> list[SignedTerm]:
     """w times a small signed x as (negative, term, shift) triples, one per digit of |x|:
     the digit's 0, w or 2w at shift 2k (`signals`: `digit_signals`)."""
     return [(sub, Mux(on, Mux(dbl, w << 1, w)[:width - 2 * k], 0), 2 * k)
             for k, (on, dbl, sub) in enumerate(signals) if 2 * k < width]   # higher: 0 mod 2^width
 
 
-def accumulate(m: Module, acc, terms, width: int, name: str) -> Value:
+def accumulate(m: Module, acc: ValueLike, terms: Iterable[SignedTerm], width: int, name: str) -> Value:
     """acc plus the signed terms (negative, term, shift), each times 2^shift, mod 2^width:
     one adder each, over the bits above its shift (the bits below pass through)."""
     acc = C(acc, width) if isinstance(acc, int) else Value.cast(acc)
@@ -178,7 +188,7 @@ def recode(v: int) -> list[int]:
     return out
 
 
-def add_sub(m: Module, acc, term: Value, neg, width: int, name: str) -> Value:
+def add_sub(m: Module, acc: Value, term: Value, neg: ValueLike, width: int, name: str) -> Value:
     """acc - term if neg else acc + term, mod 2^width, as one subtraction whose minuend is
     acc: acc + (term ^ neg) + neg = acc - (term ^ ~neg) - ~neg, the ~neg as the borrow into
     an extra low bit. Yosys (alumacc) keeps a subtraction's minuend on the carry chain's

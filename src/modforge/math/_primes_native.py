@@ -184,7 +184,7 @@ long long mf_count(u64 lo, u64 hi, int omega, int mode, u64 sieve_limit, u64 *hi
 """
 
 _lock = threading.Lock()
-_lib = None
+_lib: ctypes.CDLL | None = None
 _status = "not loaded yet"
 SIEVE_LIMIT = 1 << 16
 
@@ -206,7 +206,7 @@ def _build(path: Path) -> None:
         os.replace(tmp_target, path)  # atomic: concurrent builders (pytest -n) don't clash
 
 
-def load():
+def load() -> ctypes.CDLL | None:
     """The ctypes library, building it on first use; None when unavailable."""
     global _lib, _status
     with _lock:
@@ -259,7 +259,7 @@ def count_parallel(lo: int, hi: int, omega: int, mode: int, workers: int | None 
     step = -(-(hi - lo) // chunks)
     bounds = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
 
-    def run(b):
+    def run(b: tuple[int, int]) -> tuple[int, list[int], int]:
         hist = (ctypes.c_uint64 * 65)()
         n = lib.mf_count(b[0], b[1], omega, mode, SIEVE_LIMIT, hist)
         if n < 0:

@@ -6,6 +6,8 @@ return non-negative ints.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "deg", "clmul", "sqr", "mod", "divmod2", "mulmod", "sqrmod", "powmod",
     "gcd", "inverse_mod", "to_tuple", "from_tuple",
@@ -172,7 +174,7 @@ def to_tuple(a: int) -> tuple:
     return tuple(int(c) for c in reversed(bin(a)[2:])) if a else ()
 
 
-def from_tuple(t) -> int:
+def from_tuple(t: Iterable[int]) -> int:
     """Coefficient tuple (low degree first, entries mod 2) -> int form."""
     r = 0
     for i, c in enumerate(t):

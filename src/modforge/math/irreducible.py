@@ -11,7 +11,7 @@ Rabin's test: f of degree n is irreducible over GF(p) iff
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import product
@@ -22,6 +22,10 @@ __all__ = [
     "is_irreducible", "factor_degrees", "structure", "trinomials",
     "pentanomials", "lowest_weight_irreducible", "prime_factors",
 ]
+
+#: a polynomial as the functions take it: coefficients low degree first, a string (parse_poly)
+#: or, for p = 2, an int (bit i the coefficient of x^i)
+PolyLike = Iterable[int] | str | int
 
 
 def prime_factors(n: int) -> list[int]:
@@ -43,7 +47,7 @@ def _check_p(p: int) -> None:
         raise ValueError(f"p must be a prime, got {p!r}")
 
 
-def _as_tuple(f, p: int) -> tuple:
+def _as_tuple(f: PolyLike, p: int) -> tuple:
     """Accept a tuple/list, a string (parse_poly) or, for p = 2, an int."""
     _check_p(p)
     if isinstance(f, str):
@@ -52,6 +56,8 @@ def _as_tuple(f, p: int) -> tuple:
         if p != 2:
             raise ValueError("an int polynomial is only accepted for p = 2")
         return gf2.to_tuple(f)
+    if isinstance(f, bool):
+        raise TypeError("a polynomial cannot be a bool")
     return P.trim(c % p for c in f)
 
 
@@ -275,7 +281,7 @@ def _factor_degrees_p(f: tuple, p: int) -> list[int]:
 
 # ----------------------------------------------------------------- public
 
-def is_irreducible(f, p: int) -> bool:
+def is_irreducible(f: PolyLike, p: int) -> bool:
     """True iff f (degree >= 1) is irreducible over GF(p) (Rabin's test).
 
     Constants and the zero polynomial are not irreducible.
@@ -286,7 +292,7 @@ def is_irreducible(f, p: int) -> bool:
     return _is_irreducible_p(f, p)
 
 
-def factor_degrees(f, p: int) -> list[int]:
+def factor_degrees(f: PolyLike, p: int) -> list[int]:
     """Sorted degrees of the irreducible factors of f over GF(p), with multiplicity.
 
     Square-free factorisation, then distinct-degree factorisation: the factors
@@ -302,7 +308,7 @@ def factor_degrees(f, p: int) -> list[int]:
     return _factor_degrees_p(f, p)
 
 
-def structure(f, p: int) -> dict:
+def structure(f: PolyLike, p: int) -> dict:
     """Field or ring: {'irreducible', 'kind', 'factor_degrees', 'message', 'degree', 'p', 'poly'}.
 
     Z_p[x]/(f) is a field (GF(p^n)) iff f is irreducible of degree n.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "trim", "degree", "add", "sub", "neg", "scale", "shift", "mul",
@@ -33,24 +34,23 @@ def is_prime_small(p: int) -> bool:
     return True
 
 
-def trim(a) -> tuple:
+def trim(a: Iterable[int]) -> tuple:
     """Drop trailing zero coefficients; return a tuple."""
-    if not isinstance(a, (tuple, list)):
-        a = tuple(a)
-    n = len(a)
-    while n and a[n - 1] == 0:
+    seq = a if isinstance(a, (tuple, list)) else tuple(a)
+    n = len(seq)
+    while n and seq[n - 1] == 0:
         n -= 1
-    if n == len(a) and isinstance(a, tuple):
-        return a
-    return tuple(a[:n])
+    if n == len(seq) and isinstance(seq, tuple):
+        return seq
+    return tuple(seq[:n])
 
 
-def _norm(a, p: int) -> tuple:
+def _norm(a: Iterable[int], p: int) -> tuple:
     """Reduce every coefficient mod p and trim."""
     return trim([c % p for c in a])
 
 
-def degree(a) -> int:
+def degree(a: Iterable[int]) -> int:
     """Degree of a trimmed polynomial; -1 for the zero polynomial."""
     return len(trim(a)) - 1
 
@@ -61,7 +61,7 @@ def _bits(n: int) -> int:
     return int.from_bytes(b"\1" * n, "little")
 
 
-def add(a, b, p: int) -> tuple:
+def add(a: Sequence[int], b: Sequence[int], p: int) -> tuple:
     """a + b over GF(p)."""
     if len(a) < len(b):
         a, b = b, a
@@ -75,17 +75,17 @@ def add(a, b, p: int) -> tuple:
     return trim(out)
 
 
-def neg(a, p: int) -> tuple:
+def neg(a: Iterable[int], p: int) -> tuple:
     """-a over GF(p)."""
     return _norm((-c for c in a), p)
 
 
-def sub(a, b, p: int) -> tuple:
+def sub(a: Sequence[int], b: Iterable[int], p: int) -> tuple:
     """a - b over GF(p)."""
     return add(a, neg(b, p), p)
 
 
-def scale(a, c: int, p: int) -> tuple:
+def scale(a: Iterable[int], c: int, p: int) -> tuple:
     """c * a over GF(p), c an integer."""
     c %= p
     if c == 0:
@@ -93,7 +93,7 @@ def scale(a, c: int, p: int) -> tuple:
     return _norm((c * x for x in a), p)
 
 
-def shift(a, k: int) -> tuple:
+def shift(a: Iterable[int], k: int) -> tuple:
     """a * x^k (k >= 0)."""
     a = trim(a)
     if k < 0:
@@ -103,7 +103,7 @@ def shift(a, k: int) -> tuple:
     return (0,) * k + a
 
 
-def mul(a, b, p: int) -> tuple:
+def mul(a: Iterable[int], b: Iterable[int], p: int) -> tuple:
     """a * b over GF(p) (schoolbook; Kronecker substitution for long operands)."""
     a, b = _norm(a, p), _norm(b, p)
     if not a or not b:
@@ -118,7 +118,7 @@ def mul(a, b, p: int) -> tuple:
     return _norm(out, p)
 
 
-def _mul_kronecker(a, b, p: int) -> tuple:
+def _mul_kronecker(a: Sequence[int], b: Sequence[int], p: int) -> tuple:
     """a * b via one big-int product: coefficients packed into k-byte slots,
     k large enough that no slot of the integer product overflows."""
     bound = min(len(a), len(b)) * (p - 1) ** 2  # a, b are reduced mod p
@@ -138,7 +138,7 @@ def _inv_scalar(c: int, p: int) -> int:
     return pow(c, -1, p)
 
 
-def divmod_poly(a, b, p: int) -> tuple[tuple, tuple]:
+def divmod_poly(a: Iterable[int], b: Iterable[int], p: int) -> tuple[tuple, tuple]:
     """(q, r) with a = q*b + r and deg r < deg b, over GF(p)."""
     a, b = _norm(a, p), _norm(b, p)
     if not b:
@@ -161,17 +161,17 @@ def divmod_poly(a, b, p: int) -> tuple[tuple, tuple]:
     return trim(q), _norm(r[:db], p)
 
 
-def mod(a, b, p: int) -> tuple:
+def mod(a: Iterable[int], b: Iterable[int], p: int) -> tuple:
     """a mod b over GF(p)."""
     return divmod_poly(a, b, p)[1]
 
 
-def mulmod(a, b, f, p: int) -> tuple:
+def mulmod(a: Iterable[int], b: Iterable[int], f: Iterable[int], p: int) -> tuple:
     """a * b mod f over GF(p)."""
     return mod(mul(a, b, p), f, p)
 
 
-def powmod(a, e: int, f, p: int) -> tuple:
+def powmod(a: Iterable[int], e: int, f: Iterable[int], p: int) -> tuple:
     """a^e mod f over GF(p), e >= 0 (square and multiply)."""
     if e < 0:
         return powmod(inverse_mod(a, f, p), -e, f, p)
@@ -186,7 +186,7 @@ def powmod(a, e: int, f, p: int) -> tuple:
     return result
 
 
-def xpow_table(f, p: int, count: int) -> list[tuple]:
+def xpow_table(f: Iterable[int], p: int, count: int) -> list[tuple]:
     """[x^i mod f for i in m .. m+count-1], m = deg f: the constants of a single-level
     reduction by f (digit-serial multipliers, eq. (2) of Beuchat et al.)."""
     f = trim(f)
@@ -199,7 +199,7 @@ def xpow_table(f, p: int, count: int) -> list[tuple]:
     return out
 
 
-def monic(a, p: int) -> tuple:
+def monic(a: Iterable[int], p: int) -> tuple:
     """a scaled so that its leading coefficient is 1 (zero stays zero)."""
     a = _norm(a, p)
     if not a:
@@ -207,7 +207,7 @@ def monic(a, p: int) -> tuple:
     return scale(a, _inv_scalar(a[-1], p), p)
 
 
-def gcd(a, b, p: int) -> tuple:
+def gcd(a: Iterable[int], b: Iterable[int], p: int) -> tuple:
     """Monic gcd(a, b) over GF(p); gcd(0, 0) = ()."""
     a, b = _norm(a, p), _norm(b, p)
     while b:
@@ -215,7 +215,7 @@ def gcd(a, b, p: int) -> tuple:
     return monic(a, p)
 
 
-def inverse_mod(a, f, p: int) -> tuple:
+def inverse_mod(a: Iterable[int], f: Iterable[int], p: int) -> tuple:
     """u with a*u = 1 mod f over GF(p); ValueError if gcd(a, f) != 1."""
     f = _norm(f, p)
     if len(f) < 2:
@@ -301,7 +301,7 @@ def parse_poly(text: str, p: int) -> tuple:
     return trim(out)
 
 
-def format_poly(a, p: int, var: str = "x") -> str:
+def format_poly(a: Iterable[int], p: int, var: str = "x") -> str:
     """Inverse of parse_poly: highest degree first, e.g. 'x^11+2*x^8+1'; '0' for zero."""
     a = _norm(a, p)
     if not a:
@@ -326,7 +326,7 @@ def coeff_bits(p: int) -> int:
     return (p - 1).bit_length()
 
 
-def pack(a, p: int, m: int) -> int:
+def pack(a: Iterable[int], p: int, m: int) -> int:
     """Coefficient i of a (deg a < m) into bits [w*i+w-1 : w*i], w = coeff_bits(p)."""
     a = _norm(a, p)
     if len(a) > m:

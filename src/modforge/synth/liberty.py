@@ -55,7 +55,7 @@ def ensure_liberty() -> Path:
     with tempfile.TemporaryDirectory(prefix="modforge-osu-") as tmp:
         os.chmod(tmp, 0o755)  # apt's _apt user writes the download here
 
-        def run(*cmd):
+        def run(*cmd: str) -> subprocess.CompletedProcess[str]:
             return subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
 
         proc = run("apt-get", "download", PACKAGE)
@@ -126,21 +126,21 @@ def parse_liberty(text: str) -> Group:
     return root
 
 
-def _floats(text) -> list[float]:
+def _floats(text: str | list[str]) -> list[float]:
     return [float(x) for x in re.split(r"[ ,]+", " ".join(text) if isinstance(text, list) else text) if x]
 
 
 class Table:
     """A 1- or 2-D lookup table: index_1 = output load, index_2 = input slew (OSU's templates)."""
 
-    def __init__(self, group: Group):
+    def __init__(self, group: Group) -> None:
         self.i1 = _floats(group.attrs.get("index_1", ["0"]))
         self.i2 = _floats(group.attrs.get("index_2", ["0"]))
         rows = group.attrs["values"]
         self.values = [_floats(r) for r in rows]
 
     @staticmethod
-    def _interp(xs, x):
+    def _interp(xs: list[float], x: float) -> tuple[int, int, float]:
         if len(xs) == 1:
             return 0, 0, 0.0
         k = min(max(bisect.bisect_left(xs, x) - 1, 0), len(xs) - 2)
