@@ -163,7 +163,7 @@ def test_model_steps_equal_cycles():
             cfg = {"p": "2", "m": str(m), "poly": "auto", "D": str(D), "R": str(R)}
             fields = [x[0] for x in alg.param_help()]
             params = alg.parse({k: v for k, v in cfg.items() if k in fields})
-            f = alg.field(params)
+            f = alg.derived(params).f
             trace = []
             run(2, f, (1, 1), (0, 1), D, R, trace)
             assert len(trace) == alg.cycles(params), (name, m, D, R)

@@ -89,7 +89,7 @@ def test_interface(name):
     for cfg in alg.grid():
         params = alg.parse(cfg)
         pp, m = params.p, params.m
-        f = alg.field(params)
+        f = alg.derived(params).f
         w = poly.coeff_bits(pp)
         assert [o.width for o in alg.operands(params)] == [m * w, m * w]
         assert alg.result_width(params) == m * w

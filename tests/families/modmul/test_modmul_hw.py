@@ -79,7 +79,7 @@ def test_hw_matches_model(name, cfg):
     expect = [alg.model(params, *vec) for vec in vectors]
     core = alg.build(params)
     assert core.latency == alg.latency(params) == alg.cycles(params) and core.initiation_interval == 1
-    assert alg.cycles(params) == alg.stages(params) - 2 * params.reduce_only
+    assert alg.cycles(params) == alg.derived(params).reduction.stages - 2 * params.reduce_only
     outs, _, _ = run_stream(core, payloads, seed=3, stalls=True)
     assert outs == expect
     outs, lats, acc = run_stream(alg.build(params), payloads[:60], stalls=False)

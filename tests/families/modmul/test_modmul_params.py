@@ -61,7 +61,7 @@ def test_reduce_only_is_the_reduction_of_x(name):
     alg = lookup(name)
     cfg = {k: v for k, v in alg.grid()[0].items() if k not in ("qh_input", "shift_input")}
     p, r = alg.parse(cfg), alg.parse({**cfg, "reduce_only": "1"})
-    assert [o.width for o in alg.operands(r)] == [2 * alg.beta(p)]
+    assert [o.width for o in alg.operands(r)] == [2 * alg.derived(p).modulus.beta]
     assert alg.cycles(r) == alg.cycles(p) - 2
     wide = name in ("modmul-montgomery", "modmul-barrett")     # any x < q 2^beta (reduce_bound)
     assert ("X <= q 2^beta - 1" if wide else "X <= (q-1)^2") in alg.congruence(r)
@@ -129,7 +129,7 @@ def test_runtime_modulus(name, index, flag, names):
     rng = random.Random(5)
     for values in [*alg.runtime_corners(p), *(alg.runtime_random(p, rng) for _ in range(30))]:
         q = alg.with_runtime(p, values).q
-        assert q.bit_length() == p.q.bit_length() and (q - 1) % (1 << alg.omega(p)) == 0
+        assert q.bit_length() == p.q.bit_length() and (q - 1) % (1 << alg.derived(p).modulus.omega) == 0
         f = alg.scale(alg.with_runtime(p, values))
         for a, b in [(q - 1, q - 1), (0, 5), *((rng.randrange(q), rng.randrange(q)) for _ in range(10))]:
             assert alg.model(p, a, b, *values) == a * b * f % q

@@ -11,14 +11,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+from typing import Any, ClassVar
 
 from modforge.errors import ParameterError
-from modforge.formal import gf2_mulmod, gfp_mulmod
 from modforge.hw.iterative import IterativeCore
 from modforge.math import irreducible, poly, presets
-from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, Timing, param, register
+from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
+from modforge.spec import gf2_mulmod, gfp_mulmod
 
 from . import hw, model
+from .plan import DigitPlan, derive
 
 MAX_P = 31  # "small" characteristic: the GF(p) cells are tables over coeff_bits(p) bits
 #: NIST's GF(2^571) and the survey's GF(3^239) fit; the modulus' irreducibility test (and
@@ -57,7 +59,7 @@ class NamParams(DigitParams):
 
 
 @functools.lru_cache(maxsize=256)
-def _resolve(name: str, p: int, m: int, spec: str) -> tuple:
+def _resolve(name: str, p: int, m: int, spec: str) -> tuple[int, ...]:
     """Resolve and check the modulus (cached: irreducibility tests of large m take time)."""
     try:
         f = presets.resolve_modulus(p, m, spec)
@@ -71,21 +73,20 @@ def _resolve(name: str, p: int, m: int, spec: str) -> tuple:
     return f
 
 
-@functools.lru_cache(maxsize=256)
-def _structure(p: int, f: tuple) -> dict:
-    return irreducible.structure(f, p)
-
-
-class _GFpm(Algorithm):
+class _GFpm(Algorithm[FieldParams, DigitPlan]):
+    """The common part. The parameters are a FieldParams, a DigitParams (has_D: a digit D)
+    or a PipelinedParams / NamParams (has_R: R group registers as well)."""
     family = "digitserial"
     paper = _PAPER
     parallelism = "D"
-    has_D = True
-    has_R = False
-    min_R = 1
+    has_D: ClassVar[bool] = True
+    has_R: ClassVar[bool] = False
+    min_R: ClassVar[int] = 1
+    extra_steps: ClassVar[int]       # steps beyond the ceil(m/D) digits (plan.py)
+    _grid: ClassVar[list[dict[str, str]]]
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: FieldParams) -> FieldParams:
         name = self.name
         p, m = params.p, params.m
         if not isinstance(p, int) or not poly.is_prime_small(p):
@@ -95,72 +96,72 @@ class _GFpm(Algorithm):
         if not isinstance(m, int) or m < 2:
             raise ParameterError(name, "m", "must be an integer >= 2", m)
         if self.has_D:
-            D = params.D
+            D = self.digit(params)
             lo = 2 if self.min_R > 1 else 1
             if not isinstance(D, int) or not lo <= D <= m:
                 raise ParameterError(name, "D", f"must satisfy {lo} <= D <= m (m={m})", D)
         if self.has_R:
-            R = params.R
-            if not isinstance(R, int) or not self.min_R <= R <= params.D:
-                raise ParameterError(name, "R", f"must satisfy {self.min_R} <= R <= D (D={params.D})", R)
+            R = self.registers(params)
+            if not isinstance(R, int) or not self.min_R <= R <= self.digit(params):
+                raise ParameterError(name, "R", f"must satisfy {self.min_R} <= R <= D (D={self.digit(params)})", R)
         if not isinstance(params.poly, str):
             raise ParameterError(name, "poly", "must be a string", params.poly)
         f = _resolve(name, p, m, params.poly)
         return dataclasses.replace(params, poly=poly.format_poly(f, p))
 
-    def field(self, params) -> tuple:
-        """f as a tuple (params canonical or not)."""
-        return _resolve(self.name, params.p, params.m, params.poly)
+    def digit(self, params: FieldParams) -> int:
+        """The digit parameter D (1 without one)."""
+        return params.D if isinstance(params, DigitParams) else 1
 
-    def digit(self, params) -> int:
-        return params.D if self.has_D else 1
+    def registers(self, params: FieldParams) -> int:
+        """The group-register parameter R (0 without one)."""
+        return params.R if isinstance(params, (PipelinedParams, NamParams)) else 0
 
-    def derive(self, params):
-        """The timing: an iterative core of `steps` step cycles."""
-        return Timing.iterative(self.steps(params))
-
-    def steps(self, params) -> int:
-        """Step cycles of one multiplication."""
-        raise NotImplementedError
+    def derive(self, params: FieldParams) -> DigitPlan:
+        """f, the digit, the digits, the steps and the timing (plan.py)."""
+        return derive(params.p, params.m, params.poly, self.digit(params), self.registers(params),
+                      self.extra_steps)
 
     # --- mathematics ------------------------------------------------------------------
-    def encoding(self, params) -> str:
-        k = poly.coeff_bits(params.p)
-        return f"GF({params.p}) digits: coefficient i of x^i in bits [{k}i, {k}i+{k}), each in 0..{params.p - 1}"
+    def encoding(self, plan: DigitPlan) -> str:
+        k = plan.coeff_bits
+        return f"GF({plan.p}) digits: coefficient i of x^i in bits [{k}i, {k}i+{k}), each in 0..{plan.p - 1}"
 
-    def operands(self, params):
-        w, e = poly.coeff_bits(params.p) * params.m, self.encoding(params)
+    def operands(self, params: FieldParams) -> list[Operand]:
+        plan = self.derived(params)
+        w, e = plan.width, self.encoding(plan)
         return [Operand("a", w, e, f"deg a < {params.m}"), Operand("b", w, e, f"deg b < {params.m}")]
 
-    def result(self, params):
-        return Operand("c", self.result_width(params), self.encoding(params), f"deg c < {params.m}")
+    def result(self, params: FieldParams) -> Operand:
+        plan = self.derived(params)
+        return Operand("c", plan.width, self.encoding(plan), f"deg c < {params.m}")
 
-    def result_width(self, params) -> int:
-        return poly.coeff_bits(params.p) * params.m
+    def result_width(self, params: FieldParams) -> int:
+        return self.derived(params).width
 
-    def congruence(self, params) -> str:
-        return (f"p(x) = a(x)*b(x) mod f(x) in GF({params.p}^{params.m}), "
-                f"f = {poly.format_poly(self.field(params), params.p)}")
+    def congruence(self, params: FieldParams) -> str:
+        return f"p(x) = a(x)*b(x) mod f(x) in GF({params.p}^{params.m}), f = {self.derived(params).poly}"
 
-    def _run(self, params, a: tuple, b: tuple) -> tuple:
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        """The algorithm's model (model.py) on unpacked operands."""
         raise NotImplementedError
 
-    def model(self, params, *operands: int) -> int:
+    def model(self, params: FieldParams, *operands: int) -> int:
         """p(x) = a(x) b(x) mod f(x), packed (coefficient i in bits [w*i+w-1 : w*i])."""
         a, b = operands
         p, m = params.p, params.m
-        r = self._run(params, poly.unpack(a, p, m), poly.unpack(b, p, m))
+        r = self._run(self.derived(params), poly.unpack(a, p, m), poly.unpack(b, p, m))
         return poly.pack(r, p, m)
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: FieldParams, rng: random.Random) -> tuple[int, ...]:
         p, m = params.p, params.m
         if p == 2:
             return (rng.getrandbits(m), rng.getrandbits(m))
         return tuple(poly.pack([rng.randrange(p) for _ in range(m)], p, m) for _ in range(2))
 
-    def cases(self, params):
+    def cases(self, params: FieldParams) -> list[tuple[int, ...]]:
         p, m = params.p, params.m
-        f = self.field(params)
+        f = self.derived(params).f
         low = poly.trim(f[:m])                      # f's low part: f - x^m
         elems = {
             "zero": (), "one": (1,), "max": (p - 1,) * m, "top": poly.shift((1,), m - 1),
@@ -178,15 +179,14 @@ class _GFpm(Algorithm):
     formal = True
     MAX_PROOF_BITS = 64
 
-    def reference(self, params):
+    def reference(self, params: FieldParams) -> str:
         """ok: c = a*b mod f by a schoolbook product over GF(p), for operands whose digits are < p."""
-        p, m = params.p, params.m
-        k = poly.coeff_bits(p)
-        w = k * m
+        plan = self.derived(params)
+        p, m, k, w = plan.p, plan.m, plan.coeff_bits, plan.width
         if w > self.MAX_PROOF_BITS:
             raise ParameterError("prove", "m", f"must make at most {self.MAX_PROOF_BITS} bits an operand "
                                  f"(m*{k}) for a bounded proof", m)
-        f = self.field(params)
+        f = plan.f
         a, b = f"operands[{w - 1}:0]", f"operands[{2 * w - 1}:{w}]"
         if p == 2:
             body = gf2_mulmod("mulmod", sum(c << i for i, c in enumerate(f)))
@@ -196,43 +196,46 @@ class _GFpm(Algorithm):
                 f"  assign in_domain = {digits};\n")
 
     # --- hardware ---------------------------------------------------------------------
-    def tag(self, params) -> str:
+    def build(self, params: FieldParams) -> IterativeCore:
+        return IterativeCore(self.datapath(self.derived(params)))
+
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        """The algorithm's datapath (hw.py)."""
+        raise NotImplementedError
+
+    def tag(self, params: FieldParams) -> str:
         parts = [f"p{params.p}", f"m{params.m}"]
         if self.has_D:
-            parts.append(f"d{params.D}")
+            parts.append(f"d{self.digit(params)}")
         if self.has_R:
-            parts.append(f"r{params.R}")
+            parts.append(f"r{self.registers(params)}")
         return "_".join(parts)
 
-    def computes(self, params):
-        st = _structure(params.p, self.field(params))
-        return Computes("GF(p^m)", params.p, params.m, params.poly, st["irreducible"], ("p", "m", "poly"))
+    def computes(self, params: FieldParams) -> Computes:
+        plan = self.derived(params)
+        return Computes("GF(p^m)", params.p, params.m, params.poly, plan.irreducible, ("p", "m", "poly"))
 
-    def extra_info(self, params):
-        p, m = params.p, params.m
-        f = self.field(params)
-        D = self.digit(params)
-        st = _structure(p, f)
-        red = model.reduction_cost(f, p, D)
-        info = {
-            "field": st["message"],
-            "kind": st["kind"],
-            "poly": poly.format_poly(f, p),
-            "digits": model.n_digits(m, D),
-            "cycles": self.cycles(params),
-            "reduction_operands": red["operands"],
-            "reduction_alpha": red["alpha"],
-            "reduction_coefficient_additions": red["coefficient_additions"],
+    def extra_info(self, params: FieldParams) -> dict[str, Any]:
+        plan = self.derived(params)
+        info: dict[str, Any] = {
+            "field": plan.structure,
+            "kind": plan.kind,
+            "poly": plan.poly,
+            "digits": plan.digits,
+            "cycles": plan.cycles,
+            "reduction_operands": plan.reduction_operands,
+            "reduction_alpha": plan.reduction_alpha,
+            "reduction_coefficient_additions": plan.reduction_coefficient_additions,
         }
         if self.has_R:
-            info["groups"] = [len(g) for g in model.groups(params.D, params.R)]
+            info["groups"] = [len(g) for g in plan.groups]
         return info
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [dict(g) for g in self._grid]
 
 
-def _g(**kw) -> dict[str, str]:
+def _g(**kw: object) -> dict[str, str]:
     return {k: str(v) for k, v in kw.items()}
 
 
@@ -270,16 +273,13 @@ class MseHorner(_GFpm):
     Params = FieldParams
     has_D = False
     _grid = _SMALL_1
+    extra_steps = 0   # m steps (D = 1)
 
-    def _run(self, params, a, b):
-        return model.mse_horner(params.p, self.field(params), a, b)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.mse_horner(plan.p, plan.f, a, b)
 
-    def steps(self, params) -> int:
-        """m steps."""
-        return params.m
-
-    def build(self, params):
-        return IterativeCore(hw.MseShu(params.p, self.field(params), 1))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.MseShu(plan)
 
 
 @register
@@ -290,16 +290,13 @@ class MseShu(_GFpm):
     paper = _PAPER + ", Algorithm 2 / Fig. 1b"
     Params = DigitParams
     _grid = _SMALL_D
+    extra_steps = 0   # ceil(m/D) steps
 
-    def _run(self, params, a, b):
-        return model.mse_shu(params.p, self.field(params), a, b, params.D)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.mse_shu(plan.p, plan.f, a, b, plan.D)
 
-    def steps(self, params) -> int:
-        """ceil(m/D) steps."""
-        return model.n_digits(params.m, params.D)
-
-    def build(self, params):
-        return IterativeCore(hw.MseShu(params.p, self.field(params), params.D))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.MseShu(plan)
 
 
 @register
@@ -310,16 +307,13 @@ class MseDigit(_GFpm):
     paper = _PAPER + ", Algorithm 3 / Fig. 1c"
     Params = DigitParams
     _grid = _SMALL_D
+    extra_steps = 1   # the extra iteration, a zero digit, gives x^D (ab mod f)
 
-    def _run(self, params, a, b):
-        return model.mse_digit(params.p, self.field(params), a, b, params.D)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.mse_digit(plan.p, plan.f, a, b, plan.D)
 
-    def steps(self, params) -> int:
-        """ceil(m/D) + 1 steps (the extra iteration with a zero digit gives x^D (ab mod f))."""
-        return model.n_digits(params.m, params.D) + 1
-
-    def build(self, params):
-        return IterativeCore(hw.MseDigit(params.p, self.field(params), params.D))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.MseDigit(plan)
 
 
 @register
@@ -331,16 +325,13 @@ class MsePipelined(_GFpm):
     Params = PipelinedParams
     has_R = True
     _grid = _SMALL_R
+    extra_steps = 2   # Alg 3's extra iteration, and one for the register level
 
-    def _run(self, params, a, b):
-        return model.mse_pipelined(params.p, self.field(params), a, b, params.D, params.R)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.mse_pipelined(plan.p, plan.f, a, b, plan.D, plan.R)
 
-    def steps(self, params) -> int:
-        """ceil(m/D) + 2 steps: Alg 3's ceil(m/D)+1 plus one for the register level."""
-        return model.n_digits(params.m, params.D) + 2
-
-    def build(self, params):
-        return IterativeCore(hw.MseDigit(params.p, self.field(params), params.D, params.R))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.MseDigit(plan)
 
 
 @register
@@ -352,16 +343,13 @@ class LseBasic(_GFpm):
     Params = FieldParams
     has_D = False
     _grid = _SMALL_1
+    extra_steps = 0   # m steps (D = 1)
 
-    def _run(self, params, a, b):
-        return model.lse_basic(params.p, self.field(params), a, b)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.lse_basic(plan.p, plan.f, a, b)
 
-    def steps(self, params) -> int:
-        """m steps."""
-        return params.m
-
-    def build(self, params):
-        return IterativeCore(hw.LseBasic(params.p, self.field(params)))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.LseBasic(plan)
 
 
 @register
@@ -372,16 +360,13 @@ class LseDigit(_GFpm):
     paper = _PAPER + ", Algorithm 5 / Fig. 2b (corrected: ceil(m/D)+1 iterations)"
     Params = DigitParams
     _grid = _SMALL_D
+    extra_steps = 1   # the last, a zero digit, leaves s reduced
 
-    def _run(self, params, a, b):
-        return model.lse_digit(params.p, self.field(params), a, b, params.D)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.lse_digit(plan.p, plan.f, a, b, plan.D)
 
-    def steps(self, params) -> int:
-        """ceil(m/D) + 1 steps (the last with a zero digit leaves s reduced)."""
-        return model.n_digits(params.m, params.D) + 1
-
-    def build(self, params):
-        return IterativeCore(hw.LseDigit(params.p, self.field(params), params.D))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.LseDigit(plan)
 
 
 @register
@@ -394,17 +379,13 @@ class LseNam(_GFpm):
     has_R = True
     min_R = 2
     _grid = _SMALL_NAM
+    extra_steps = 1   # the output stage: the R accumulators summed, eq. (2), the output register
 
-    def _run(self, params, a, b):
-        return model.lse_nam(params.p, self.field(params), a, b, params.D, params.R)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.lse_nam(plan.p, plan.f, a, b, plan.D, plan.R)
 
-    def steps(self, params) -> int:
-        """ceil(m/D) + 1 steps: ceil(m/D) accumulation steps, one output stage (adder tree
-        of R accumulators + eq. (2) into the output register)."""
-        return model.n_digits(params.m, params.D) + 1
-
-    def build(self, params):
-        return IterativeCore(hw.LseNam(params.p, self.field(params), params.D, params.R))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.LseNam(plan)
 
 
 @register
@@ -416,13 +397,10 @@ class LsePipelined(_GFpm):
     Params = PipelinedParams
     has_R = True
     _grid = _SMALL_R
+    extra_steps = 2   # Alg 5's extra iteration, and one for the register level
 
-    def _run(self, params, a, b):
-        return model.lse_pipelined(params.p, self.field(params), a, b, params.D, params.R)
+    def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return model.lse_pipelined(plan.p, plan.f, a, b, plan.D, plan.R)
 
-    def steps(self, params) -> int:
-        """ceil(m/D) + 2 steps: Alg 5's ceil(m/D)+1 plus one for the register level."""
-        return model.n_digits(params.m, params.D) + 2
-
-    def build(self, params):
-        return IterativeCore(hw.LseDigit(params.p, self.field(params), params.D, params.R))
+    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
+        return hw.LseDigit(plan)

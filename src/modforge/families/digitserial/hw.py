@@ -13,29 +13,32 @@ from amaranth.hdl import Module, Value
 
 from modforge.hw.gfp import GF, Vec
 from modforge.hw.iterative import Datapath
-from modforge.math import poly
 
-from . import model
+from .plan import DigitPlan
 
 __all__ = [
-    "MseShu", "MseDigit", "LseBasic", "LseDigit", "LseNam",
+    "DigitDatapath", "MseShu", "MseDigit", "LseBasic", "LseDigit", "LseNam",
 ]
 
 
-class _Datapath(Datapath):
-    """Common part: GF(p)[x]/f, digit size D, packed a/b in, packed m coefficients out.
+#: a register, its value at load and its value at each step (None: it holds)
+Update = tuple[Vec, Vec, Vec | None]
+
+
+class DigitDatapath(Datapath):
+    """Common part: GF(p)[x]/f, digit size D, R group registers (0: none), packed a/b in,
+    packed m coefficients out, `steps` step cycles: the plan's.
 
     Subclasses describe their registers as (register, value at load, value at each step);
     all combinational logic is built first, then one load/step block updates the state.
     """
 
-    def __init__(self, p: int, f, D: int, steps: int):
-        self.p, self.f, self.D = p, poly.trim(f), D
-        self.m = len(self.f) - 1
-        self.n = model.n_digits(self.m, D)
-        self.gf = GF(p)
+    def __init__(self, plan: DigitPlan):
+        self.p, self.f, self.D, self.R = plan.p, plan.f, plan.D, plan.R
+        self.m, self.n, self.groups = plan.m, plan.digits, plan.groups
+        self.gf = GF(plan.p)
         w = self.gf.w
-        super().__init__(2 * self.m * w, self.m * w, steps)
+        super().__init__(2 * self.m * w, self.m * w, plan.steps)
 
     def operands_in(self, module: Module, operands: Value) -> tuple[Vec, Vec]:
         """Bind the GF helper to the module and split the payload into a and b (wiring)."""
@@ -44,7 +47,7 @@ class _Datapath(Datapath):
         return (self.gf.from_packed(operands[:mw], self.m),
                 self.gf.from_packed(operands[mw:2 * mw], self.m))
 
-    def update(self, m: Module, load: Value, step: Value, regs) -> None:
+    def update(self, m: Module, load: Value, step: Value, regs: list[Update]) -> None:
         """regs: (register Vec, value on load, value on each step or None to hold)."""
         gf = self.gf
         with m.If(load):
@@ -55,11 +58,11 @@ class _Datapath(Datapath):
                 if at_step is not None:
                     m.d.sync += gf.eq(r, at_step)
 
-    def pps(self, digit: list[list[Value]], base: Vec, js) -> list[Vec]:
+    def pps(self, digit: list[list[Value]], base: Vec, js: range) -> list[Vec]:
         """Partial products a_{Di+j} x^j base(x), j in js (not reduced)."""
         return [self.gf.mul_coef(digit[j], self.gf.shift(base, j)) for j in js]
 
-    def a_register(self, msb_first: bool):
+    def a_register(self, msb_first: bool) -> tuple[Vec, Vec, list[list[Value]]]:
         """The a register (n*D coefficients, a zero-padded), shifted by D per step, zeros in:
         MSE first shifts up and reads its top D coefficients, LSE first shifts down and reads
         its low D. Returns (register, next value, digit coefficients' bits)."""
@@ -75,14 +78,11 @@ class _Datapath(Datapath):
         return areg, nxt, [areg.bits(base + j) for j in range(D)]
 
 
-class MseShu(_Datapath):
+class MseShu(DigitDatapath):
     """Algorithm 2 (Algorithm 1 for D = 1): ceil(m/D) steps, result in register p."""
 
-    def __init__(self, p: int, f, D: int):
-        m = len(poly.trim(f)) - 1
-        super().__init__(p, f, D, model.n_digits(m, D))
 
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=True)
@@ -98,16 +98,12 @@ class MseShu(_Datapath):
         return gf.to_packed(acc)
 
 
-class MseDigit(_Datapath):
+class MseDigit(DigitDatapath):
     """Algorithm 3 (R = 0) and Figure 1d (R >= 1 group registers): ceil(m/D)+1 (+1 with
     the pipeline level) steps; result = s / x^D from register s."""
 
-    def __init__(self, p: int, f, D: int, R: int = 0):
-        self.R = R
-        m = len(poly.trim(f)) - 1
-        super().__init__(p, f, D, model.n_digits(m, D) + 1 + (1 if R else 0))
 
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=True)
@@ -120,9 +116,9 @@ class MseDigit(_Datapath):
             # stage: s <- sum_j a_{Di+j} x^j b + x^D (s mod f), one balanced tree
             regs.append((s, gf.zero(s.n), gf.sum(self.pps(digit, b, range(D)) + loop)))
         else:
-            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(model.groups(D, self.R))]
+            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(self.groups)]
             # pipeline stage 1: T_r <- sum over group r of a_{Di+j} x^j b (a tree per group)
-            for Tr, g in zip(T, model.groups(D, self.R), strict=True):
+            for Tr, g in zip(T, self.groups, strict=True):
                 regs.append((Tr, gf.zero(Tr.n), gf.sum(self.pps(digit, b, g))))
             # pipeline stage 2: s <- sum_r T_r + x^D (s mod f) (R+1 polynomials)
             regs.append((s, gf.zero(s.n), gf.sum(list(T) + loop)))
@@ -130,10 +126,10 @@ class MseDigit(_Datapath):
         return gf.to_packed(gf.slice(s, D, D + self.m))
 
 
-class _Lse(_Datapath):
+class _Lse(DigitDatapath):
     """LSE first: register q holds x^(Di) b mod f, updated by eq. (2) each step."""
 
-    def q_register(self, b_in: Vec):
+    def q_register(self, b_in: Vec) -> tuple[Vec, Update]:
         gf = self.gf
         q = gf.reg(self.m, "q")
         # q <- x^D q mod f (eq. (2), table x^m .. x^(m+D-1))
@@ -143,10 +139,8 @@ class _Lse(_Datapath):
 class LseBasic(_Lse):
     """Algorithm 4: m steps, result in register p."""
 
-    def __init__(self, p: int, f):
-        super().__init__(p, f, 1, len(poly.trim(f)) - 1)
 
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         gf = self.gf
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
@@ -162,12 +156,8 @@ class LseDigit(_Lse):
     """Algorithm 5 (R = 0) and Figure 2d (R >= 1 group registers): ceil(m/D)+1 (+1 with
     the pipeline level) steps; result = s mod x^m from register s."""
 
-    def __init__(self, p: int, f, D: int, R: int = 0):
-        self.R = R
-        m = len(poly.trim(f)) - 1
-        super().__init__(p, f, D, model.n_digits(m, D) + 1 + (1 if R else 0))
 
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
@@ -180,9 +170,9 @@ class LseDigit(_Lse):
             # stage: s <- (s mod f) + sum_j a_{Di+j} x^j q, one balanced tree
             regs.append((s, gf.zero(s.n), gf.sum(loop + self.pps(digit, q, range(D)))))
         else:
-            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(model.groups(D, self.R))]
+            T = [gf.reg(self.m + g[-1], f"t{r}") for r, g in enumerate(self.groups)]
             # pipeline stage 1: T_r <- sum over group r of a_{Dk+j} x^j q
-            for Tr, g in zip(T, model.groups(D, self.R), strict=True):
+            for Tr, g in zip(T, self.groups, strict=True):
                 regs.append((Tr, gf.zero(Tr.n), gf.sum(self.pps(digit, q, g))))
             # pipeline stage 2: s <- (s mod f) + sum_r T_r (R+1 polynomials)
             regs.append((s, gf.zero(s.n), gf.sum(loop + list(T))))
@@ -194,19 +184,15 @@ class LseNam(_Lse):
     """Figure 2c (DAM/NAM, R accumulators): ceil(m/D)+1 steps; the last step adds the
     accumulators, reduces mod f and loads the output register."""
 
-    def __init__(self, p: int, f, D: int, R: int):
-        self.R = R
-        m = len(poly.trim(f)) - 1
-        super().__init__(p, f, D, model.n_digits(m, D) + 1)
 
-    def build(self, m, load, step, index, operands):
-        gf, D = self.gf, self.D
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+        gf = self.gf
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
         q, q_upd = self.q_register(b_in)
         regs = [(areg, a_in, a_next), q_upd]
         acc = []
-        for r, g in enumerate(model.groups(D, self.R)):
+        for r, g in enumerate(self.groups):
             c = gf.reg(self.m + g[-1], f"c{r}")
             acc.append(c)
             # accumulate: c_r <- c_r + sum over group r of a_{Di+j} x^j q (digit n is zero)

@@ -19,7 +19,9 @@ because every table entry is already reduced.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from modforge.math import poly
 
@@ -29,6 +31,11 @@ __all__ = [
     "lse_basic", "lse_digit", "lse_nam", "lse_pipelined",
     "n_digits",
 ]
+
+#: a polynomial over GF(p), coefficients low degree first
+Poly = tuple[int, ...]
+#: a model's register values after each step, when the caller asks for them
+Trace = list[dict[str, Any]] | None
 
 
 def n_digits(m: int, D: int) -> int:
@@ -42,7 +49,7 @@ def groups(D: int, R: int) -> list[range]:
     return [range(r * D // R, (r + 1) * D // R) for r in range(R)]
 
 
-def reduction_cost(f, p: int, D: int, high: int | None = None) -> dict:
+def reduction_cost(f: Sequence[int], p: int, D: int, high: int | None = None) -> dict[str, Any]:
     """Cost of eq. (2) reducing a polynomial with `high` coefficients above x^(m-1)
     (default D: Alg 3's s(x) of degree m+D-1, Alg 2's x^D p(x), Alg 5's x^D q(x)).
 
@@ -70,7 +77,7 @@ def reduction_cost(f, p: int, D: int, high: int | None = None) -> dict:
     }
 
 
-def reduction_operands(f, p: int, D: int) -> int:
+def reduction_operands(f: Sequence[int], p: int, D: int) -> int:
     """Operands summed for the worst output coefficient of eq. (2) with digit size D
     (2 .. D+1 for a sparse f; 1 addition = 2 operands)."""
     return reduction_cost(f, p, D)["operands"]
@@ -81,11 +88,11 @@ class Field:
     """GF(p)[x]/f with the eq. (2) table for up to `span` high coefficients."""
 
     p: int
-    f: tuple
+    f: Sequence[int]     # stored trimmed, as a tuple
     span: int = 1
-    table: tuple = field(init=False, repr=False)
+    table: tuple[Poly, ...] = field(init=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "f", poly.trim(self.f))
         object.__setattr__(self, "table", tuple(poly.xpow_table(self.f, self.p, self.span)))
 
@@ -93,7 +100,7 @@ class Field:
     def m(self) -> int:
         return len(self.f) - 1
 
-    def reduce(self, s) -> tuple:
+    def reduce(self, s: Sequence[int]) -> Poly:
         """Eq. (2): s mod f with the precomputed table; deg s < m + span."""
         s = poly.trim(s)
         m, p = self.m, self.p
@@ -106,12 +113,12 @@ class Field:
                 out = poly.add(out, row if s[i] == 1 else poly.scale(row, s[i], p), p)
         return out
 
-    def coeff(self, a, k: int) -> int:
+    def coeff(self, a: Sequence[int], k: int) -> int:
         """a_k, zero outside 0 .. m-1."""
         return a[k] if 0 <= k < min(len(a), self.m) else 0
 
 
-def _pp(F: Field, a, k0: int, base, js) -> tuple:
+def _pp(F: Field, a: Sequence[int], k0: int, base: Sequence[int], js: Iterable[int]) -> Poly:
     """sum_{j in js} a_{k0+j} x^j base(x): partial products, not reduced (a_k = 0 outside 0..m-1)."""
     t = ()
     for j in js:
@@ -122,21 +129,21 @@ def _pp(F: Field, a, k0: int, base, js) -> tuple:
     return t
 
 
-def _sum(polys, p: int) -> tuple:
+def _sum(polys: Iterable[Sequence[int]], p: int) -> Poly:
     t = ()
     for x in polys:
         t = poly.add(t, x, p)
     return t
 
 
-def _log(trace, **regs):
+def _log(trace: Trace, **regs: Any) -> None:
     if trace is not None:
         trace.append(regs)
 
 
 # ------------------------------------------------------------------------- MSE first
 
-def mse_horner(p: int, f, a, b, trace=None) -> tuple:
+def mse_horner(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], trace: Trace = None) -> Poly:
     """Algorithm 1 (Horner's rule, MSE first), m steps.
 
     p(x) = a(x) b(x) mod f(x).
@@ -152,7 +159,7 @@ def mse_horner(p: int, f, a, b, trace=None) -> tuple:
     return acc
 
 
-def mse_shu(p: int, f, a, b, D: int, trace=None) -> tuple:
+def mse_shu(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], D: int, trace: Trace = None) -> Poly:
     """Algorithm 2 (Shu, Kwon and Gaj), MSE first, ceil(m/D) steps.
 
     p(x) = a(x) b(x) mod f(x).
@@ -171,7 +178,7 @@ def mse_shu(p: int, f, a, b, D: int, trace=None) -> tuple:
     return acc
 
 
-def mse_digit(p: int, f, a, b, D: int, trace=None) -> tuple:
+def mse_digit(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], D: int, trace: Trace = None) -> Poly:
     """Algorithm 3 (Song and Parhi, with the extra iteration of [3]), ceil(m/D)+1 steps.
 
     p(x) = a(x) b(x) mod f(x) = s(x) / x^D after the last step.
@@ -190,7 +197,8 @@ def mse_digit(p: int, f, a, b, D: int, trace=None) -> tuple:
     return poly.trim(s[D:D + F.m])
 
 
-def mse_pipelined(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
+def mse_pipelined(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], D: int, R: int,
+                  trace: Trace = None) -> Poly:
     """Figure 1d: Algorithm 3 with the partial-product sum t(x) pipelined, ceil(m/D)+2 steps.
 
     p(x) = a(x) b(x) mod f(x) = s(x) / x^D after the last step.
@@ -207,7 +215,7 @@ def mse_pipelined(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
     a, b = poly.trim(a), poly.trim(b)
     gs = groups(D, R)
     n = n_digits(F.m, D)
-    T = [()] * R
+    T: list[Poly] = [()] * R
     s = ()
     for k in range(n + 2):
         i = n - 1 - k
@@ -220,7 +228,7 @@ def mse_pipelined(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
 
 # ------------------------------------------------------------------------- LSE first
 
-def lse_basic(p: int, f, a, b, trace=None) -> tuple:
+def lse_basic(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], trace: Trace = None) -> Poly:
     """Algorithm 4 (LSE first), m steps.
 
     p(x) = a(x) b(x) mod f(x).
@@ -238,7 +246,8 @@ def lse_basic(p: int, f, a, b, trace=None) -> tuple:
     return acc
 
 
-def lse_digit(p: int, f, a, b, D: int, trace=None, iterations: int | None = None) -> tuple:
+def lse_digit(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], D: int, trace: Trace = None,
+              iterations: int | None = None) -> Poly:
     """Algorithm 5 (Bertoni et al.), LSE first, corrected: ceil(m/D)+1 steps (corrections.md#survey-alg5).
 
     p(x) = a(x) b(x) mod f(x) = s(x) mod x^m after the last step.
@@ -262,7 +271,8 @@ def lse_digit(p: int, f, a, b, D: int, trace=None, iterations: int | None = None
     return poly.trim(s[:F.m])
 
 
-def lse_nam(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
+def lse_nam(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], D: int, R: int,
+            trace: Trace = None) -> Poly:
     """Figure 2c (Kumar et al., DAM for R = 2, NAM for R >= 2), ceil(m/D)+1 steps.
 
     p(x) = a(x) b(x) mod f(x), from the output register.
@@ -279,7 +289,7 @@ def lse_nam(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
     a, b = poly.trim(a), poly.trim(b)
     gs = groups(D, R)
     n = n_digits(F.m, D)
-    c = [()] * R
+    c: list[Poly] = [()] * R
     q = b
     for i in range(n):
         c = [poly.add(c[r], _pp(F, a, D * i, q, g), p) for r, g in enumerate(gs)]
@@ -290,7 +300,8 @@ def lse_nam(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
     return out
 
 
-def lse_pipelined(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
+def lse_pipelined(p: int, f: Sequence[int], a: Sequence[int], b: Sequence[int], D: int, R: int,
+                  trace: Trace = None) -> Poly:
     """Figure 2d: Algorithm 5 with t(x) pipelined through one register level of R group
     sums, ceil(m/D)+2 steps.
 
@@ -307,7 +318,7 @@ def lse_pipelined(p: int, f, a, b, D: int, R: int, trace=None) -> tuple:
     a, b = poly.trim(a), poly.trim(b)
     gs = groups(D, R)
     n = n_digits(F.m, D)
-    T = [()] * R
+    T: list[Poly] = [()] * R
     s, q = (), b
     for k in range(n + 2):
         s_new = poly.add(F.reduce(s), _sum(T, p), p)

@@ -9,19 +9,18 @@ irreducible, so reducible F (a ring) is accepted and reported in extra_info.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...errors import ParameterError
-from ...formal import gf2_mulmod
 from ...hw.iterative import IterativeCore
 from ...math import gf2
-from ...math.irreducible import structure
-from ...math.poly import format_poly, parse_poly
+from ...math.poly import format_poly
 from ...math.presets import resolve_modulus
-from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, Timing, param, register
+from ...registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
+from ...spec import gf2_mulmod
 from . import hw, model as M
+from .plan import Gf2nPlan, Interleaving, derive, poly_int
 
 ENCODING = "GF(2) polynomial: bit i is the coefficient of t^i"
 PAPER = ("Oliva Madrigal et al., Reduction-Free Multiplication for Finite Fields and "
@@ -40,36 +39,26 @@ class Gf2nParams:
 
 
 @dataclasses.dataclass(frozen=True)
-class RfFikoParams:
+class RfFikoParams(Gf2nParams):
     n: int = param(163, help="odd degree n of the reduction-free trinomial F(t); "
                              "operands and result have n bits", lo=3, hi=MAX_N)
     poly: str = param(kind=POLYNOMIAL, default="rft", help="F(t): must be rft = x^n+x^ceil(n/2)+1 (or that trinomial "
                                   "written out)", hi=MAX_N)
 
 
-@functools.lru_cache(maxsize=256)
-def poly_int(poly: str) -> int:
-    """Canonical expression -> int form (bit i = coefficient of t^i)."""
-    return sum(c << i for i, c in enumerate(parse_poly(poly, 2)))
-
-
-@functools.lru_cache(maxsize=64)
-def _structure(poly: str) -> dict:
-    return structure(parse_poly(poly, 2), 2)
-
-
 def _mask(w: int) -> int:
     return (1 << w) - 1
 
 
-class Gf2nAlgorithm(Algorithm):
+class Gf2nAlgorithm(Algorithm[Gf2nParams, Gf2nPlan]):
     family = "gf2n"
     paper = PAPER
     Params: ClassVar[type] = Gf2nParams  # the registry's: a subclass names its own
-    needs_f0 = True          # the Montgomery quotient needs F invertible mod t
+    needs_f0: ClassVar[bool] = True      # the Montgomery quotient needs F invertible mod t
+    interleaving: ClassVar[Interleaving]  # the step count and exponent (plan.py)
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: Gf2nParams) -> Gf2nParams:
         n, spec = params.n, params.poly
         if not isinstance(n, int) or isinstance(n, bool) or n < 2:
             raise ParameterError(self.name, "n", "must be an integer >= 2", n)
@@ -91,52 +80,47 @@ class Gf2nAlgorithm(Algorithm):
                 "must have constant term f_0 = 1 (the Montgomery quotient needs t "
                 "invertible mod F)", canonical)
         self.check(n, canonical)
-        return self.Params(n=n, poly=canonical)
+        return dataclasses.replace(params, poly=canonical)
 
     def check(self, n: int, poly: str) -> None:
         """Algorithm-specific rules on the resolved modulus."""
 
-    def derive(self, params):
-        """The timing: an iterative core of `steps` step cycles."""
-        return Timing.iterative(self.steps(params))
-
-    def steps(self, params) -> int:
-        """Step cycles of one multiplication."""
-        raise NotImplementedError
+    def derive(self, params: Gf2nParams) -> Gf2nPlan:
+        """F, the split r, the exponent e, the step count and the timing (plan.py)."""
+        return derive(params.n, params.poly, self.interleaving)
 
     # --- mathematics ------------------------------------------------------------------
-    def f(self, params) -> int:
-        return poly_int(params.poly)
-
-    def r(self, params) -> int:
-        return M.split_point(params.n)
-
-    def operands(self, params):
+    def operands(self, params: Gf2nParams) -> list[Operand]:
         return [Operand("a", params.n, ENCODING, f"deg A < {params.n}"),
                 Operand("b", params.n, ENCODING, f"deg B < {params.n}")]
 
-    def result(self, params):
+    def result(self, params: Gf2nParams) -> Operand:
         return Operand("c", params.n, ENCODING, f"deg C < {params.n}")
 
-    def result_width(self, params):
+    def result_width(self, params: Gf2nParams) -> int:
         return params.n
 
-    def exponent(self, params) -> int:
-        """e in C = A*B*t^-e mod F."""
-        raise NotImplementedError
-
-    def congruence(self, params):
-        e = self.exponent(params)
+    def congruence(self, params: Gf2nParams) -> str:
+        e = self.derived(params).exponent
         tail = f"*t^-{e}" if e else ""
         return f"C = A*B{tail} mod F(t), F = {params.poly}, deg C < {params.n}"
 
-    def random_operands(self, params, rng: random.Random):
+    def model(self, params: Gf2nParams, *operands: int) -> int:
+        a, b = operands
+        return self.multiply(self.derived(params), a, b)
+
+    def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
+        """The bit-exact result of the algorithm's model (model.py)."""
+        raise NotImplementedError
+
+    def random_operands(self, params: Gf2nParams, rng: random.Random) -> tuple[int, ...]:
         return (rng.getrandbits(params.n), rng.getrandbits(params.n))
 
-    def cases(self, params):
-        n, r = params.n, self.r(params)
+    def cases(self, params: Gf2nParams) -> list[tuple[int, ...]]:
+        plan = self.derived(params)
+        n, r = plan.n, plan.r
         ones = _mask(n)
-        flow = self.f(params) & ones               # F's low part, F - t^n
+        flow = plan.f & ones                       # F's low part, F - t^n
         lo, hi = _mask(r), ones ^ _mask(r)         # the halves at the split t^r
         vals = [0, 1, ones, 1 << (n - 1), flow, lo, hi, 2, ones ^ 1, 0b101 & ones]
         out = [(0, 0), (0, ones), (ones, 0), (1, 1), (1, ones), (ones, 1), (ones, ones)]
@@ -146,14 +130,22 @@ class Gf2nAlgorithm(Algorithm):
         return list(dict.fromkeys(out))   # in order, each once
 
     # --- hardware ---------------------------------------------------------------------
+    def build(self, params: Gf2nParams) -> IterativeCore:
+        return IterativeCore(self.datapath(self.derived(params)))
+
+    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
+        """The algorithm's datapath (hw.py) for F."""
+        raise NotImplementedError
+
     # --- formal reference (modforge prove) ----------------------------------------------
     formal = True
     MAX_PROOF_N = 64
 
-    def reference(self, params):
+    def reference(self, params: Gf2nParams) -> str:
         """ok: C*t^e = A*B mod F, both sides by the schoolbook product; C has n bits, so deg C < n,
         and t is invertible mod F when e > 0 (f_0 = 1), so this is C = A*B*t^-e mod F."""
-        n, f, e = params.n, self.f(params), self.exponent(params)
+        plan = self.derived(params)
+        n, f, e = plan.n, plan.f, plan.exponent
         if n > self.MAX_PROOF_N:
             raise ParameterError("prove", "n", f"must be at most {self.MAX_PROOF_N} for a bounded proof", n)
         t_e = gf2.mod(1 << e, f)
@@ -162,20 +154,20 @@ class Gf2nAlgorithm(Algorithm):
                 + f"  assign ok = {lhs} == mulmod(operands[{n - 1}:0], operands[{2 * n - 1}:{n}]);\n"
                 + "  assign in_domain = 1'b1;\n")
 
-    def tag(self, params):
+    def tag(self, params: Gf2nParams) -> str:
         return f"n{params.n}"
 
-    def computes(self, params):
-        return Computes("GF(p^m)", 2, params.n, params.poly, _structure(params.poly)["irreducible"], ("n", "poly"))
+    def computes(self, params: Gf2nParams) -> Computes:
+        return Computes("GF(p^m)", 2, params.n, params.poly, self.derived(params).irreducible, ("n", "poly"))
 
-    def extra_info(self, params):
-        s = _structure(params.poly)
+    def extra_info(self, params: Gf2nParams) -> dict[str, Any]:
+        plan = self.derived(params)
         return {
             "modulus": params.poly,
-            "kind": s["kind"],
-            "irreducible": s["irreducible"],
-            "structure": s["message"],
-            "split_r": self.r(params),
+            "kind": plan.kind,
+            "irreducible": plan.irreducible,
+            "structure": plan.structure,
+            "split_r": plan.r,
             "congruence": self.congruence(params),
         }
 
@@ -186,21 +178,15 @@ class Blakely(Gf2nAlgorithm):
     title = "interleaved Blakely multiplier over GF(2)[t]/F, one bit of A per cycle (Alg 4)"
     paper = PAPER + ", Alg. 4"
     needs_f0 = False         # left-to-right reduction works for any monic F
+    interleaving = "blakely"
 
-    def exponent(self, params):
-        return 0
+    def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
+        return M.interleaved_blakely(plan.f, a, b)
 
-    def model(self, params, a, b):
-        return M.interleaved_blakely(self.f(params), a, b)
+    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
+        return hw.Blakely(plan)
 
-    def steps(self, params):
-        """n step cycles (one bit of A each)."""
-        return params.n
-
-    def build(self, params):
-        return IterativeCore(hw.Blakely(self.f(params)))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "x^9+x^5+1"}, {"n": "16", "poly": "auto"},
                 {"n": "17", "poly": "x^17+x^16+x^3+x"}, {"n": "163", "poly": "nist"}]
 
@@ -210,21 +196,15 @@ class Montgomery(Gf2nAlgorithm):
     name = "gf2n-montgomery"
     title = "interleaved Montgomery multiplier over GF(2)[t]/F, one bit of B per cycle (Alg 5)"
     paper = PAPER + ", Alg. 5"
+    interleaving = "montgomery"
 
-    def exponent(self, params):
-        return params.n
+    def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
+        return M.interleaved_montgomery(plan.f, a, b)
 
-    def model(self, params, a, b):
-        return M.interleaved_montgomery(self.f(params), a, b)
+    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
+        return hw.Montgomery(plan)
 
-    def steps(self, params):
-        """n step cycles (one bit of B each)."""
-        return params.n
-
-    def build(self, params):
-        return IterativeCore(hw.Montgomery(self.f(params)))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
                 {"n": "17", "poly": "type1"}, {"n": "233", "poly": "type1"}]
 
@@ -234,21 +214,15 @@ class Bmm(Gf2nAlgorithm):
     name = "gf2n-bmm"
     title = "bipartite modular multiplier (parallel interleaved Blakely and Montgomery, Alg 6-8)"
     paper = PAPER + ", Alg. 6-8"
+    interleaving = "bipartite"   # both units step once per cycle
 
-    def exponent(self, params):
-        return self.r(params)
+    def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
+        return M.bmm(plan.f, a, b)
 
-    def model(self, params, a, b):
-        return M.bmm(self.f(params), a, b)
+    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
+        return hw.Bmm(plan)
 
-    def steps(self, params):
-        """r = ceil(n/2) step cycles (both units step once per cycle)."""
-        return self.r(params)
-
-    def build(self, params):
-        return IterativeCore(hw.Bmm(self.f(params)))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
                 {"n": "163", "poly": "nist"}]
 
@@ -262,21 +236,15 @@ class Fiko(Gf2nAlgorithm):
     name = "gf2n-fiko"
     title = "fully interleaved Karatsuba-Ofman multiplier with bipartite quotients (Fig. 1-2)"
     paper = PAPER + ", Fig. 1-2"
+    interleaving = "bipartite"   # one bit of each half-size product per cycle
 
-    def exponent(self, params):
-        return self.r(params)
+    def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
+        return M.fiko(plan.f, a, b)
 
-    def model(self, params, a, b):
-        return M.fiko(self.f(params), a, b)
+    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
+        return hw.Fiko(plan)
 
-    def steps(self, params):
-        """r = ceil(n/2) step cycles (one bit of each half-size product per cycle)."""
-        return self.r(params)
-
-    def build(self, params):
-        return IterativeCore(hw.Fiko(self.f(params)))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
                 {"n": "17", "poly": "type2"}, {"n": "163", "poly": "nist"}]
 
@@ -287,8 +255,9 @@ class RfFiko(Gf2nAlgorithm):
     title = "reduction-free fully interleaved Karatsuba-Ofman multiplier (Fig. 4-5)"
     paper = PAPER + ", Fig. 4-5"
     Params = RfFikoParams
+    interleaving = "bipartite"   # r = (n+1)/2: one bit of each half-size product per cycle
 
-    def check(self, n, poly):
+    def check(self, n: int, poly: str) -> None:
         if n % 2 == 0:
             raise ParameterError(
                 self.name, "n",
@@ -301,18 +270,11 @@ class RfFiko(Gf2nAlgorithm):
                 f"must be the reduction-free trinomial x^n+x^ceil(n/2)+1 = {expr} "
                 "(RF-FIKO takes its quotients straight from C0 and C2)", poly)
 
-    def exponent(self, params):
-        return self.r(params)
+    def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
+        return M.rffiko(plan.n, a, b)
 
-    def model(self, params, a, b):
-        return M.rffiko(params.n, a, b)
+    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
+        return hw.RfFiko(plan)
 
-    def steps(self, params):
-        """r = (n+1)/2 step cycles (one bit of each half-size product per cycle)."""
-        return self.r(params)
-
-    def build(self, params):
-        return IterativeCore(hw.RfFiko(self.f(params)))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "9"}, {"n": "17"}, {"n": "107"}]

@@ -11,7 +11,8 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
 from ...hw.gf2 import const_mul
 from ...hw.iterative import Datapath
-from .model import deg, mask, split_point
+from .model import mask
+from .plan import Gf2nPlan
 
 
 def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
@@ -21,26 +22,23 @@ def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
     return s
 
 
-class _Gf2n(Datapath):
-    def __init__(self, f: int, steps: int):
-        self.f = f
-        self.n = n = deg(f)
-        self.r = split_point(n)
-        self.h = n - self.r
-        super().__init__(2 * n, n, steps)
+class Gf2nDatapath(Datapath):
+    """Common part: F, its degree n, the split r (h = n - r) and the step count, from the plan."""
+
+    def __init__(self, plan: Gf2nPlan):
+        self.f, self.n, self.r = plan.f, plan.n, plan.r
+        self.h = self.n - self.r
+        super().__init__(2 * self.n, self.n, plan.steps)
 
     def _operands(self, operands: Value) -> tuple[Value, Value]:
         n = self.n
         return operands[:n], operands[n:2 * n]  # payload: A in the low n bits, B above
 
 
-class Blakely(_Gf2n):
+class Blakely(Gf2nDatapath):
     """Interleaved Blakely (Alg 4): n steps, A*B mod F."""
 
-    def __init__(self, f: int):
-        super().__init__(f, deg(f))
-
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         n, f = self.n, self.f
         sa = Signal(n, name="sa")      # A, consumed MSB first
         b = Signal(n, name="b")        # B, static
@@ -57,13 +55,10 @@ class Blakely(_Gf2n):
         return r
 
 
-class Montgomery(_Gf2n):
+class Montgomery(Gf2nDatapath):
     """Interleaved Montgomery (Alg 5): n steps, A*B*t^-n mod F (f_0 = 1)."""
 
-    def __init__(self, f: int):
-        super().__init__(f, deg(f))
-
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         n, f = self.n, self.f
         a = Signal(n, name="a")        # A, static
         sb = Signal(n, name="sb")      # B, consumed LSB first
@@ -82,14 +77,11 @@ class Montgomery(_Gf2n):
         return r
 
 
-class Bmm(_Gf2n):
+class Bmm(Gf2nDatapath):
     """BMM (Alg 6-8): r = ceil(n/2) steps; parallel Blakely S and Montgomery T units;
     result S + T = A*B*t^-r mod F (f_0 = 1)."""
 
-    def __init__(self, f: int):
-        super().__init__(f, split_point(deg(f)))
-
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         n, r, f = self.n, self.r, self.f
         fl = f & mask(n)
         a = Signal(n, name="a")        # A, static (both units)
@@ -117,14 +109,11 @@ class Bmm(_Gf2n):
         return s ^ t
 
 
-class _Karatsuba(_Gf2n):
+class _Karatsuba(Gf2nDatapath):
     """Shared part of FIKO and RF-FIKO: operand registers and the three Karatsuba-Ofman
     products C0 = A0*B0, C1 = (A0+A1)*(B0+B1), C2 = A1*B1, one bit of each per step."""
 
-    def __init__(self, f: int):
-        super().__init__(f, split_point(deg(f)))
-
-    def karatsuba(self, m, load, step, operands):
+    def karatsuba(self, m: Module, load: Value, step: Value, operands: Value) -> None:
         r, h = self.r, self.h
         self.a0 = a0 = Signal(r, name="a0")        # A0, static
         self.asum = asum = Signal(r, name="asum")  # A0 + A1, static
@@ -153,7 +142,7 @@ class _Karatsuba(_Gf2n):
                 c2.eq((c2 << 1) ^ Mux(sa1[r - 1], b1, 0)),
             ]
 
-    def final_sum(self, m, c0p_ur: Value, c1p: Value, c2p_lr: Value) -> Value:
+    def final_sum(self, m: Module, c0p_ur: Value, c1p: Value, c2p_lr: Value) -> Value:
         """Sec. 8.2's sum (C0'_UR || C2'_LR) + C1' + (C2'_LR || C0'_UR), n bits (corrections.md#piko-final-sum)."""
         n, r = self.n, self.r
         ur = _wire(m, r, c0p_ur, "C0p_UR")
@@ -167,7 +156,7 @@ class Fiko(_Karatsuba):
     F1 = F >> r) and Montgomery (R0/Q0, modulo F0 = F mod t^r) quotient units; the
     reduction terms and the final sum are fixed xor networks on the registers."""
 
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         n, r, h, f = self.n, self.r, self.h, self.f
         f0, f1 = f & mask(r), f >> r
         self.karatsuba(m, load, step, operands)
@@ -206,7 +195,7 @@ class RfFiko(_Karatsuba):
     """RF-FIKO (Fig. 4-5, Section 8.2) for F = t^n + t^r + 1, n odd: r steps computing only
     C0, C1, C2; quotients, reduction terms and the final sum are shifts and xors."""
 
-    def build(self, m, load, step, index, operands):
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
         n, r = self.n, self.r
         self.karatsuba(m, load, step, operands)
         c0, c1, c2 = self.c0, self.c1, self.c2

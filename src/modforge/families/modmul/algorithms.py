@@ -5,7 +5,7 @@
 Payload: a in the low beta bits, b in the next beta bits (a, b < q); result: beta bits,
 in [0, q). q is a generation-time constant. Each core is a PipelinedCore around the
 algorithm's datapath (`datapath`): latency = its number of register stages (the formulas
-in `stages`), initiation interval 1.
+in plan.py, from the derived plan `derive` builds), initiation interval 1.
 reduce_only=1: the payload is x <= (q-1)^2 (2 beta bits), the result its reduction (the
 same congruence with A*B = x), two stages fewer; Barrett and Montgomery take any x below
 q 2^beta (`reduce_bound`: a wide sum, e.g. a polynomial coefficient summed lazily, with a
@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from ...errors import ParameterError
-from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp, dsp_tiles
-from ...hw.pipeline import PipelinedCore
+from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
+from ...hw.pipeline import Datapath, PipelinedCore
 from ...math.primes import family as prime_family, is_prime, v2
-from ...registry import Algorithm, Computes, Operand, Timing, param, register
-from . import hw, model as M
+from ...registry import Algorithm, Computes, Operand, param, register
+from . import hw, model as M, plan as plans
+from .plan import ModmulPlan, Modulus, Reduction
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
          "(IACR ePrint 2024/1890)")
@@ -98,13 +100,45 @@ def _hex(q: int) -> str:
     return hex(q)
 
 
-class ModmulAlgorithm(Algorithm):
+class ModmulParams(Protocol):
+    """What every modmul parameter class (GenericParams, NttParams, ShiftParams) has."""
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def q(self) -> int: ...
+
+    @property
+    def dsp(self) -> Dsp: ...
+
+    @property
+    def reduce_only(self) -> bool: ...
+
+    @property
+    def plain(self) -> bool: ...
+
+    @property
+    def pipeline(self) -> str: ...
+
+
+class QhParams(ModmulParams, Protocol):
+    """NttParams and ShiftParams: q = q_h 2^omega + 1 with log q_h given."""
+
+    @property
+    def logqh(self) -> int: ...
+
+
+P = TypeVar("P", bound=ModmulParams)
+QP = TypeVar("QP", bound=QhParams)
+
+
+class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
+    """The common part; `modulus` and `reduction` (one per algorithm, plan.py) give the plan."""
     family = "modmul"
     paper = PAPER
     Params: ClassVar[type] = GenericParams  # the registry's: a subclass names its own
 
     # --- parameters -------------------------------------------------------------------
-    def check_q(self, q) -> int:
+    def check_q(self, q: int) -> int:
         if not isinstance(q, int) or isinstance(q, bool):
             raise ParameterError(self.name, "q", "must be an integer", q)
         if q.bit_length() > MAX_BETA:
@@ -116,129 +150,120 @@ class ModmulAlgorithm(Algorithm):
             raise ParameterError(self.name, "q", "must be prime", _hex(q))
         return q.bit_length()
 
-    def check_reduce_only(self, params) -> None:
-        """plain needs F^-2 mod q, a generation-time constant."""
-        if params.plain and (getattr(params, "qh_input", 0) or getattr(params, "shift_input", 0)):
+    def check_plain_needs_constant_q(self, params: P) -> None:
+        """plain needs F^-2 mod q, a generation-time constant: no run-time modulus."""
+        if params.plain and (getattr(params, "qh_input", False) or getattr(params, "shift_input", False)):
             raise ParameterError(self.name, "plain", "must be 0 with a run-time modulus (F^-2 mod q would "
                                  "change with q)", params.plain)
 
-    def validate(self, params):
-        bits = self.check_q(params.q)
-        beta = params.beta or bits
-        if not bits <= beta <= MAX_BETA:
-            raise ParameterError(self.name, "beta", f"must satisfy q < 2^beta <= 2^{MAX_BETA} "
-                                 f"(beta >= {bits})", params.beta)
-        self.check_reduce_only(params)
-        p = dataclasses.replace(params, beta=beta)
-        self.check(p)
-        self.check_pipeline(p)
-        return p
-
-    def check(self, params) -> None:
+    def check(self, params: P) -> None:
         """Algorithm-specific rules on the canonical parameters."""
 
-    def check_pipeline(self, params) -> None:
+    def check_pipeline(self, params: P) -> None:
         """pipeline: one 0/1 per stage of the full pipeline, the last 1."""
-        mask, stages = params.pipeline, self.stage_count(params)
+        mask, stages = params.pipeline, self.derive(params).stage_count
         if mask and (set(mask) - {"0", "1"} or len(mask) != stages or mask[-1] != "1"):
             raise ParameterError(self.name, "pipeline", f"must be {stages} characters 0 or 1 (one per stage), "
                                  "the last 1", mask)
 
-    def gamma(self, params):
-        return DSP_PROFILES[getattr(params, "dsp", "none")]
+    # --- the derived plan ---------------------------------------------------------------
+    def modulus(self, params: P) -> Modulus:
+        """q's shape: beta, and omega, log q_h, shifts and run-time fields where they apply."""
+        raise NotImplementedError
 
-    def beta(self, params) -> int:
-        return getattr(params, "beta", 0) or params.q.bit_length()
+    def reduction(self, params: P, modulus: Modulus) -> Reduction:
+        """The algorithm's own facts (plan.py): factor, stages, multiplications, words."""
+        raise NotImplementedError
+
+    def derive(self, params: P) -> ModmulPlan:
+        """q's shape, the reduction, the stages (plain's second pass, the kept ones), the DSP
+        tiling and the timing (plan.py)."""
+        modulus = self.modulus(params)
+        return plans.derive(modulus, self.reduction(params, modulus), DSP_PROFILES[params.dsp],
+                            reduce_only=params.reduce_only, plain=params.plain, pipeline=params.pipeline)
 
     # --- mathematics ------------------------------------------------------------------
-    def operands(self, params):
-        bw = self.beta(params)
+    def operands(self, params: P) -> list[Operand]:
+        plan = self.derived(params)
+        bw = plan.modulus.beta
         if params.reduce_only:
-            return [Operand("x", 2 * bw, "unsigned binary", f"x <= {self.reduce_bound_text(params)}")]
+            return [Operand("x", 2 * bw, "unsigned binary", f"x <= {plan.reduce_bound_text}")]
         return [Operand("a", bw, "unsigned binary", "a < q"), Operand("b", bw, "unsigned binary", "b < q")]
 
-    def result(self, params):
-        return Operand("c", self.beta(params), "unsigned binary", "0 <= c < q")
+    def result(self, params: P) -> Operand:
+        return Operand("c", self.result_width(params), "unsigned binary", "0 <= c < q")
 
-    def result_width(self, params):
-        return self.beta(params)
+    def result_width(self, params: P) -> int:
+        return self.derived(params).modulus.beta
 
-    def factor(self, params) -> str:
-        """The Montgomery-type factor of the congruence, e.g. '*2^-64'."""
-        raise NotImplementedError
-
-    def scale(self, params) -> int:
+    def scale(self, params: P) -> int:
         """The reduction's factor F as a number: model(a, b) == a*b*F mod q for all a, b
         (plain=1 undoes it: a*b)."""
-        raise NotImplementedError
+        return self.derived(params).reduction.scale
 
-    def congruence(self, params):
-        factor = "A*B" if params.plain else self.factor(params)
+    def congruence(self, params: P) -> str:
+        plan = self.derived(params)
+        factor = "A*B" if params.plain else plan.reduction.factor
         text = f"C = {factor} mod q, q = {params.q:#x}, C in [0, q)"
-        return text.replace("A*B", "X") + f", X <= {self.reduce_bound_text(params)}" if params.reduce_only else text
+        if params.reduce_only:
+            return text.replace("A*B", "X") + f", X <= {plan.reduce_bound_text}"
+        return text
 
-    def reduce_bound(self, params) -> int:
-        """The largest x the reduction alone (reduce_only) is exact for: (q-1)^2, a product."""
-        return (params.q - 1) ** 2
+    def reduce_bound(self, params: P) -> int:
+        """The largest x the reduction alone (reduce_only) is exact for: (q-1)^2, a product, or
+        q 2^beta - 1 (Montgomery, Barrett: a wide sum)."""
+        return self.derived(params).reduce_bound
 
-    def reduce_bound_text(self, params) -> str:
-        return "(q-1)^2"
-
-    def model(self, params, *operands):
+    def model(self, params: P, *operands: int) -> int:
         """The bit-exact result (see `congruence`). The models reduce the product of their
         two operands, so the reduction alone of x is the model of (x, 1); plain: that result
-        times F^-2 through the full multiplier once more."""
-        r = self.multiply(params, *operands) if not params.reduce_only else self.multiply(params, operands[0], 1)
-        return self.multiply(params, r, self.plain_constant(params)) if self.second_pass(params) else r
+        times F^-2 through the full multiplier once more. A run-time modulus' fields are the
+        last operands."""
+        plan = self.derived(params)
+        modulus, k = plan.modulus, len(plan.modulus.runtime)
+        if k:
+            modulus, operands = self.runtime_modulus(modulus, operands[-k:]), operands[:-k]
+        a, b = (operands[0], 1) if params.reduce_only else operands
+        r = self.multiply(plan, modulus, a, b)
+        return self.multiply(plan, modulus, r, plan.plain_constant) if plan.second_pass else r
 
-    # --- the plain domain (plain=1) and the Montgomery domain's conversions --------------
-    def second_pass(self, params) -> bool:
-        return bool(params.plain) and self.scale(params) != 1
-
-    def plain_constant(self, params) -> int:
-        """F^-2 mod q: mul(r, F^-2) = r F^-1, which turns a*b*F into a*b."""
-        return pow(self.scale(params), -2, params.q)
-
-    def full(self, params):
-        """The full multiplier of the second pass (a*b, the reduction's own congruence)."""
-        return dataclasses.replace(params, reduce_only=0, plain=0, pipeline="")
-
-    def build(self, params):
-        return PipelinedCore(self.datapath(params))
-
-    def datapath(self, params):
-        """The pipelined datapath (a plain builder, hw.pipeline.Datapath; ntt and polyring
-        build it in their own pipelines): the reduction's own, then (plain) its second pass;
-        the stages kept as `pipeline` says."""
-        datapath = self.own_datapath(dataclasses.replace(params, plain=0, pipeline=""))
-        if self.second_pass(params):
-            datapath = hw.Plain(datapath, self.own_datapath(self.full(params)), self.plain_constant(params))
-        if params.pipeline:
-            datapath.keep_stages([c == "1" for c in params.pipeline])
-        return datapath
-
-    def own_datapath(self, params):
-        """The pipelined datapath of the reduction's own congruence."""
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        """The reduction's model (model.py) of a*b modulo `modulus` (the plan's, or a run-time one)."""
         raise NotImplementedError
 
-    def multiply(self, params, a: int, b: int) -> int:
-        raise NotImplementedError
+    def random_operands(self, params: P, rng: random.Random) -> tuple[int, ...]:
+        plan = self.derived(params)
+        if not plan.modulus.runtime:
+            return self.sample(plan, plan.modulus, rng)
+        values = rng.choice([self.runtime_of(params, params.q), self.runtime_random(params, rng)])
+        return self.sample(plan, self.runtime_modulus(plan.modulus, values), rng) + tuple(values)
 
-    def random_operands(self, params, rng: random.Random):
-        if params.reduce_only:
-            return (rng.randrange(self.reduce_bound(params) + 1),)
-        return (rng.randrange(params.q), rng.randrange(params.q))
+    def sample(self, plan: ModmulPlan, modulus: Modulus, rng: random.Random) -> tuple[int, ...]:
+        """Random operands for `modulus` (the plan's, or a run-time one)."""
+        if plan.reduce_only:
+            return (rng.randrange(plans.reduce_bound(modulus, plan.reduction.wide) + 1),)
+        return (rng.randrange(modulus.q), rng.randrange(modulus.q))
 
-    def cases(self, params):
-        pairs = self.operand_cases(params)
-        if params.reduce_only:
-            top = self.reduce_bound(params)
-            xs = [a * b for a, b in pairs] + [(params.q - 1) ** 2, (params.q - 1) ** 2 - 1, top, top - 1]
+    def cases(self, params: P) -> list[tuple[int, ...]]:
+        plan = self.derived(params)
+        if not plan.modulus.runtime:
+            return self.modulus_cases(plan, plan.modulus)
+        out: list[tuple[int, ...]] = []
+        for values in dict.fromkeys([self.runtime_of(params, params.q), *self.runtime_corners(params)]):
+            out += [c + values for c in self.modulus_cases(plan, self.runtime_modulus(plan.modulus, values))]
+        return out
+
+    def modulus_cases(self, plan: ModmulPlan, modulus: Modulus) -> list[tuple[int, ...]]:
+        """The corner operands for `modulus` (the plan's, or a run-time one)."""
+        pairs = self.operand_cases(modulus)
+        if plan.reduce_only:
+            q, top = modulus.q, plans.reduce_bound(modulus, plan.reduction.wide)
+            xs = [a * b for a, b in pairs] + [(q - 1) ** 2, (q - 1) ** 2 - 1, top, top - 1]
             return [(x,) for x in dict.fromkeys(xs)]
-        return pairs
+        return list(pairs)
 
-    def operand_cases(self, params):
-        q, bw = params.q, self.beta(params)
+    def operand_cases(self, modulus: Modulus) -> list[tuple[int, int]]:
+        q, bw = modulus.q, modulus.beta
         vals = [0, 1, 2, q - 1, q - 2, (q - 1) // 2, (q + 1) // 2, (1 << (bw - 1)) - 1,
                 1 << (bw - 1), q >> 1, 3]
         om = v2(q - 1)
@@ -247,88 +272,98 @@ class ModmulAlgorithm(Algorithm):
         out = [(a, b) for a in vals for b in vals]
         return list(dict.fromkeys(out))   # in order, each once
 
-    # --- hardware ---------------------------------------------------------------------
-    def stages(self, params) -> int:
-        """Register stages with the product a*b (reduce_only: two fewer)."""
-        raise NotImplementedError
-
-    def stage_count(self, params) -> int:
-        """Stages of the full pipeline (every register the paper places)."""
-        own = self.stages(params) - 2 * params.reduce_only
-        return own + (self.stages(self.full(params)) if self.second_pass(params) else 0)
-
-    def derive(self, params):
-        """The timing: the register stages kept, a product a cycle."""
-        stages = params.pipeline.count("1") if params.pipeline else self.stage_count(params)
-        return Timing(cycles=stages, latency=stages, initiation_interval=1)
-
-    def tag(self, params):
-        return f"q{self.beta(params)}" + self.tag_flags(params)
-
-    def computes(self, params):
-        return Computes("Z_q", params.q, defined_by=("q",))
-
-    def tag_flags(self, params) -> str:
-        return ("_plain" if params.plain else "") + (f"_pipe{params.pipeline}" if params.pipeline else "")
-
-    def runtime(self, params) -> dict[str, int]:
+    # --- a run-time modulus (the q_h families) -------------------------------------------
+    def runtime(self, params: P) -> dict[str, int]:
         """The run-time modulus fields and their widths (empty: q is a constant)."""
-        return {}
+        return dict(self.derived(params).modulus.runtime)
 
-    def multiplications(self, params) -> list[tuple[str, int, int]]:
-        """The reduction's multiplications as the paper counts DSPs (Sec. 5.1): (what,
-        bits, bits); a product with q counts only q_h (its low bits are fixed)."""
+    def runtime_of(self, params: P, q: int) -> tuple[int, ...]:
+        """The fields that give q."""
+        return ()
+
+    def runtime_corners(self, params: P) -> list[tuple[int, ...]]:
         return []
 
-    def extra_info(self, params):
-        gamma = self.gamma(params)
-        bw = self.beta(params)
-        mults = self.multiplications(params)
-        info = {"congruence": self.congruence(params), "beta": bw, "q": hex(params.q),
-                "latency_formula": self.stages.__doc__.strip()
-                + (" (reduce_only: two fewer)" if params.reduce_only else "")
-                + (", then the full multiplier's stages again (plain)" if self.second_pass(params) else ""),
-                "reduce_only": params.reduce_only, "plain": params.plain,
-                "pipeline": params.pipeline or "1" * self.stage_count(params)}
-        F = self.scale(params)
-        if F != 1 and not (self.runtime(params) or params.plain or params.reduce_only):   # a*b*F, q fixed
+    def runtime_random(self, params: P, rng: random.Random) -> tuple[int, ...]:
+        return ()
+
+    def runtime_modulus(self, modulus: Modulus, values: Sequence[int]) -> Modulus:
+        """The modulus the run-time fields `values` give (same beta, omega and log q_h)."""
+        return modulus
+
+    # --- hardware ---------------------------------------------------------------------
+    def build(self, params: P) -> PipelinedCore:
+        return PipelinedCore(self.datapath(params))
+
+    def datapath(self, params: P) -> Datapath:
+        """The pipelined datapath (a plain builder, hw.pipeline.Datapath; ntt and polyring
+        build it in their own pipelines): the reduction's own, then (plain) its second pass
+        through the full multiplier; the stages kept as `pipeline` says."""
+        plan = self.derived(params)
+        own = self.reduction_datapath(plan, plan.reduce_only)
+        datapath: Datapath = own
+        if plan.second_pass:
+            datapath = hw.Plain(own, self.reduction_datapath(plan, False), plan.plain_constant)
+        if params.pipeline:
+            datapath.keep_stages(list(plan.keep))
+        return datapath
+
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        """The pipelined datapath of the reduction's own congruence (reduce_only: without the
+        product stages)."""
+        raise NotImplementedError
+
+    def tag(self, params: P) -> str:
+        return f"q{self.derived(params).modulus.beta}" + self.tag_flags(params)
+
+    def computes(self, params: P) -> Computes:
+        return Computes("Z_q", params.q, defined_by=("q",))
+
+    def tag_flags(self, params: P) -> str:
+        return ("_plain" if params.plain else "") + (f"_pipe{params.pipeline}" if params.pipeline else "")
+
+    def extra_info(self, params: P) -> dict[str, Any]:
+        plan = self.derived(params)
+        info: dict[str, Any] = {
+            "congruence": self.congruence(params), "beta": plan.modulus.beta, "q": hex(params.q),
+            "latency_formula": plan.latency_formula, "reduce_only": params.reduce_only, "plain": params.plain,
+            "pipeline": "".join("1" if k else "0" for k in plan.keep)}
+        F = plan.reduction.scale
+        if F != 1 and not (plan.modulus.runtime or params.plain or params.reduce_only):   # a*b*F, q fixed
             info["montgomery_domain"] = {
                 "R": hex(pow(F, -1, params.q)),
                 "to": f"b = {pow(F, -2, params.q):#x} = R^2 mod q: the core returns a R (into the domain)",
                 "from": "b = 1: the core returns a R^-1 (out of the domain)",
             }
-        if gamma is not None:
-            tiles = [(w, x, y, dsp_tiles(x, y, *gamma)) for w, x, y in mults]
+        if plan.dsp is not None:
+            dsp = plan.dsp
             info.update({
-                "dsp_profile": f"{gamma[0]}x{gamma[1]}",
-                "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in tiles],
-                "dsp_reduction": sum(n for *_, n in tiles),
-                "dsp_product": 0 if params.reduce_only else dsp_tiles(bw, bw, *gamma),
+                "dsp_profile": f"{dsp.profile[0]}x{dsp.profile[1]}",
+                "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in dsp.tiles],
+                "dsp_reduction": dsp.reduction,
+                "dsp_product": dsp.product,
+                "dsp_total": dsp.total,
             })
-            info["dsp_total"] = info["dsp_reduction"] + info["dsp_product"]
-            if self.second_pass(params):                  # the full multiplier once more
-                info["dsp_plain_pass"] = self.extra_info(self.full(params))["dsp_total"]
-                info["dsp_total"] += info["dsp_plain_pass"]
+            if plan.second_pass:                  # the full multiplier once more
+                info["dsp_plain_pass"] = dsp.plain_pass
         return info
-
-    def grid(self):
-        return []
 
     # --- formal reference (modforge prove) ----------------------------------------------
     formal = True
     MAX_PROOF_BITS = 16
 
-    def reference(self, params):
+    def reference(self, params: P) -> str:
         """ok: c = a*b*F mod q (plain: a*b mod q; reduce_only: x*F mod q), by Verilog's own * and %,
         for a, b < q (reduce_only: x <= (q-1)^2). A run-time modulus is not proved."""
-        bw, q = self.beta(params), params.q
+        plan = self.derived(params)
+        bw, q = plan.modulus.beta, params.q
         if bw > self.MAX_PROOF_BITS:
             raise ParameterError("prove", "q", f"must be at most {self.MAX_PROOF_BITS} bits wide (beta) for a "
                                  "bounded proof", _hex(q))
-        if self.runtime(params):
+        if plan.modulus.runtime:
             raise ParameterError("prove", ", ".join(self.runtime(params)), "must be 0: prove takes q as a "
                                  "generation-time constant", 1)
-        factor = 1 if params.plain else self.scale(params) % q
+        factor = 1 if params.plain else plan.reduction.scale % q
         w = 2 * bw
         if params.reduce_only:
             product, domain = f"operands[{w - 1}:0]", f"operands[{w - 1}:0] <= {w}'d{(q - 1) ** 2}"
@@ -345,135 +380,102 @@ class ModmulAlgorithm(Algorithm):
 """
 
 
-def _logqh_ntt(params) -> int:
-    """log q_h of q for the NTT-friendly rule (Sec. 5.1): beta - v2(q - 1)."""
-    return params.q.bit_length() - v2(params.q - 1)
+# --------------------------------------------------------------------------- q fixed, any beta
+
+class GenericAlgorithm(ModmulAlgorithm[GenericParams]):
+    """Montgomery, Barrett, Plantard: q a generation-time constant, any beta >= its bits."""
+
+    def validate(self, params: GenericParams) -> GenericParams:
+        bits = self.check_q(params.q)
+        beta = params.beta or bits
+        if not bits <= beta <= MAX_BETA:
+            raise ParameterError(self.name, "beta", f"must satisfy q < 2^beta <= 2^{MAX_BETA} "
+                                 f"(beta >= {bits})", params.beta)
+        self.check_plain_needs_constant_q(params)
+        p = dataclasses.replace(params, beta=beta)
+        self.check(p)
+        self.check_pipeline(p)
+        return p
+
+    def modulus(self, params: GenericParams) -> Modulus:
+        return Modulus(params.q, params.beta or params.q.bit_length())
 
 
 @register
-class Montgomery(ModmulAlgorithm):
+class Montgomery(GenericAlgorithm):
     name = "modmul-montgomery"
     title = "pipelined naive Montgomery multiplier a*b*2^-beta mod q (Alg 1)"
     paper = PAPER + ", Alg. 1"
 
-    def factor(self, params):
-        return f"A*B*2^-{params.beta}"
+    def reduction(self, params: GenericParams, modulus: Modulus) -> Reduction:
+        return plans.montgomery(modulus)
 
-    def scale(self, params):
-        return pow(2, -params.beta, params.q)
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        return M.montgomery(modulus.q, modulus.beta, a, b)
 
-    def multiply(self, params, a, b):
-        return M.montgomery(params.q, params.beta, a, b)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.Montgomery(plan, reduce_only)
 
-    def reduce_bound(self, params):
-        """q 2^beta - 1: (x + tq) >> beta < x/2^beta + q < 2q (t < 2^beta), one correction."""
-        return (params.q << params.beta) - 1
-
-    def reduce_bound_text(self, params):
-        return "q 2^beta - 1"
-
-    def stages(self, params):
-        """7 stages: a*b partial products, a*b, q'x partial products, t, tq partial products, (x+tq)>>beta, correction."""  # noqa: E501 - latency_formula in design.json
-        return 7
-
-    def multiplications(self, params):
-        return [("q' x mod 2^beta", params.beta, params.beta),
-                ("t q (q_h only)", params.beta, _logqh_ntt(params))]
-
-    def own_datapath(self, params):
-        return hw.Montgomery(params.q, params.beta, self.gamma(params), params.reduce_only)
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"},
                 {"q": "0x80014001", "dsp": "none", "plain": "1"}]                 # a*b mod q: two passes
 
 
 @register
-class Barrett(ModmulAlgorithm):
+class Barrett(GenericAlgorithm):
     name = "modmul-barrett"
     title = "pipelined Barrett multiplier a*b mod q (Alg 4)"
     paper = PAPER + ", Alg. 4"
 
-    def factor(self, params):
-        return "A*B"
+    def reduction(self, params: GenericParams, modulus: Modulus) -> Reduction:
+        return plans.barrett(modulus)
 
-    def scale(self, params):
-        return 1
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        return M.barrett(modulus.q, modulus.beta, a, b)
 
-    def multiply(self, params, a, b):
-        return M.barrett(params.q, params.beta, a, b)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.Barrett(plan, reduce_only)
 
-    def reduce_bound(self, params):
-        """q 2^beta - 1: x - tq < 2q (x < 2^(2 beta)) and t <= x/q < 2^beta fits
-        its beta-bit register."""
-        return (params.q << params.beta) - 1
-
-    def reduce_bound_text(self, params):
-        return "q 2^beta - 1"
-
-    def stages(self, params):
-        """7 stages: a*b partial products, a*b, xq' partial products, t, tq partial products, x-tq, correction."""
-        return 7
-
-    def multiplications(self, params):
-        bw, lqh = params.beta, _logqh_ntt(params)
-        om = params.q.bit_length() - lqh
-        # only the low beta+1 bits of tq = (t q_h) 2^omega + t are needed
-        return [("x q'", 2 * bw, bw), ("t q, low beta+1 bits (q_h only)", max(bw + 1 - om, 0), lqh)]
-
-    def own_datapath(self, params):
-        return hw.Barrett(params.q, params.beta, self.gamma(params), params.reduce_only)
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0xfff00001"}, {"q": "0xffffffffffe40001", "dsp": "ecp5", "reduce_only": "1"}]
 
 
 @register
-class Plantard(ModmulAlgorithm):
+class Plantard(GenericAlgorithm):
     name = "modmul-plantard"
     title = "pipelined Plantard multiplier -a*b*2^(-2 beta) mod q (Alg 5)"
     paper = PAPER + ", Alg. 5"
 
-    def check(self, params):
+    def check(self, params: GenericParams) -> None:
         if not M.plantard_bound_ok(params.q, params.beta):
             raise ParameterError(self.name, "q", f"must satisfy q < 2^beta/phi (about "
                                  f"{int((1 << params.beta) / M.PHI):#x} for beta={params.beta}; "
                                  "Plantard's bound) or take a larger beta", _hex(params.q))
 
-    def factor(self, params):
-        return f"-A*B*2^-{2 * params.beta}"
+    def reduction(self, params: GenericParams, modulus: Modulus) -> Reduction:
+        return plans.plantard(modulus)
 
-    def scale(self, params):
-        return -pow(2, -2 * params.beta, params.q) % params.q
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        return M.plantard(modulus.q, modulus.beta, a, b)
 
-    def multiply(self, params, a, b):
-        return M.plantard(params.q, params.beta, a, b)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.Plantard(plan, reduce_only)
 
-    def stages(self, params):
-        """7 stages: a*b partial products, a*b, xq' partial products, c', (c'+1)q partial products, c, c=q -> 0."""
-        return 7
-
-    def multiplications(self, params):
-        # the paper's count for a constant b: a * (b q') is 2beta x beta, then (c'+1) q
-        return [("a (b q') mod 2^(2beta)", 2 * params.beta, params.beta),
-                ("(c'+1) q (q_h only)", params.beta, _logqh_ntt(params))]
-
-    def own_datapath(self, params):
-        return hw.Plantard(params.q, params.beta, self.gamma(params), params.reduce_only)
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x9e140001"}, {"q": "0xffffffffffe40001", "beta": "65", "reduce_only": "1"}]
 
 
 # --------------------------------------------------------------------------- q_h families
 
-class NttAlgorithm(ModmulAlgorithm):
+class NttAlgorithm(ModmulAlgorithm[QP]):
+    """WLM, WLM-Mixed, K2RED and (ShiftAlgorithm) the Proth-l ones: q = q_h 2^omega + 1,
+    beta = q's bit length, omega = beta - log q_h; q_h may be a run-time input."""
     Params: ClassVar[type] = NttParams
-    proth = False                 # needs omega >= beta/2
+    proth: ClassVar[bool] = False          # needs omega >= beta/2
 
-    def validate(self, params):
+    def validate(self, params: QP) -> QP:
         bits = self.check_q(params.q)
-        self.check_reduce_only(params)
+        self.check_plain_needs_constant_q(params)
         q = params.q
         logqh = params.logqh or self.auto_logqh(params)
         if not 1 <= logqh <= bits - 1:
@@ -490,113 +492,79 @@ class NttAlgorithm(ModmulAlgorithm):
         self.check_pipeline(p)
         return p
 
-    def auto_logqh(self, params) -> int:
-        return _logqh_ntt(params)
+    def auto_logqh(self, params: QP) -> int:
+        return plans.ntt_logqh(params.q)
 
-    def omega(self, params) -> int:
-        return params.q.bit_length() - params.logqh
+    def modulus(self, params: QP) -> Modulus:
+        bits = params.q.bit_length()
+        runtime = (("qh", params.logqh),) if getattr(params, "qh_input", False) else ()
+        return Modulus(params.q, bits, bits - params.logqh, params.logqh, runtime=runtime)
 
-    def tag(self, params):
-        return (f"q{params.q.bit_length()}_qh{params.logqh}" + ("_rt" if self.runtime(params) else "")
+    def tag(self, params: QP) -> str:
+        return (f"q{params.q.bit_length()}_qh{params.logqh}" + ("_rt" if self.derived(params).modulus.runtime else "")
                 + self.tag_flags(params))
 
-    def extra_info(self, params):
+    def extra_info(self, params: QP) -> dict[str, Any]:
         info = super().extra_info(params)
-        info.update({"omega": self.omega(params), "logqh": params.logqh,
-                     "q_h": hex(params.q >> self.omega(params)),
+        modulus = self.derived(params).modulus
+        info.update({"omega": modulus.omega, "logqh": params.logqh, "q_h": hex(modulus.qh),
                      "runtime_inputs": self.runtime(params)})
         return info
 
     # --- a run-time modulus: q_h (qh_input=1) or l1, l2 [, l3] (shift_input=1), last operands
-    def runtime(self, params) -> dict[str, int]:
-        """The run-time modulus fields and their widths (empty: q is a constant)."""
-        return {"qh": params.logqh} if getattr(params, "qh_input", 0) else {}
-
-    def runtime_of(self, params, q: int) -> tuple[int, ...]:
+    def runtime_of(self, params: QP, q: int) -> tuple[int, ...]:
         """The fields that give q."""
-        return (q >> self.omega(params),)
+        return (q >> self.derived(params).modulus.omega,)
 
-    def runtime_q(self, params, values) -> int:
-        return (values[0] << self.omega(params)) | 1
+    def runtime_q(self, modulus: Modulus, values: Sequence[int]) -> int:
+        return (values[0] << modulus.omega) | 1
 
-    def runtime_corners(self, params) -> list[tuple[int, ...]]:
+    def runtime_modulus(self, modulus: Modulus, values: Sequence[int]) -> Modulus:
+        return dataclasses.replace(modulus, q=self.runtime_q(modulus, values))
+
+    def runtime_corners(self, params: QP) -> list[tuple[int, ...]]:
         return [(1 << (params.logqh - 1),), ((1 << params.logqh) - 1,)]
 
-    def runtime_random(self, params, rng) -> tuple[int, ...]:
+    def runtime_random(self, params: QP, rng: random.Random) -> tuple[int, ...]:
         return (rng.randint(1 << (params.logqh - 1), (1 << params.logqh) - 1),)
 
-    def runtime_rule(self, params) -> str:
-        return f"q = q_h 2^{self.omega(params)} + 1 (q_h: the input, {params.logqh} bits, top bit set)"
+    def runtime_rule(self, params: QP) -> str:
+        return f"q = q_h 2^{self.derived(params).modulus.omega} + 1 (q_h: the input, {params.logqh} bits, top bit set)"
 
-    def with_runtime(self, params, values):
+    def with_runtime(self, params: QP, values: Sequence[int]) -> QP:
         """params with the modulus the fields give (same beta, omega and log q_h)."""
-        return dataclasses.replace(params, q=self.runtime_q(params, values))
+        return dataclasses.replace(params, q=self.runtime_q(self.derived(params).modulus, values))
 
-    def operands(self, params):
+    def operands(self, params: QP) -> list[Operand]:
         return super().operands(params) + [Operand(k, bits, "unsigned binary", RUNTIME_DOMAIN[k])
                                            for k, bits in self.runtime(params).items()]
 
-    def congruence(self, params):
+    def congruence(self, params: QP) -> str:
         text = super().congruence(params)
         return text.replace(f"q = {params.q:#x}", self.runtime_rule(params)) if self.runtime(params) else text
 
-    def model(self, params, *operands):
-        k = len(self.runtime(params))
-        if not k:
-            return super().model(params, *operands)
-        return super().model(self.with_runtime(params, operands[-k:]), *operands[:-k])
-
-    def random_operands(self, params, rng):
-        if not self.runtime(params):
-            return super().random_operands(params, rng)
-        values = rng.choice([self.runtime_of(params, params.q), self.runtime_random(params, rng)])
-        return super().random_operands(self.with_runtime(params, values), rng) + tuple(values)
-
-    def cases(self, params):
-        if not self.runtime(params):
-            return super().cases(params)
-        out = []
-        for values in dict.fromkeys([self.runtime_of(params, params.q), *self.runtime_corners(params)]):
-            out += [c + values for c in super().cases(self.with_runtime(params, values))]
-        return out
-
 
 @register
-class Wlm(NttAlgorithm):
+class Wlm(NttAlgorithm[NttParams]):
     name = "modmul-wlm"
     title = "pipelined word-level Montgomery for NTT-friendly primes (Alg 2, corrected)"
     paper = PAPER + ", Alg. 2"
 
-    def lam(self, params):
-        return M.wlm_lambda(params.q.bit_length(), self.omega(params))
+    def reduction(self, params: NttParams, modulus: Modulus) -> Reduction:
+        return plans.wlm(modulus)
 
-    def factor(self, params):
-        return f"A*B*2^-{self.omega(params) * self.lam(params)}"
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        return M.wlm(modulus.q, modulus.beta, modulus.omega, a, b)
 
-    def scale(self, params):
-        return pow(2, -self.omega(params) * self.lam(params), params.q)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.Wlm(plan, reduce_only)
 
-    def multiply(self, params, a, b):
-        return M.wlm(params.q, params.q.bit_length(), self.omega(params), a, b)
-
-    def stages(self, params):
-        """2 + 2*lambda + 1, lambda = ceil(beta/omega): a*b (2), per step q_h t' partial products and t (2), correction."""  # noqa: E501 - latency_formula in design.json
-        return 2 + 2 * self.lam(params) + 1
-
-    def multiplications(self, params):
-        return [(f"q_h t' (step {i})", params.logqh, self.omega(params)) for i in range(self.lam(params))]
-
-    def own_datapath(self, params):
-        om = self.omega(params)
-        return hw.Wlm(params.q, params.q.bit_length(), om, [om] * self.lam(params), self.gamma(params),
-                          params.reduce_only, self.runtime(params))
-
-    def extra_info(self, params):
+    def extra_info(self, params: NttParams) -> dict[str, Any]:
         info = super().extra_info(params)
-        info["lambda"] = self.lam(params)
+        info["lambda"] = len(self.derived(params).reduction.words)
         return info
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         # lambda = 2, 3 and 4 (latency 7, 9, 11)
         return [{"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
                 {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"},
@@ -604,95 +572,69 @@ class Wlm(NttAlgorithm):
 
 
 @register
-class WlmMixed(NttAlgorithm):
+class WlmMixed(NttAlgorithm[NttParams]):
     name = "modmul-wlm-mixed"
     title = "pipelined mixed-radix word-level Montgomery, two DSP-sized words (Alg 8, corrected)"
     paper = PAPER + ", Alg. 8"
     proth = True
 
-    def check(self, params):
-        gamma = self.gamma(params)
+    def check(self, params: NttParams) -> None:
+        gamma = DSP_PROFILES[params.dsp]
         if gamma is not None and params.logqh > gamma[1]:
             raise ParameterError(self.name, "logqh", f"must satisfy log q_h <= Gamma_B = {gamma[1]} "
                                  f"(dsp={params.dsp})", params.logqh)
 
-    def words(self, params):
-        gamma = self.gamma(params)
-        return M.wlm_mixed_words(params.q.bit_length(), self.omega(params), gamma and gamma[0])
+    def reduction(self, params: NttParams, modulus: Modulus) -> Reduction:
+        return plans.wlm_mixed(modulus, DSP_PROFILES[params.dsp])
 
-    def factor(self, params):
-        return f"A*B*2^-{params.q.bit_length()}"
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        gamma = plan.gamma
+        return M.wlm_mixed(modulus.q, modulus.beta, modulus.omega, gamma and gamma[0], a, b)
 
-    def scale(self, params):
-        return pow(2, -params.q.bit_length(), params.q)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.Wlm(plan, reduce_only)
 
-    def multiply(self, params, a, b):
-        gamma = self.gamma(params)
-        return M.wlm_mixed(params.q, params.q.bit_length(), self.omega(params), gamma and gamma[0], a, b)
-
-    def stages(self, params):
-        """7: a*b (2), two steps of q_h t' partial products and t (2 each), correction (paper: 5 + product)."""
-        return 7
-
-    def multiplications(self, params):
-        w0, w1 = self.words(params)
-        return [("q_h t' (omega0)", params.logqh, w0), ("q_h t' (omega1)", params.logqh, w1)]
-
-    def own_datapath(self, params):
-        return hw.Wlm(params.q, params.q.bit_length(), self.omega(params), self.words(params),
-                          self.gamma(params), params.reduce_only, self.runtime(params))
-
-    def extra_info(self, params):
+    def extra_info(self, params: NttParams) -> dict[str, Any]:
         info = super().extra_info(params)
-        info["words"] = list(self.words(params))
+        info["words"] = list(self.derived(params).reduction.words)
         return info
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x80140001", "logqh": "15", "qh_input": "1"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1", "plain": "1"}]   # x mod q
 
 
 @register
-class K2red(NttAlgorithm):
+class K2red(NttAlgorithm[NttParams]):
     name = "modmul-k2red"
     title = "pipelined K2RED for Proth primes (Alg 3)"
     paper = PAPER + ", Alg. 3"
     proth = True
 
-    def factor(self, params):
-        return f"A*B*2^-{2 * self.omega(params)}"
+    def reduction(self, params: NttParams, modulus: Modulus) -> Reduction:
+        return plans.k2red(modulus)
 
-    def scale(self, params):
-        return pow(2, -2 * self.omega(params), params.q)
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        return M.k2red(modulus.q, modulus.omega, a, b)
 
-    def multiply(self, params, a, b):
-        return M.k2red(params.q, self.omega(params), a, b)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.K2red(plan, reduce_only)
 
-    def stages(self, params):
-        """7: a*b (2), q_h a_l partial products and t (2), q_h t_l partial products and t' (2), correction (paper: 5 + product)."""  # noqa: E501 - latency_formula in design.json
-        return 7
-
-    def multiplications(self, params):
-        om = self.omega(params)
-        return [("q_h a_l", params.logqh, om), ("q_h t_l", params.logqh, om)]
-
-    def own_datapath(self, params):
-        return hw.K2red(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
-                            reduce_only=params.reduce_only, runtime=self.runtime(params))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x80130001", "logqh": "16", "qh_input": "1"},
                 {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}]
 
 
 # --------------------------------------------------------------------------- Proth-l
 
-class ShiftAlgorithm(NttAlgorithm):
+class ShiftAlgorithm(NttAlgorithm[ShiftParams]):
+    """K2RED-Shift and Montgomery-Shift: a Proth-l prime, its q_h products as shift-adds;
+    the shift amounts may be run-time inputs."""
     Params = ShiftParams
     proth = True
 
-    def auto_logqh(self, params):
+    def auto_logqh(self, params: ShiftParams) -> int:
         bits = params.q.bit_length()
         for logqh in range(2, bits // 2 + 1):
             if M.proth_l_shifts(params.q, bits, bits - logqh) is not None:
@@ -701,55 +643,67 @@ class ShiftAlgorithm(NttAlgorithm):
                              "2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1 for some omega >= beta/2",
                              _hex(params.q))
 
-    def check(self, params):
+    def check(self, params: ShiftParams) -> None:
         bits = params.q.bit_length()
-        if params.logqh < 2 or M.proth_l_shifts(params.q, bits, self.omega(params)) is None:
+        shifts = M.proth_l_shifts(params.q, bits, bits - params.logqh)
+        if params.logqh < 2 or shifts is None:
             raise ParameterError(self.name, "q", f"must be a Proth-2l or Proth-3l prime with log q_h = "
                                  f"{params.logqh}: 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1, "
                                  f"l_i < log q_h - 1", _hex(params.q))
-        kind = "proth2l" if self.shifts(params)[2] is None else "proth3l"
+        kind = "proth2l" if shifts[2] is None else "proth3l"
         assert prime_family(kind, bits, params.logqh).contains(params.q)
 
-    def shifts(self, params):
-        return M.proth_l_shifts(params.q, params.q.bit_length(), self.omega(params))
+    def modulus(self, params: ShiftParams) -> Modulus:
+        bits = params.q.bit_length()
+        omega = bits - params.logqh
+        shifts = M.proth_l_shifts(params.q, bits, omega)
+        assert shifts is not None                # check() refused the others
+        runtime: tuple[tuple[str, int], ...] = ()
+        if params.shift_input:
+            width = max(1, (params.logqh - 2).bit_length())
+            runtime = tuple((k, width) for k, v in zip(("l1", "l2", "l3"), shifts, strict=True) if v is not None)
+        return Modulus(params.q, bits, omega, params.logqh, shifts, runtime)
 
-    def runtime(self, params):
-        if not params.shift_input:
-            return {}
-        bits = max(1, (params.logqh - 2).bit_length())
-        return {k: bits for k, v in zip(("l1", "l2", "l3"), self.shifts(params), strict=True) if v is not None}
+    def runtime_of(self, params: ShiftParams, q: int) -> tuple[int, ...]:
+        shifts = self.derived(params).modulus.shifts
+        assert shifts is not None
+        return tuple(v for v in shifts if v is not None)
 
-    def runtime_of(self, params, q):
-        return tuple(v for v in self.shifts(params) if v is not None)
-
-    def runtime_q(self, params, values):
+    def runtime_q(self, modulus: Modulus, values: Sequence[int]) -> int:
         l1, l2, l3 = (*values, None)[:3]
+        assert l1 is not None and l2 is not None
         qh = (1 << l1) - (1 << l2) + (1 << l3 if l3 is not None else 0)
-        return (1 << (params.q.bit_length() - 1)) + (qh << self.omega(params)) + 1
+        return (1 << (modulus.beta - 1)) + (qh << modulus.omega) + 1
 
-    def runtime_corners(self, params):
+    def runtime_modulus(self, modulus: Modulus, values: Sequence[int]) -> Modulus:
+        q = self.runtime_q(modulus, values)
+        return dataclasses.replace(modulus, q=q, shifts=M.proth_l_shifts(q, modulus.beta, modulus.omega))
+
+    def runtime_corners(self, params: ShiftParams) -> list[tuple[int, ...]]:
         top, k = params.logqh - 2, len(self.runtime(params))
         return [(top, 0, top)[:k], (top, top, 0)[:k], (0, 0, 0)[:k]]
 
-    def runtime_random(self, params, rng):
+    def runtime_random(self, params: ShiftParams, rng: random.Random) -> tuple[int, ...]:
         top = params.logqh - 2
         l1 = rng.randint(0, top)
         return (l1, rng.randint(0, l1), rng.randint(0, top))[:len(self.runtime(params))]
 
-    def runtime_rule(self, params):
+    def runtime_rule(self, params: ShiftParams) -> str:
         top = params.logqh - 2
         three = len(self.runtime(params)) == 3
         return (f"q = 2^{params.q.bit_length() - 1} + (2^l1 - 2^l2{' + 2^l3' if three else ''}) "
-                f"2^{self.omega(params)} + 1 (l1, l2{', l3' if three else ''}: the inputs, "
+                f"2^{self.derived(params).modulus.omega} + 1 (l1, l2{', l3' if three else ''}: the inputs, "
                 f"l2 <= l1 <= {top}{f', l3 <= {top}' if three else ''})")
 
-    def tag(self, params):
+    def tag(self, params: ShiftParams) -> str:
         return (f"q{params.q.bit_length()}_qh{params.logqh}_rho{params.rho.lower()}"
                 + ("_rt" if params.shift_input else "") + self.tag_flags(params))
 
-    def extra_info(self, params):
+    def extra_info(self, params: ShiftParams) -> dict[str, Any]:
         info = super().extra_info(params)
-        l1, l2, l3 = self.shifts(params)
+        shifts = self.derived(params).modulus.shifts
+        assert shifts is not None
+        l1, l2, l3 = shifts
         info.update({"l1": l1, "l2": l2, "l3": l3, "proth": "3l" if l3 is not None else "2l",
                      "rho": params.rho})
         return info
@@ -761,26 +715,17 @@ class K2redShift(ShiftAlgorithm):
     title = "pipelined K2RED with shift-adds for Proth-l primes (Alg 7)"
     paper = PAPER + ", Alg. 7"
 
-    def factor(self, params):
-        return f"A*B*2^-{2 * self.omega(params)}"
+    def reduction(self, params: ShiftParams, modulus: Modulus) -> Reduction:
+        return plans.k2red_shift(modulus, params.rho)
 
-    def scale(self, params):
-        return pow(2, -2 * self.omega(params), params.q)
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        assert modulus.shifts is not None
+        return M.k2red_shift(modulus.q, modulus.beta, modulus.omega, modulus.shifts, a, b)
 
-    def multiply(self, params, a, b):
-        bits = params.q.bit_length()
-        return M.k2red_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.K2red(plan, reduce_only)
 
-    def stages(self, params):
-        """rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) (paper: 3 / 5 + product)."""  # noqa: E501 - latency_formula in design.json
-        return 5 if params.rho == "B" else 7
-
-    def own_datapath(self, params):
-        return hw.K2red(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
-                            shifts=self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
-                            runtime=self.runtime(params))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}, {"q": "0x800a000000000001", "logqh": "17"},
                 {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"}]
 
@@ -791,26 +736,17 @@ class MontgomeryShift(ShiftAlgorithm):
     title = "pipelined Montgomery with shift-adds for Proth-l primes (Alg 6, q' = q - 2)"
     paper = PAPER + ", Alg. 6"
 
-    def factor(self, params):
-        return f"A*B*2^-{params.q.bit_length()}"
+    def reduction(self, params: ShiftParams, modulus: Modulus) -> Reduction:
+        return plans.montgomery_shift(modulus, params.rho)
 
-    def scale(self, params):
-        return pow(2, -params.q.bit_length(), params.q)
+    def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
+        assert modulus.shifts is not None
+        return M.montgomery_shift(modulus.q, modulus.beta, modulus.omega, modulus.shifts, a, b)
 
-    def multiply(self, params, a, b):
-        bits = params.q.bit_length()
-        return M.montgomery_shift(params.q, bits, self.omega(params), self.shifts(params), a, b)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+        return hw.MontgomeryShift(plan, reduce_only)
 
-    def stages(self, params):
-        """rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) (paper: 4 / 6 + product)."""  # noqa: E501 - latency_formula in design.json
-        return 6 if params.rho == "B" else 8
-
-    def own_datapath(self, params):
-        return hw.MontgomeryShift(params.q, params.q.bit_length(), self.omega(params), self.gamma(params),
-                                      self.shifts(params), rho=params.rho, reduce_only=params.reduce_only,
-                                      runtime=self.runtime(params))
-
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x9fc00001", "logqh": "16"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
                 {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"},

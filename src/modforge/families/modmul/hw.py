@@ -19,27 +19,36 @@ product may have its own modulus.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Mux, Signal, Value, signed
+from amaranth.hdl import Cat, Const, Module, Mux, Shape, Signal, Value, signed
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
 from ...hw.pipeline import Datapath, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
+from .plan import ModmulPlan
+
+#: shifted terms of a shift-add sum: (shift, value)
+Terms = list[tuple[int, Value]]
 
 
 class ModmulDatapath(Datapath):
-    """Common part: operands, the two product stages x = a*b, the correction helpers.
-    depth counts the product stages; reduce_only leaves them out. `rt` holds the run-time
-    modulus fields' registers of the stage being built (a build's state, reset by
-    start_runtime)."""
+    """Common part: operands, the two product stages x = a*b, the correction helpers. The
+    plan gives q's shape, the reduction's words and rho, the DSP profile, and the stages
+    (with the product stages; reduce_only leaves them out; `build_stages` checks a build
+    closes exactly those). `rt` holds the run-time modulus fields' registers of the stage
+    being built (a build's state, reset by start_runtime)."""
 
-    def __init__(self, q: int, beta: int, depth: int, dsp, reduce_only: bool = False, runtime=None):
-        self.q, self.beta, self.dsp, self.reduce_only = q, beta, dsp, reduce_only
-        self.runtime = dict(runtime or {})   # run-time modulus fields after the operands: name -> bits
-        self.rt: dict[str, Value] = {}       # their registers at the stage being built
-        super().__init__(2 * beta + sum(self.runtime.values()), beta, depth - 2 if reduce_only else depth)
+    def __init__(self, plan: ModmulPlan, reduce_only: bool):
+        modulus, reduction = plan.modulus, plan.reduction
+        self.q, self.beta, self.omega, self.shifts = modulus.q, modulus.beta, modulus.omega, modulus.shifts
+        self.words, self.rho = list(reduction.words), reduction.rho
+        self.dsp, self.reduce_only = plan.gamma, reduce_only
+        self.runtime = dict(modulus.runtime)  # run-time modulus fields after the operands: name -> bits
+        self.rt: dict[str, Value] = {}        # their registers at the stage being built
+        depth = reduction.stages
+        super().__init__(2 * self.beta + sum(self.runtime.values()), self.beta, depth - 2 if reduce_only else depth)
 
-    def start_runtime(self, operands: Value, omega: int) -> None:
-        self.omega, offset = omega, 2 * self.beta
+    def start_runtime(self, operands: Value) -> None:
+        offset = 2 * self.beta
         for name, bits in self.runtime.items():
             self.rt[name] = operands[offset:offset + bits]
             offset += bits
@@ -51,19 +60,20 @@ class ModmulDatapath(Datapath):
             self.rt[name] = stage(self.rt[name], name)
 
     @property
-    def qh(self):
+    def qh(self) -> Value | int:
         return self.rt.get("qh", self.q >> self.omega)
 
     def qh_max(self) -> int:
         return (1 << self.runtime["qh"]) - 1 if "qh" in self.runtime else self.q >> self.omega
 
-    def shift_amounts(self):
+    def shift_amounts(self) -> tuple[Value | int, Value | int, Value | int | None]:
         """(l1, l2, l3): constants, or the run-time fields (l3 None for Proth-2l)."""
         if "l1" not in self.rt:
+            assert self.shifts is not None
             return self.shifts
         return self.rt["l1"], self.rt["l2"], self.rt.get("l3")
 
-    def modulus(self):
+    def modulus(self) -> Value | int:
         """q of the stage being built: the constant, q_h 2^omega + 1, or
         2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1."""
         if "qh" in self.rt:
@@ -107,7 +117,7 @@ class Plain(Datapath):
         self.runtime = first.runtime
         super().__init__(first.in_width, full.out_width, first.stages + full.stages)
 
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         r = build_stages(self.first, m, stage, operands)
         return build_stages(self.full, m, stage, Cat(r, Const(self.constant, self.full.beta)))
 
@@ -115,10 +125,7 @@ class Plain(Datapath):
 class Montgomery(ModmulDatapath):
     """Alg 1: 7 stages. a*b*2^-beta mod q."""
 
-    def __init__(self, q, beta, dsp, reduce_only=False):
-        super().__init__(q, beta, 7, dsp, reduce_only)
-
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = montgomery_factor(q, bw)
@@ -140,10 +147,7 @@ class Montgomery(ModmulDatapath):
 class Barrett(ModmulDatapath):
     """Alg 4: 7 stages. a*b mod q."""
 
-    def __init__(self, q, beta, dsp, reduce_only=False):
-        super().__init__(q, beta, 7, dsp, reduce_only)
-
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = barrett_factor(q, bw)
@@ -166,10 +170,7 @@ class Barrett(ModmulDatapath):
 class Plantard(ModmulDatapath):
     """Alg 5: 7 stages. -a*b*2^(-2 beta) mod q."""
 
-    def __init__(self, q, beta, dsp, reduce_only=False):
-        super().__init__(q, beta, 7, dsp, reduce_only)
-
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = plantard_factor(q, bw)
@@ -197,13 +198,9 @@ class Wlm(ModmulDatapath):
     """Alg 2 (corrected) and Alg 8 (corrected, `words` = (omega0, omega1)): 2 + 2*steps + 1
     stages. Each step: t' = -t_l mod 2^w, c = t'[w-1] | t[w-1], t <- t_h + (q_h t' << delta) + c."""
 
-    def __init__(self, q, beta, omega, words, dsp, reduce_only=False, runtime=None):
-        self.omega, self.words = omega, list(words)
-        super().__init__(q, beta, 2 + 2 * len(self.words) + 1, dsp, reduce_only, runtime)
-
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         dsp, om = self.dsp, self.omega
-        self.start_runtime(operands, om)
+        self.start_runtime(operands)
         qh_max = self.qh_max()
         t = self.product(stage, operands)
         bound = (qh_max << om) ** 2        # (q - 1)^2
@@ -230,11 +227,6 @@ class K2red(ModmulDatapath):
     """Alg 3 (7 stages) and, with `shifts`, Alg 7 (rho B: 5 stages, rho A: 7 stages).
     a*b*2^(-2 omega) mod q."""
 
-    def __init__(self, q, beta, omega, dsp, shifts=None, rho="B", reduce_only=False, runtime=None):
-        self.omega, self.shifts, self.rho = omega, shifts, rho
-        depth = 7 if shifts is None or rho == "A" else 5
-        super().__init__(q, beta, depth, dsp, reduce_only, runtime)
-
     def qh_times(self, stage: Stager, v: Value, vw: int, sub: Value, name: str) -> Value:
         """q_h v - sub, signed: two stages (products, sum) for Alg 3 or rho A, one for rho B."""
         if self.shifts is None:
@@ -260,12 +252,12 @@ class K2red(ModmulDatapath):
         total = unsigned_as_signed(accumulate(pos)) - accumulate(neg) - sub
         return stage(total, name, self.width_t(name))                                         # shift-add sum
 
-    def width_t(self, name: str):
+    def width_t(self, name: str) -> Shape:
         return signed(2 * self.beta - self.omega + 3) if name == "t" else signed(self.beta + 3)
 
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         bw, om = self.beta, self.omega
-        self.start_runtime(operands, om)
+        self.start_runtime(operands)
         x = self.product(stage, operands)
         t = self.qh_times(stage, x[:om], om, x[om:], "t")                                   # t = q_h a_l - a_h
         self.carry_runtime(stage)
@@ -282,11 +274,7 @@ class K2red(ModmulDatapath):
 class MontgomeryShift(ModmulDatapath):
     """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages, rho A 8 stages. a*b*2^-beta mod q."""
 
-    def __init__(self, q, beta, omega, dsp, shifts, rho="B", reduce_only=False, runtime=None):
-        self.omega, self.shifts, self.rho = omega, shifts, rho
-        super().__init__(q, beta, 8 if rho == "A" else 6, dsp, reduce_only, runtime)
-
-    def terms(self, v: Value):
+    def terms(self, v: Value) -> tuple[Terms, Terms]:
         """v * q - v = v * (q - 1) as (positive, negative) shifted terms: (v<<(beta-1)) +
         ((v<<l1) - (v<<l2) + (v<<l3)) << omega (run-time l_i: barrel shifts, then << omega)."""
         l1, l2, l3 = self.shift_amounts()
@@ -297,16 +285,16 @@ class MontgomeryShift(ModmulDatapath):
         pos = [(bw - 1, v), (om, v << l1)] + ([(om, v << l3)] if l3 is not None else [])
         return pos, [(om, v << l2)]
 
-    def shifted(self, stage: Stager, v: Value, name: str):
+    def shifted(self, stage: Stager, v: Value, name: str) -> tuple[Terms, Terms]:
         pos, neg = self.terms(v)
         if self.rho == "A":  # rho A: shifted terms registered
             pos = [(0, stage(t << s, f"{name}_p{k}")) for k, (s, t) in enumerate(pos)]
             neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
         return pos, neg
 
-    def build(self, m, stage, operands):
+    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
         bw = self.beta
-        self.start_runtime(operands, self.omega)
+        self.start_runtime(operands)
         x = self.product(stage, operands)
         al, ah = x[:bw], x[bw:]
         pos, neg = self.shifted(stage, al, "t")

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 PHI = (1 + 5 ** 0.5) / 2
 
+#: (l1, l2, l3) of a Proth-l prime q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1 (l3 None: Proth-2l)
+Shifts = tuple[int, int, int | None]
+
 
 def mask(w: int) -> int:
     return (1 << w) - 1
@@ -191,7 +194,7 @@ def k2red(q: int, omega: int, a: int, b: int) -> int:
 
 # --------------------------------------------------------------------------- Proth-l
 
-def proth_l_shifts(q: int, beta: int, omega: int) -> tuple[int, int, int | None] | None:
+def proth_l_shifts(q: int, beta: int, omega: int) -> Shifts | None:
     """(l1, l2, l3) with q = 2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1 and
     0 <= l2 <= l1 < beta-omega-1, 0 <= l3 < beta-omega-1 (l3 None: Proth-2l); the
     Proth-2l form is preferred. None if q is not Proth-l for this omega."""
@@ -211,14 +214,14 @@ def proth_l_shifts(q: int, beta: int, omega: int) -> tuple[int, int, int | None]
     return None
 
 
-def shift_mul(v: int, beta: int, omega: int, ls: tuple[int, int, int | None]) -> int:
+def shift_mul(v: int, beta: int, omega: int, ls: Shifts) -> int:
     """v * q_h by shift-adds for q_h = 2^(beta-1-omega) + 2^l1 - 2^l2 [+ 2^l3]."""
     l1, l2, l3 = ls
     pos = (v << (beta - 1 - omega)) + (v << l1) + ((v << l3) if l3 is not None else 0)
     return pos - (v << l2)
 
 
-def k2red_shift_raw(q: int, beta: int, omega: int, ls, x: int) -> int:
+def k2red_shift_raw(q: int, beta: int, omega: int, ls: Shifts, x: int) -> int:
     """Alg 7 lines 1-4: K2RED with q_h products as shift-adds: t = (a_l<<(beta-1-omega)) +
     (a_l<<l1) + (a_l<<l3) - ((a_l<<l2) + a_h); t' likewise from t_l, t_h."""
     al, ah = x & mask(omega), x >> omega
@@ -227,13 +230,13 @@ def k2red_shift_raw(q: int, beta: int, omega: int, ls, x: int) -> int:
     return shift_mul(tl, beta, omega, ls) - th
 
 
-def k2red_shift(q: int, beta: int, omega: int, ls, a: int, b: int) -> int:
+def k2red_shift(q: int, beta: int, omega: int, ls: Shifts, a: int, b: int) -> int:
     """K2RED-Shift (Alg 7) of a*b: returns a*b*2^(-2 omega) mod q, in [0, q) (the same
     integer as K2RED). Needs a Proth-l prime q (shifts ls = (l1, l2, l3|None)), a, b < q."""
     return k2red_correct(k2red_shift_raw(q, beta, omega, ls, a * b), q)
 
 
-def montgomery_shift_raw(q: int, beta: int, omega: int, ls, x: int) -> int:
+def montgomery_shift_raw(q: int, beta: int, omega: int, ls: Shifts, x: int) -> int:
     """Alg 6 lines 1-5 (line 1 corrected: a_l = x mod 2^beta; q' = q - 2):
     t = (q - 2) a_l mod 2^beta = ((a_l<<(beta-1)) + ((a_l<<l1) - (a_l<<l2) + (a_l<<l3))<<omega)
     - a_l mod 2^beta; t' = t q = the same shifts + t; b' = a_h + (t' >> beta) + c with
@@ -246,7 +249,7 @@ def montgomery_shift_raw(q: int, beta: int, omega: int, ls, x: int) -> int:
     return ah + (tp >> beta) + c
 
 
-def montgomery_shift(q: int, beta: int, omega: int, ls, a: int, b: int) -> int:
+def montgomery_shift(q: int, beta: int, omega: int, ls: Shifts, a: int, b: int) -> int:
     """Montgomery-Shift (Alg 6) of a*b: returns a*b*2^-beta mod q, in [0, q) (the same
     integer as Montgomery, Alg 1, as q - 2 = -q^-1 mod 2^beta for Proth q).
     Needs a Proth-l prime q = q_h 2^omega + 1, omega >= beta/2, beta = q.bit_length()."""
