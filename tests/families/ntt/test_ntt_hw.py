@@ -2,6 +2,7 @@
 random input stalls and output back-pressure in the testbench's second half, exact
 latency and II in the first), deliberately broken variants that must fail, the export."""
 
+import dataclasses
 import random
 
 import pytest
@@ -71,7 +72,9 @@ class WrongTwiddle(Forward):
 
     def build(self, params):
         core = super().build(params)
-        core.plan.shared[1] = (core.plan.shared[1] + 1) % params.q
+        prime = core.plan.primes[0]
+        shared = (prime.shared[0], (prime.shared[1] + 1) % params.q, *prime.shared[2:])
+        core.plan = dataclasses.replace(core.plan, primes=(dataclasses.replace(prime, shared=shared),))
         return core
 
 
@@ -89,8 +92,9 @@ class EarlyPass(Forward):
 
     def build(self, params):
         core = super().build(params)
+        first, second, *rest = core.plan.starts
         assert core.plan.waits[0] > 0
-        core.plan.waits[0] -= 1
+        core.plan = dataclasses.replace(core.plan, starts=(first, second - 1, *rest))
         return core
 
 
@@ -129,7 +133,7 @@ def test_verilog_export_is_deterministic(tmp_path):
     design = generate(alg, params, tmp_path / "d")
     assert design.frame_beats == 4 and design.input_width == 2 * 4 * 32 and design.output_width == 4 * 32
     assert design.latency == alg.latency(params) and design.cycles == alg.cycles(params)
-    assert design.info["twiddle_words"] == alg.derived(params).twiddle_words()
+    assert design.info["twiddle_words"] == alg.derived(params).twiddle_words
     assert f"{mod}.v" in design.files
 
 

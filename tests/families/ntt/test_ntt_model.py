@@ -9,7 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from modforge.families.ntt.model import issue, parity, row_lanes
+from modforge.families.ntt.plan import issue, parity, row_lanes
 from modforge.math.primes import intt_negacyclic, ntt_negacyclic, primitive_root_of_unity, twiddles
 from modforge.registry import all_algorithms, lookup
 
@@ -131,7 +131,7 @@ def test_config_words_load_primes():
     primes = alg.runtime_primes(p)
     assert len(primes) == 2 and not set(primes) & set(alg.moduli(p))
     loaded = alg.with_moduli(p, primes)
-    plans = alg.derived(loaded).plans
+    plans = alg.derived(loaded).primes
     words = alg.config_words(p, primes)
     assert len(words) == cm.count == 2 * (3 + len(plans[0].shared) + 4 * len(plans[0].lanes[0]))
     fields = {}
@@ -143,8 +143,8 @@ def test_config_words_load_primes():
     for j, (qj, plan) in enumerate(zip(primes, plans, strict=True)):
         S, L = len(plan.shared), len(plan.lanes[0])
         assert (fields[0, 3 * j], fields[0, 3 * j + 1], fields[0, 3 * j + 2]) == (qj, qj >> omega, plan.b_scale)
-        assert [fields[1, j * S + a] for a in range(S)] == plan.shared
-        assert all([fields[2 + u, j * L + a] for a in range(L)] == plan.lanes[u] for u in range(4))
+        assert tuple(fields[1, j * S + a] for a in range(S)) == plan.shared
+        assert all(tuple(fields[2 + u, j * L + a] for a in range(L)) == plan.lanes[u] for u in range(4))
     rom = alg.derived(p)                                   # the core's own moduli: its ROM contents
     own = alg.config_words(p, alg.moduli(p))
     assert own[3:3 + rom.shared_len] == [cm.payload(1, a, x) for a, x in enumerate(rom.shared[:rom.shared_len])]
@@ -198,15 +198,15 @@ def test_twiddle_roms():
     cycle of each distinct row pass; twiddle_words = their sum."""
     alg = lookup("ntt-polymul")
     p = params("ntt-polymul", "montgomery", 64, 8)
-    plan = alg.derived(p).plans[0]                         # the one prime of the base
+    plan = alg.derived(p).primes[0]                        # the one prime of the base
     q, R, H, F = p.q, 8, 4, plan.F
     assert F == pow(2, -32, q)
     tw = twiddles(q, 64, p.psi)
-    assert plan.shared == [s * pow(F, -1, q) % q for s in tw.forward[:R]] + \
+    assert list(plan.shared) == [s * pow(F, -1, q) % q for s in tw.forward[:R]] + \
         [s * pow(2 * F, -1, q) % q for s in tw.inverse[:R]]
     # t = 4, 2, 1 forward (shared by NTT(a) and NTT(b)) and t = 1, 2, 4 inverse
     assert all(len(lane) == 6 * H for lane in plan.lanes)
-    assert plan.twiddle_words() == 2 * R + 8 * 6 * H == alg.extra_info(p)["twiddle_words"]
+    assert plan.twiddle_words == 2 * R + 8 * 6 * H == alg.extra_info(p)["twiddle_words"]
     assert plan.b_scale == pow(F, -2, q)
     assert row_lanes(5, 2, 8) == (1, 1, 3)
 

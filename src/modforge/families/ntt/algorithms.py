@@ -7,7 +7,8 @@ around one of the eight pipelined modular multipliers of family "modmul".
 Frames: a polynomial streams as n/P beats; beat k carries coefficients kP .. kP+P-1, lane l
 (coefficient kP+l) in bits [l w, (l+1) w), w = the reduction's word width (q < 2^w). For
 polymul an input beat carries P coefficients of a (low P w bits), then P of b. The result
-streams the same way. See model.py for the architecture and hw.py for the timing.
+streams the same way. See model.py for the architecture, plan.py for the schedule and the
+timing, hw.py for the hardware.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ import dataclasses
 import functools
 import random
 import typing
-from typing import Literal
+from typing import Any, Literal, Protocol, cast
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, Dsp
 from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity, v2
 from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
 from . import hw
-from .model import ConfigMap, Plan, RnsPlan, pack_fields
+from .model import pack_fields, run
+from .plan import ConfigMap, NttPlan, PrimeSchedule, drain, pass_starts, passes
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
          "(IACR ePrint 2024/1890), Sec. 2.2 and 5.4")
@@ -68,7 +70,7 @@ class NttParams:
                                       "stream between frames (`modforge config`); needs a reduction with a "
                                       "run-time modulus")
 
-#: the passes' waits for rows still in the pipeline (model.Plan.schedule, in closed form)
+#: the passes' waits for rows still in the pipeline (plan.pass_starts, in closed form)
 STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(P) max(0, D + 1 - H): "
           "waits between dependent passes")
 
@@ -79,7 +81,24 @@ RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
                 "k2red-shift": "shift_input", "montgomery-shift": "shift_input"}
 
 
-class NttAlgorithm(Algorithm):
+class ModularReduction(Protocol):
+    """What the NTT cores use of a family "modmul" algorithm (found by lookup: families never
+    import each other); its parameters are that family's own (Any here)."""
+    name: str
+    Params: type
+
+    def parse(self, args: dict[str, Any]) -> Any: ...
+    def validate(self, params: Any) -> Any: ...
+    def model(self, params: Any, *operands: int) -> Any: ...
+    def scale(self, params: Any) -> int: ...
+    def cycles(self, params: Any) -> int: ...
+    def result_width(self, params: Any) -> int: ...
+    def runtime(self, params: Any) -> dict[str, int]: ...
+    def runtime_of(self, params: Any, q: int) -> tuple[int, ...]: ...
+    def datapath(self, params: Any) -> Any: ...
+
+
+class NttAlgorithm(Algorithm[NttParams, NttPlan]):
     family = "ntt"
     paper = PAPER
     Params = NttParams
@@ -89,7 +108,7 @@ class NttAlgorithm(Algorithm):
     transform: str                       # "forward", "inverse" or "polymul"
 
     # --- parameters -------------------------------------------------------------------
-    def validate(self, params):
+    def validate(self, params: NttParams) -> NttParams:
         name = self.name
         n, pe = params.n, params.pe
         if not MIN_N <= n <= MAX_N:
@@ -116,7 +135,7 @@ class NttAlgorithm(Algorithm):
             raise ParameterError(name, "psi", f"must satisfy 0 < psi < q and psi^n = -1 mod q (n={n})", psi)
         return dataclasses.replace(params, psi=psi, base=",".join(hex(x) for x in self.check_base(params)))
 
-    def check_base(self, params) -> list[int]:
+    def check_base(self, params: NttParams) -> list[int]:
         """The RNS base after q: distinct primes that the reduction takes with q's omega and
         run-time form."""
         if not params.base.strip():
@@ -137,7 +156,7 @@ class NttAlgorithm(Algorithm):
             self.check_prime(params, qj, "base", "must hold primes")
         return base
 
-    def check_prime(self, params, qj: int, argument: str, what: str = "must be a prime"):
+    def check_prime(self, params: NttParams, qj: int, argument: str, what: str = "must be a prime") -> Any:
         """The reduction's parameters for qj, a prime the core with q's run-time modulus takes
         (an RNS base prime, or one loaded at run time): q's bit length, NTT-friendly for n,
         the reduction's form with q's log q_h, the same run-time fields (Proth-l form)."""
@@ -159,25 +178,28 @@ class NttAlgorithm(Algorithm):
         return mpj
 
     # --- twiddles=load: primes loaded at run time, one per residue slot -----------------------
-    def runtime_params(self, params):
+    def runtime_params(self, params: NttParams) -> Any:
         """The reduction's parameters with its run-time modulus on (RNS, twiddles=load)."""
         return dataclasses.replace(self.reduction_params(params), **{RUNTIME_FLAG[params.reduction]: 1})
 
-    def with_moduli(self, params, primes: list[int]):
+    def with_moduli(self, params: NttParams, primes: list[int]) -> NttParams:
         """params for the moduli `primes` (q's log q_h; the first prime's smallest psi): the
         model of a core that has loaded them."""
         logqh = self.reduction_params(params).logqh
         return dataclasses.replace(params, q=primes[0], psi=primitive_root_of_unity(primes[0], 2 * params.n),
                                    base=",".join(hex(x) for x in primes[1:]), logqh=logqh)
 
-    def config_map(self, params) -> ConfigMap:
-        return ConfigMap(self.derived(params), self.width(params),
-                         sum(self.modmul(params).runtime(self.runtime_params(params)).values()))
+    def config_map(self, params: NttParams) -> ConfigMap:
+        """twiddles=load: the cfg stream's layout (the plan's)."""
+        config = self.derived(params).config
+        if config is None:
+            raise RuntimeError(f"{self.name}: a cfg stream needs twiddles=load")
+        return config
 
-    def config_width(self, params) -> int:
+    def config_width(self, params: NttParams) -> int:
         return self.config_map(params).width if params.twiddles == "load" else 0
 
-    def config_words(self, params, primes: list[int]) -> list[int]:
+    def config_words(self, params: NttParams, primes: list[int]) -> list[int]:
         """twiddles=load: the cfg payloads that load `primes`, one per residue slot (q's and the
         base's), each with its smallest psi."""
         name, k = self.name, len(self.moduli(params))
@@ -192,9 +214,9 @@ class NttAlgorithm(Algorithm):
         for qj in primes:
             mpj = dataclasses.replace(self.check_prime(params, qj, "prime"), **{RUNTIME_FLAG[params.reduction]: 1})
             fields.append(pack_fields(alg.runtime(mpj), alg.runtime_of(mpj, qj)))
-        return self.config_map(params).words(self.derived(self.with_moduli(params, primes)).plans, fields)
+        return self.config_map(params).words(self.derived(self.with_moduli(params, primes)).primes, fields)
 
-    def runtime_primes(self, params) -> list[int]:
+    def runtime_primes(self, params: NttParams) -> list[int]:
         """The primes the testbench loads, one per slot: the largest others of q's form, then
         the core's own in reverse order (every slot changes where the family allows)."""
         alg, mp = self.modmul(params), self.runtime_params(params)
@@ -214,23 +236,23 @@ class NttAlgorithm(Algorithm):
             found.append(qj)
         return (found + moduli[::-1])[:len(moduli)]
 
-    def verification_config(self, params):
+    def verification_config(self, params: NttParams) -> tuple[NttParams, list[int]]:
         if params.twiddles != "load":
             return params, []
         primes = self.runtime_primes(params)
         return self.with_moduli(params, primes), self.config_words(params, primes)
 
-    def residue_params(self, params, mp, qj: int):
+    def residue_params(self, params: NttParams, mp: Any, qj: int) -> Any:
         """The reduction's parameters for prime qj of the base (q's log q_h, rho, dsp)."""
         return self.modmul(params).validate(dataclasses.replace(mp, q=qj))
 
-    def moduli(self, params) -> list[int]:
+    def moduli(self, params: NttParams) -> list[int]:
         return [params.q] + ([int(x, 0) for x in params.base.split(",")] if params.base else [])
 
-    def modmul(self, params):
-        return lookup(f"modmul-{params.reduction}")
+    def modmul(self, params: NttParams) -> ModularReduction:
+        return cast(ModularReduction, lookup(f"modmul-{params.reduction}"))
 
-    def reduction_params(self, params):
+    def reduction_params(self, params: NttParams) -> Any:
         """The reduction's canonical parameters, by its own parse/validate; its errors are
         re-raised under this algorithm's name. logqh, rho and beta are handed on where the
         reduction has them (unset: derived from q); set for one without them, an error."""
@@ -255,56 +277,70 @@ class NttAlgorithm(Algorithm):
             raise ParameterError(self.name, "q", f"must suit reduction={params.reduction}: its "
                                  f"{e.argument}={e.value} (derived from q) {e.rule}", hex(params.q)) from None
 
-    # --- the plan shared by model and hardware ------------------------------------------
-    def derive(self, params) -> RnsPlan:
-        """One Plan per prime of the base (just q without RNS), each with its own reduction
-        model and scale; psi for q, the smallest primitive 2n-th root for the others."""
+    # --- the derived plan, shared by model and hardware -----------------------------------
+    def derive(self, params: NttParams) -> NttPlan:
+        """The passes and their schedule (one shape for every prime of the base), a
+        PrimeSchedule per prime (just q without RNS) with its own reduction parameters and
+        scale, psi for q and the smallest primitive 2n-th root for the others; RNS or
+        twiddles=load: the datapath's reduction with its run-time modulus and each prime's
+        fields; twiddles=load: the cfg layout."""
         alg, mp = self.modmul(params), self.reduction_params(params)
-        plans = []
-        for j, qj in enumerate(self.moduli(params)):
-            mpj = mp if j == 0 else self.residue_params(params, mp, qj)
-            psi = params.psi if j == 0 else primitive_root_of_unity(qj, 2 * params.n)
-            plans.append(Plan(self.transform, qj, params.n, params.pe, psi,
-                              functools.partial(alg.model, mpj), alg.scale(mpj), alg.cycles(mpj),
-                              params.buffers))
-        return RnsPlan(plans)
+        n, P, moduli = params.n, params.pe, self.moduli(params)
+        residues = tuple(mp if j == 0 else self.residue_params(params, mp, qj) for j, qj in enumerate(moduli))
+        scales = [alg.scale(mpj) for mpj in residues]
+        # polymul with F != 1 scales b: at load with one buffer, in a pass of its own with two
+        shape = passes(self.transform, n, P, self.transform == "polymul" and scales[0] != 1 and params.buffers == 2)
+        primes = tuple(PrimeSchedule.of(shape, self.transform, qj, n, P,
+                                        params.psi if j == 0 else primitive_root_of_unity(qj, 2 * n), F)
+                       for j, (qj, F) in enumerate(zip(moduli, scales, strict=True)))
+        datapath, config = mp, None
+        runtime: tuple[tuple[int, ...], ...] = ()
+        if len(moduli) > 1 or params.twiddles == "load":
+            datapath = self.runtime_params(params)
+            runtime = tuple(alg.runtime_of(datapath if j == 0 else self.residue_params(params, datapath, qj), qj)
+                            for j, qj in enumerate(moduli))
+        w, mul_depth = alg.result_width(mp), alg.cycles(mp)
+        if params.twiddles == "load":
+            config = ConfigMap.of(len(primes), P, len(primes[0].shared), len(primes[0].lanes[0]), w,
+                                  sum(alg.runtime(datapath).values()))
+        return NttPlan(self.transform, n, P, params.buffers, w, mul_depth, shape,
+                       pass_starts(shape, n // P, P, drain(mul_depth)), primes, datapath, residues, runtime, config)
 
-    def width(self, params) -> int:
+    def width(self, params: NttParams) -> int:
         """w: bits per coefficient, the reduction's word width."""
-        alg = self.modmul(params)
-        return alg.result_width(self.reduction_params(params))
+        return self.derived(params).w
 
     # --- frames -----------------------------------------------------------------------
-    def pack(self, params, coeffs) -> list[int]:
+    def pack(self, params: NttParams, coeffs: list[int]) -> list[int]:
         """Rows of P coefficients as beats: lane l in bits [l w, (l+1) w) (RNS: the residue
         polynomials one after another)."""
         P, w = params.pe, self.width(params)
         return [sum(c << (lane * w) for lane, c in enumerate(coeffs[k * P:(k + 1) * P]))
                 for k in range(len(coeffs) // P)]
 
-    def in_beats(self, params, operands):
+    def in_beats(self, params: NttParams, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         return list(zip(*(self.pack(params, poly) for poly in operands), strict=True))
 
-    def out_beats(self, params, result):
+    def out_beats(self, params: NttParams, result: Any) -> list[int]:
         return self.pack(params, result)
 
-    def result_width(self, params):
+    def result_width(self, params: NttParams) -> int:
         return params.pe * self.width(params)
 
-    def lanes(self, params) -> str:
+    def lanes(self, params: NttParams) -> str:
         """The encoding of a beat of coefficients."""
         return (f"{params.pe} lanes of {self.width(params)}-bit unsigned coefficients: beat k, lane l (bits "
                 f"[{self.width(params)}l, ...)) is coefficient k*{params.pe} + l"
                 + ("; the residue polynomials one after another, q's first" if params.base else ""))
 
-    def operands(self, params):
+    def operands(self, params: NttParams) -> list[Operand]:
         """One polynomial, P coefficients a beat (ntt-polymul: two)."""
         return [Operand("x", params.pe * self.width(params), self.lanes(params), "each coefficient < q")]
 
-    def result(self, params):
+    def result(self, params: NttParams) -> Operand:
         return Operand("c", self.result_width(params), self.lanes(params), "each coefficient < q")
 
-    def config_fields(self, params):
+    def config_fields(self, params: NttParams) -> list[Operand]:
         if params.twiddles != "load":
             return []
         cm = self.config_map(params)
@@ -314,43 +350,39 @@ class NttAlgorithm(Algorithm):
                         "1: its run-time fields, 2: b's scale); 1: the shared twiddle RAM; 2 + u: lane u's")]
 
     # --- mathematics ------------------------------------------------------------------
-    def model(self, params, *polys):
-        """The hardware-faithful model (model.Plan.run); its congruence: `congruence`."""
-        return self.derived(params).run(*polys)
+    def model(self, params: NttParams, *polys: Any) -> list[int]:
+        """The hardware-faithful model (model.run), each prime's multiplications by the
+        reduction's model for it; its congruence: `congruence`."""
+        plan, alg = self.derived(params), self.modmul(params)
+        return run(plan, [functools.partial(alg.model, mpj) for mpj in plan.residues], *polys)
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: NttParams, rng: random.Random) -> tuple[Any, ...]:
         """A polynomial per operand (RNS: its residue polynomials one after another)."""
         return tuple([rng.randrange(q) for q in self.moduli(params) for _ in range(params.n)]
                      for _ in self.operands(params))
 
-    def corner_polys(self, params) -> list[list[int]]:
+    def corner_polys(self, params: NttParams) -> list[list[int]]:
         """All zeros, all q-1, 1 = x^0, x^(n-1), alternating 0/q-1 (each residue alike)."""
         n = params.n
         return [[v for q in self.moduli(params) for v in poly(q)] for poly in (
             lambda q: [0] * n, lambda q: [q - 1] * n, lambda q: [1] + [0] * (n - 1),
             lambda q: [0] * (n - 1) + [1], lambda q: [(q - 1) * (i & 1) for i in range(n)])]
 
-    def cases(self, params):
+    def cases(self, params: NttParams) -> list[tuple[Any, ...]]:
         return [(p,) for p in self.corner_polys(params)]
 
     # --- hardware ---------------------------------------------------------------------
-    def build(self, params):
-        """RNS: the reduction with its run-time modulus, fed per residue the fields of q_j."""
-        alg, mp = self.modmul(params), self.reduction_params(params)
-        moduli = self.moduli(params)
-        runtime, load = [], params.twiddles == "load"
-        if len(moduli) > 1 or load:
-            mp = self.runtime_params(params)
-            runtime = [alg.runtime_of(mp if j == 0 else self.residue_params(params, mp, qj), qj)
-                       for j, qj in enumerate(moduli)]
-        return hw.NttCore(self.derived(params), self.width(params), len(self.operands(params)),
-                          lambda: alg.datapath(mp), runtime, self.config_map(params) if load else None)
+    def build(self, params: NttParams) -> hw.NttCore:
+        """The plan's core around the reduction's datapath (RNS, twiddles=load: with its
+        run-time modulus, fed per residue the fields of q_j)."""
+        plan, alg = self.derived(params), self.modmul(params)
+        return hw.NttCore(plan, lambda: alg.datapath(plan.reduction))
 
-    def formula(self, params):
+    def formula(self, params: NttParams) -> str:
         return ("C = k (log2(n) H + G) + D, H = n/(2P), D = mul_depth + 3, k = residues per frame; "
                 + STALLS)
 
-    def moduli_note(self, params) -> str:
+    def moduli_note(self, params: NttParams) -> str:
         """How the moduli differ from q: an RNS base, primes loaded at run time."""
         note = ""
         if params.base:
@@ -361,7 +393,7 @@ class NttAlgorithm(Algorithm):
             note += "; the moduli and psi as loaded through cfg (after reset: the values here)"
         return note
 
-    def tag(self, params):
+    def tag(self, params: NttParams) -> str:
         extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
                         if getattr(params, key) != unset)
         extra += f"_rns{len(self.moduli(params))}" if params.base else ""
@@ -370,14 +402,13 @@ class NttAlgorithm(Algorithm):
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
-    def computes(self, params):
+    def computes(self, params: NttParams) -> Computes:
         """Z_q[x]/(x^n+1) (RNS: per residue prime of the base; q is the first)."""
         return Computes("Z_q[x]/(f)", params.q, params.n, f"x^{params.n}+1", False, ("q", "n", "base"))
 
-    def extra_info(self, params):
-        plan = self.derived(params)
-        mp = self.reduction_params(params)
-        alg = self.modmul(params)
+    def extra_info(self, params: NttParams) -> dict[str, Any]:
+        plan, alg = self.derived(params), self.modmul(params)
+        mp = plan.residues[0]
         n, P, w = params.n, params.pe, self.width(params)
         k = len(self.moduli(params))
         sets = 2 if self.transform == "polymul" else 1
@@ -386,10 +417,10 @@ class NttAlgorithm(Algorithm):
             "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,
             "moduli": [hex(q) for q in self.moduli(params)], "residues_per_frame": k,
             "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
-            "reduction_scale": hex(alg.scale(mp)), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
+            "reduction_scale": hex(plan.primes[0].F), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
             "passes": len(plan.passes), "pass_waits": plan.waits,
             "cycles_formula": self.formula(params),
-            "twiddle_words": plan.twiddle_words(),
+            "twiddle_words": plan.twiddle_words,
             "twiddle_words_shared": len(plan.shared),
             "twiddle_words_lanes": sum(len(lane) for lane in plan.lanes),
             "coefficient_ram_bits": params.buffers * sets * k * n * w,
@@ -397,7 +428,7 @@ class NttAlgorithm(Algorithm):
             "twiddles": params.twiddles,
         } | (self.config_info(params) if params.twiddles == "load" else {})
 
-    def config_info(self, params) -> dict:
+    def config_info(self, params: NttParams) -> dict[str, Any]:
         cm = self.config_map(params)
         return {"config": {
             "width": cm.width, "words": cm.count,
@@ -420,7 +451,7 @@ class Forward(NttAlgorithm):
     formal = True
     MAX_PROOF_N = 32
 
-    def reference(self, params):
+    def reference(self, params: NttParams) -> str:
         """ok: out[i] = sum_j a_j psi^((2 bitrev(i)+1) j) mod q for coefficients < q, written as
         the radix-2 network that evaluates it (one modulus, twiddles generated): log2(n) stages
         of Cooley-Tukey butterflies (u + v s, u - v s) mod q, stage m (m = 1, 2, .., n/2,
@@ -466,11 +497,11 @@ class Forward(NttAlgorithm):
         lines.append(f"  assign in_domain = {' && '.join(f'x0_{j} < {q}' for j in range(n))};")
         return "\n".join(lines) + "\n"
 
-    def congruence(self, params):
+    def congruence(self, params: NttParams) -> str:
         return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
                 f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.moduli_note(params))
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
         # reductions get the wide configurations, they simulate fastest), plus small n
         # with P = 1 (forward), P = 2 (polymul) and P = n/2 (inverse)
@@ -491,12 +522,12 @@ class Inverse(NttAlgorithm):
     title = "negacyclic inverse NTT, Gentleman-Sande with n^-1 folded in, bit-reversed in, natural out"
     transform = "inverse"
 
-    def congruence(self, params):
+    def congruence(self, params: NttParams) -> str:
         return (f"out = a, the natural-order coefficients with in[i] = a(psi^(2 bitrev(i)+1)) mod q "
                 f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}"
                 + self.moduli_note(params))
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [
             {"q": "0xfff00001", "n": "1024", "pe": "4", "reduction": "barrett"},
             {"q": "0x800a000000000001", "n": "1024", "pe": "4", "reduction": "wlm-mixed"},
@@ -511,24 +542,24 @@ class Polymul(NttAlgorithm):
     title = "negacyclic polynomial product a*b mod (x^n+1, q): NTT(a), NTT(b), pointwise, INTT"
     transform = "polymul"
 
-    def operands(self, params):
+    def operands(self, params: NttParams) -> list[Operand]:
         w, lanes = params.pe * self.width(params), self.lanes(params)
         return [Operand("a", w, lanes, "each coefficient < q"), Operand("b", w, lanes, "each coefficient < q")]
 
-    def congruence(self, params):
+    def congruence(self, params: NttParams) -> str:
         return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.moduli_note(params)
 
-    def formula(self, params):
+    def formula(self, params: NttParams) -> str:
         plan = self.derived(params)
         scale = " + n/P (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
         return (f"C = k (3 log2(n) H + n/P{scale} + 3 G + 2 max(0, D + 1 - H)) + D, H = n/(2P), "
                 "D = mul_depth + 3, k = residues per frame; " + STALLS)
 
-    def cases(self, params):
+    def cases(self, params: NttParams) -> list[tuple[Any, ...]]:
         zero, full, one, top, alt = self.corner_polys(params)
         return [(zero, full), (full, full), (one, alt), (top, top), (alt, full)]
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [
             {"q": "0x9e140001", "n": "1024", "pe": "4", "reduction": "plantard"},
             {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift", "rho": "A"},

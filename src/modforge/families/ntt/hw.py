@@ -1,6 +1,6 @@
 """The NTT cores in Amaranth: coefficient banks, twiddle ROMs, P butterfly units around the
 chosen modmul datapath, a pass controller and an output FIFO (architecture and
-maths: model.py; the generation-time schedule and ROM contents come from its Plan).
+maths: model.py; the generation-time schedule, ROM contents and timing: plan.NttPlan).
 
 Control: IO and COMPUTE run side by side. IO reads the results out row by row into the
 output FIFO, in frame order, and loads the next frame's R = n/P beats into a buffer (a set
@@ -15,13 +15,13 @@ cycle c flows:
   c+2 ..   the reduction's mul_depth stages, then the butterfly output stage
   c+D      the results are written back in place, D = mul_depth + 3
 Its control fields ride along a delay line, so each operation writes where it read. A pass
-starts when the plan's schedule says (model.Plan.schedule), while the one before drains.
+starts when the plan's schedule says (plan.pass_starts), while the one before drains.
 RNS (k primes): the banks hold k residue polynomials (residue j at addresses j R/2 ..),
 IO takes and gives k R beats, COMPUTE runs the passes k times; the residue index selects
 the ROM words, the constants and the reduction's run-time modulus fields.
 Run-time primes (twiddles=load): the twiddle ROMs are RAMs and the constants registers (one
 set per residue slot), all holding the generation moduli's values after reset; the cfg
-stream writes them (model.ConfigMap) while no frame is in the core (cfg.ready), and holds
+stream writes them (plan.ConfigMap) while no frame is in the core (cfg.ready), and holds
 i off while it writes.
 Nothing in COMPUTE waits on the ports; in IO a beat waits on i.valid and on the read-out,
 and a read is issued only when the FIFO has room for it and for the read in flight, so
@@ -37,6 +37,9 @@ Yosys optimising across it (it changed LUTs by up to 1.5 % and kept an unused re
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
@@ -48,7 +51,8 @@ from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
 from ...hw.stream import ReadOut
-from .model import ConfigMap, RnsPlan, issue, log2, pack_fields, parity, row_lanes
+from .model import pack_fields
+from .plan import ConfigMap, NttPlan, Pass, issue, log2, parity, row_lanes
 
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
 
@@ -62,26 +66,26 @@ SRC_A, SRC_B, SRC_IN = 0, 1, 2
 
 class NttCore(wiring.Component):
     """The whole core: i carries one beat (P coefficients, or P of a and P of b), o one beat
-    of the result. latency and initiation_interval: model.Plan."""
+    of the result; a cfg stream with twiddles=load (the plan's config). latency and
+    initiation_interval: the plan's (NttPlan)."""
 
-    def __init__(self, plan: RnsPlan, w: int, n_operands: int, make_datapath, runtime=(),
-                 config: ConfigMap | None = None):
+    def __init__(self, plan: NttPlan, make_datapath: Callable[[], Any]):
         """make_datapath(): the reduction's pipelined datapath (a modmul hw.pipeline.Datapath),
-        one a butterfly; runtime: RNS or twiddles=load, per prime the reduction's run-time
-        modulus fields; config: twiddles=load, the cfg stream's layout."""
-        self.plan, self.w, self.runtime, self.config = plan, w, list(runtime), config
+        one a butterfly; RNS or twiddles=load, with the run-time modulus the plan's runtime
+        fields feed per prime."""
+        self.plan = plan
         self.datapaths = [make_datapath() for _ in range(plan.P)]
         if self.datapaths[0].depth != plan.mul_depth:
             raise RuntimeError("the reduction's pipeline depth differs from the plan's")
-        self.steps = plan.compute_cycles()
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
+        operands = 2 if plan.transform == "polymul" else 1
         super().__init__({
-            "i": In(stream.Signature(n_operands * plan.P * w)),
-            "o": Out(stream.Signature(plan.P * w)),
-        } | ({"cfg": In(stream.Signature(config.width))} if config else {}))
+            "i": In(stream.Signature(operands * plan.P * plan.w)),
+            "o": Out(stream.Signature(plan.P * plan.w)),
+        } | ({"cfg": In(stream.Signature(plan.config.width))} if plan.config else {}))
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
 
 
@@ -90,9 +94,9 @@ class _Build:
     config loader), the IO and pass controllers, and the routes of rows to the units and back.
     Statement order matters where two of them write one flag (busy, full): the later wins."""
 
-    def __init__(self, core: NttCore):
+    def __init__(self, core: NttCore) -> None:
         plan = self.plan = core.plan
-        self.core, self.w, self.m = core, core.w, Module()
+        self.core, self.w, self.config, self.m = core, plan.w, plan.config, Module()
         self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, plan.k, plan.buffers
         self.LW = self.P * self.w
         self.polymul = plan.transform == "polymul"
@@ -108,12 +112,12 @@ class _Build:
         self.operands()
         self.write_back()
 
-    def lane(self, row, lane):
+    def lane(self, row: Value, lane: int) -> Value:
         """Lane l of a row."""
         return row[lane * self.w:(lane + 1) * self.w]
 
     # --- blocks ---------------------------------------------------------------------------
-    def memories(self):
+    def memories(self) -> None:
         """Coefficient banks (a, and b for polymul; per buffer): row r of residue j in bank
         parity(r) at word r >> 1 of region j. Twiddle ROMs: one shared (pair passes), one
         per lane (row passes); RAMs the cfg stream writes with twiddles=load (tw_writes[sel])."""
@@ -122,30 +126,33 @@ class _Build:
         self.banks = Banks(self.LW, self.R // 2, sets=2 if self.polymul else 1, buffers=B, regions=self.K,
                            names=lambda x, st, b: f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else ""))
         self.banks.build(m)
-        self.tw_writes, self.shared, self.lanes = {}, None, None
-        if plan.shared:
-            self.shared = self.twiddle_memory("tw_shared", plan.shared, 1).read_port()
-        if plan.lanes[0]:
-            self.lanes = [self.twiddle_memory(f"tw_lane{u}", plan.lanes[u], 2 + u).read_port()
+        self.tw_writes: dict[int, Any] = {}
+        self.shared: Any = None
+        self.lanes: list[Any] | None = None
+        shared, lanes = plan.shared, plan.lanes
+        if shared:
+            self.shared = self.twiddle_memory("tw_shared", shared, 1).read_port()
+        if lanes[0]:
+            self.lanes = [self.twiddle_memory(f"tw_lane{u}", lanes[u], 2 + u).read_port()
                           for u in range(self.P)]
 
-    def twiddle_memory(self, name, words, sel):
+    def twiddle_memory(self, name: str, words: list[int], sel: int) -> Memory:
         mem = Memory(shape=self.w, depth=len(words), init=words)
         self.m.submodules[name] = mem
-        if self.core.config:
+        if self.config:
             self.tw_writes[sel] = mem.write_port()
         return mem
 
-    def butterflies(self):
+    def butterflies(self) -> None:
         """P units; q a constant, or the residue's (RNS: per operation) or the loaded one."""
-        q_input = "per-op" if self.K > 1 else "static" if self.core.config else ""
+        q_input = "per-op" if self.K > 1 else "static" if self.config else ""
         self.units = []
         for u in range(self.P):
             bf = Butterfly(self.plan.moduli[0], self.w, self.core.datapaths[u], u, q_input)
             self.m.submodules[f"bf{u}"] = bf
             self.units.append(bf)
 
-    def state(self):
+    def state(self) -> None:
         """The operation issued this cycle (comb) with its delay line, and the controllers'
         registers."""
         plan, P, R, K, B = self.plan, self.P, self.R, self.K, self.B
@@ -154,8 +161,8 @@ class _Build:
             "res": range(K), "buf": range(B), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2,
             "hi_src": 1, "lo_bank": 1, "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
             "route": range(ROW0 + max(1, log2(P))), "s_src": 2})
-        self.tw_shared_addr = Signal(range(max(2, len(plan.shared))), name="tw_shared_addr")
-        self.tw_lane_addr = Signal(range(max(2, len(plan.lanes[0]))), name="tw_lane_addr")
+        self.tw_shared_addr = Signal(range(max(2, plan.k * plan.shared_len)), name="tw_shared_addr")
+        self.tw_lane_addr = Signal(range(max(2, plan.k * plan.lane_len)), name="tw_lane_addr")
         # buffer x: busy[x] from its last beat in to the end of its transform, full[x] from
         # then until its result has been read out
         self.busy, self.full = Signal(B, name="busy"), Signal(B, name="full")
@@ -166,11 +173,11 @@ class _Build:
         self.ul = FrameCounter(R, K, "ul")                  # the next row out
         self.p = Signal(range(max(2, len(plan.passes))), name="p")
         self.c = Signal(range(max(ps.issues for ps in plan.passes) + self.D), name="c")
-        self.elapsed = Signal(range(plan.compute_cycles()), name="elapsed")   # of the transform running
+        self.elapsed = Signal(range(plan.cycles), name="elapsed")   # of the transform running
         self.ahead, self.late, self.mid = (Signal(name=x) for x in ("ahead", "late", "mid"))
 
     # --- IO ---------------------------------------------------------------------------------
-    def readout(self):
+    def readout(self) -> None:
         """Row ul of buffer ub's a banks when the FIFO has room (counting the read in flight);
         the results in the order of the frames."""
         m, ul, ub, full = self.m, self.ul, self.ub, self.full
@@ -185,7 +192,7 @@ class _Build:
         m.d.comb += ro.data.eq(self.banks.data(0, ubank, ubuf))
         wiring.connect(m, ro.o, wiring.flipped(self.core.o))
 
-    def load(self):
+    def load(self) -> None:
         """Load into buffer ib while no transform uses it: beat ld = row ld.k of residue
         ld.res; where a result still sits there, once its row has been read out (this cycle
         at the latest: the RAMs read the old word). a (and b unscaled) is written directly,
@@ -200,7 +207,7 @@ class _Build:
         first_ok = 1 if self.B == 1 else (~running | self.late | mid)
         behind = (self.ub == ib) & (ahead | go)
         ready = ~busy.bit_select(ib, 1) & (~full.bit_select(ib, 1) | behind) & first_ok
-        m.d.comb += [core.i.ready.eq(ready & ~core.cfg.valid if core.config else ready),   # cfg goes first
+        m.d.comb += [core.i.ready.eq(ready & ~core.cfg.valid if self.config else ready),   # cfg goes first
                      op["res"].eq(Mux(running, self.res, ld.res)), op["buf"].eq(Mux(running, self.cb, ib))]
         take = self.take = Signal(name="take")
         m.d.comb += take.eq(core.i.valid & core.i.ready)
@@ -222,11 +229,11 @@ class _Build:
             ld.advance(m, busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if self.B > 1 else 0))
 
     # --- COMPUTE: the pass controller -----------------------------------------------------
-    def passes(self):
+    def passes(self) -> None:
         """Pass p, cycle c: issue while c < issues, then wait as scheduled (the last pass of
         the last residue: drain D cycles; of another residue: none)."""
         m, c, elapsed = self.m, self.c, self.elapsed
-        C = self.plan.compute_cycles()
+        C = self.plan.cycles
         self.finish = Signal(name="finish")               # the transform's last cycle
         with m.If(self.running):
             m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1), self.late.eq(elapsed >= C - self.K * self.R - 1)]
@@ -236,11 +243,11 @@ class _Build:
                         self.pass_op(ps)
                         self.next_pass(j)
 
-    def after(self, last, j):
+    def after(self, last: int, j: int) -> Value:
         """Cycle c of pass j once it has issued and waited `last` cycles: go on."""
         return self.c == self.plan.passes[j].issues + last - 1
 
-    def pass_op(self, ps):
+    def pass_op(self, ps: Pass) -> None:
         """The operation cycle c of pass ps issues: the rows it reads (and writes), their
         route to the units and the twiddle source."""
         m, op, c = self.m, self.op, self.c
@@ -263,7 +270,7 @@ class _Build:
                 m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
                              self.tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
 
-    def next_pass(self, j):
+    def next_pass(self, j: int) -> None:
         """At pass j's end: the next pass, the next residue, or the frame done (to be read out)."""
         m, c, p, res, K = self.m, self.c, self.p, self.res, self.K
         if j < len(self.plan.passes) - 1:
@@ -277,7 +284,7 @@ class _Build:
         with m.Elif((res != K - 1) & self.after(0, j)):
             m.d.sync += [c.eq(0), p.eq(0), res.eq(res + 1)]
 
-    def start(self):
+    def start(self) -> None:
         """Start a transform on a loaded buffer: the one just loaded, or the one waiting."""
         m, ib, pending = self.m, self.ib, self.pending
         with m.If((self.loaded | pending) & (~self.running | self.finish)):
@@ -287,7 +294,7 @@ class _Build:
             m.d.sync += pending.eq(1)
 
     # --- routes -----------------------------------------------------------------------------
-    def read_addresses(self):
+    def read_addresses(self) -> None:
         """Cycle c: the banks read the operation's rows, set 0 the read-out's row while a
         result sits in the buffer; the ROMs residue j's words at j len."""
         m, op, res, ul = self.m, self.op, self.res, self.ul
@@ -303,7 +310,7 @@ class _Build:
         for port in self.lanes or []:
             m.d.comb += port.addr.eq(self.tw_lane_addr + res * self.plan.lane_len)
 
-    def operands(self):
+    def operands(self) -> None:
         """Cycle c+1: rows and twiddles to the units."""
         lo_row, hi_row = self.rows_read()
         route1, s_src1, gs1 = self.op.at("route", 1), self.op.at("s_src", 1), self.op.at("gs", 1)
@@ -311,12 +318,13 @@ class _Build:
         q1, rt1, b_scale1 = self.constants()
         for u, bf in enumerate(self.units):
             self.m.d.comb += bf.gs.eq(gs1)
-            if self.K > 1 or self.core.config:
+            if self.K > 1 or self.config:
+                assert not isinstance(bf.q, int)           # q_input: a port, not the constant
                 self.m.d.comb += [bf.q.eq(q1), bf.rt.eq(rt1)]
             self.unit_inputs(u, bf, route1, lo_row, hi_row)
             self.unit_factor(u, bf, s_src1, hi_row, b_scale1)
 
-    def rows_read(self):
+    def rows_read(self) -> tuple[Signal, Signal]:
         """The rows the operation issued the cycle before reads: lo (a bank set or the b beat
         being loaded) and hi."""
         m, op, banks = self.m, self.op, self.banks
@@ -334,7 +342,7 @@ class _Build:
                               if self.polymul else banks.data(0, hi_bank, buf1))
         return lo_row, hi_row
 
-    def per_residue(self, values, width):
+    def per_residue(self, values: list[Any], width: int) -> Value:
         """values[res1] (one constant or register per prime)."""
         if self.K == 1:
             return values[0] if isinstance(values[0], Value) else Const(values[0], width)
@@ -345,17 +353,17 @@ class _Build:
                     self.m.d.comb += out.eq(v)
         return out
 
-    def constants(self):
+    def constants(self) -> tuple[Value, Value | None, Value]:
         """q, the reduction's run-time fields and b's scale of the residue computed (cycle
         c+1): constants, or (twiddles=load) the registers the cfg stream writes, reset to the
         generation moduli's values."""
         plan, core, w, m = self.plan, self.core, self.w, self.m
         rt_bits = self.units[0].rt.shape().width
         q_of = plan.moduli
-        rt_of = [pack_fields(core.datapaths[0].runtime, fields) for fields in core.runtime]
+        rt_of = [pack_fields(core.datapaths[0].runtime, fields) for fields in plan.runtime]
         b_scale_of = [b or 0 for b in plan.b_scales]
-        if core.config:
-            cm = core.config
+        if self.config:
+            cm = self.config
             regs = [(f"{x}_{j}", width, init) for j, inits in enumerate(zip(q_of, rt_of, b_scale_of, strict=False))
                     for x, width, init in zip(("q", "rt", "b_scale"), (w, rt_bits, w), inits, strict=False)]
             loader = ConfigLoader(cm.data_bits, cm.word_bits, cm.sel_bits, regs, self.tw_writes)
@@ -368,7 +376,7 @@ class _Build:
         return (self.per_residue(q_of, w), self.per_residue(rt_of, rt_bits) if rt_of else None,
                 self.per_residue(b_scale_of, w))
 
-    def unit_inputs(self, u, bf, route, lo_row, hi_row):
+    def unit_inputs(self, u: int, bf: Butterfly, route: Value, lo_row: Value, hi_row: Value) -> None:
         """Unit u's u and v by the route: lane u of both rows (pair), lane u of lo with u = 0
         (a product), or its two lanes in one row (row pass with distance t)."""
         m = self.m
@@ -383,7 +391,7 @@ class _Build:
                     row = hi_row if which else lo_row
                     m.d.comb += [bf.u.eq(self.lane(row, lane)), bf.v.eq(self.lane(row, l2))]
 
-    def unit_factor(self, u, bf, s_src, hi_row, b_scale):
+    def unit_factor(self, u: int, bf: Butterfly, s_src: Value, hi_row: Value, b_scale: Value) -> None:
         """Unit u's multiplier factor s: the shared or its lane's twiddle, lane u of the hi
         row (pointwise), or b's scale."""
         m = self.m
@@ -399,7 +407,7 @@ class _Build:
             with m.Case(S_CONST):
                 m.d.comb += bf.s.eq(b_scale)
 
-    def results(self):
+    def results(self) -> tuple[Signal, Signal]:
         """Cycle c+D: the units' results as rows (lo, hi), by the route they were read with."""
         m, units = self.m, self.units
         lo_w, hi_w = Signal(self.LW, name="lo_w"), Signal(self.LW, name="hi_w")
@@ -417,7 +425,7 @@ class _Build:
                     m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
         return lo_w, hi_w
 
-    def write_back(self):
+    def write_back(self) -> None:
         """Cycle c+D: the results written in place; IO's beat (row ld.k) straight into set 0
         (and set 1 unscaled) of buffer ib."""
         m, op, D, ld, banks = self.m, self.op, self.D, self.ld, self.banks

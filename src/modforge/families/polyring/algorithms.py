@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
 
 from ...errors import ParameterError
 from ...math.primes import is_prime
-from ...registry import Algorithm, Computes, Operand, Timing, lookup, param, register
+from ...registry import Algorithm, Computes, Operand, lookup, param, register
 from . import hw, model as M
+from .plan import PolyPlan
 
 PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multiplication via Fast "
          "Filtering and Applications to Lattice-Based Cryptography, arXiv:2110.12127")
@@ -64,7 +65,7 @@ class FastParams(FirParams):
                            "16, ...); n a multiple of M", lo=1, hi=MAX_N // 2)
 
 
-def pack_product(a, b, par: int, k: int, bb: int, small: int) -> list[tuple[int, int]]:
+def pack_product(a: list[int], b: list[int], par: int, k: int, bb: int, small: int) -> list[tuple[int, ...]]:
     """The input beats of one product: beat p, a_{par p + l} and b_{n - par(p+1) + l} in lane l
     (b in sign-magnitude, bb bits, when small)."""
     n = len(a)
@@ -75,30 +76,60 @@ def pack_product(a, b, par: int, k: int, bb: int, small: int) -> list[tuple[int,
              sum(code(b[n - par * (p + 1) + lane]) << (lane * bb) for lane in range(par))) for p in range(n // par)]
 
 
-def pack_result(c, par: int, k: int) -> list[int]:
+def pack_result(c: list[int], par: int, k: int) -> list[int]:
     """The result beats: beat p, c_{n - par(p+1) + l} in lane l."""
     n = len(c)
     return [sum(c[n - par * (p + 1) + lane] << (lane * k) for lane in range(par)) for p in range(n // par)]
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class PolyPlan(Timing):
-    """The derived plan: the fast filter's flattened structure and the timing."""
-    structure: M.Structure
+class OutputReduction(Protocol):
+    """What a prime q's output lanes use of a family "modmul" algorithm (found by lookup:
+    families never import each other); its parameters are that family's own (Any here)."""
+    name: str
+
+    def parse(self, args: dict[str, Any]) -> Any: ...
+    def reduce_bound(self, params: Any) -> int: ...
+    def latency(self, params: Any) -> int: ...
+    def model(self, params: Any, *operands: int) -> Any: ...
+    def datapath(self, params: Any) -> Any: ...
 
 
-class PolyAlgorithm(Algorithm):
+ParamsT = TypeVar("ParamsT")
+FirT = TypeVar("FirT", bound=FirParams)
+
+
+class RingAlgorithm(Algorithm[ParamsT, PolyPlan]):
+    """The family's common ground: frames of n/M beats, the result's lanes as the plan has them."""
     family = "polyring"
     paper = PAPER
     frames = True
     uses = ("modmul",)                  # a prime q's output reduction: lookup("modmul-<reduction>")
+
+    def result_width(self, params: ParamsT) -> int:
+        plan = self.derived(params)
+        return plan.M * plan.k
+
+    def result(self, params: ParamsT) -> Operand:
+        plan = self.derived(params)
+        par, k = plan.M, plan.k
+        return Operand("c", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
+                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q")
+
+    def out_beats(self, params: ParamsT, result: Any) -> list[int]:
+        plan = self.derived(params)
+        return pack_result(result, plan.M, plan.k)
+
+
+class PolyAlgorithm(RingAlgorithm[FirT]):
+    """One product a*b a frame (poly-fir, poly-fast, poly-schoolbook)."""
     Params: ClassVar[type] = FirParams  # the registry's: a subclass names its own
 
     # --- parameters -------------------------------------------------------------------
-    def parallel(self, params) -> int:
+    def parallel(self, params: FirT) -> int:
+        """M, as the parameters set it (1: FIR.PolyMult)."""
         return 1
 
-    def validate(self, params):
+    def validate(self, params: FirT) -> FirT:
         name, n, q = self.name, params.n, params.q
         if q & (q - 1) == 0 and q > 0:
             if not MIN_K <= q.bit_length() - 1 <= MAX_K:
@@ -122,40 +153,32 @@ class PolyAlgorithm(Algorithm):
         if not 0 <= params.small < q // 2:
             raise ParameterError(name, "small", f"must satisfy 0 <= small < q/2 = {q // 2}", params.small)
         if self.prime(params):
-            self.reducer(params)             # the reduction's own rules, before anything is built
+            self.derived(params)             # the reduction's own rules, before anything is built
         return params
 
-    # --- the derived plan: the flattened fast-filter structure and the timing ------------
-    def structure(self, params) -> M.Structure:
-        return M.structure(self.parallel(params))
+    # --- the derived plan -------------------------------------------------------------------
+    def derive(self, params: FirT) -> PolyPlan:
+        """The structure of M = parallel; the ports' widths; a prime q: the lazy array's widths,
+        its largest lane value (top) and offset, then the reduction that takes top, and its
+        stages R. Timing: PolyPlan (one product a frame, one window to a result beat)."""
+        plan = self.ports(params, M.structure(self.parallel(params)))
+        if not self.prime(params):
+            return plan
+        lazy = M.lazy(plan.structure, params.n, params.q, params.small)
+        return self.reduced(params, dataclasses.replace(plan, lazy=lazy, offset=lazy.offset, top=lazy.top))
 
-    def derive(self, params) -> PolyPlan:
-        """One multiplication, first input beat to last output beat: 2n/M - 1 (+ R, the
-        reduction's stages, for a prime q); latency n/M + R, a product every n/M cycles."""
-        beats, R = params.n // self.parallel(params), self.reduction_stages(params)
-        return PolyPlan(structure=self.structure(params), cycles=2 * beats - 1 + R, latency=beats + R,
-                        initiation_interval=beats, frame_beats=beats)
+    def ports(self, params: FirT, structure: M.Structure) -> PolyPlan:
+        """The plan of q = 2^k: k of 2^k (a prime's bit length), b's lanes sign-magnitude with
+        small, else k bits."""
+        k = params.q.bit_length() - (0 if self.prime(params) else 1)
+        return PolyPlan(n=params.n, structure=structure, k=k,
+                        b_bits=params.small.bit_length() + 1 if params.small else k)
 
-    def prime(self, params) -> bool:
-        return params.q & (params.q - 1) != 0
-
-    def k(self, params) -> int:
-        """Bits of a coefficient on the ports: k of 2^k, a prime's bit length."""
-        return params.q.bit_length() - (0 if self.prime(params) else 1)
-
-    def lazy(self, params) -> M.Lazy:
-        """A prime q: the lazy array's widths and its output offset."""
-        return M.lazy(self.structure(params), params.n, params.q, params.small)
-
-    def lane_top(self, params) -> int:
-        """A prime q: the largest value an output lane carries into the reduction."""
-        return self.lazy(params).top
-
-    def reducer(self, params):
-        """A prime q: (the modmul algorithm, its canonical parameters) of the output lanes'
-        reduction: reduce_only (x up to its reduce_bound, q 2^beta - 1), plain (x mod q), the
-        smallest beta whose bound covers the lane's largest value."""
-        alg, top = lookup(f"modmul-{params.reduction}"), self.lane_top(params)
+    def reduced(self, params: FirT, plan: PolyPlan) -> PolyPlan:
+        """plan (its lanes up to plan.top) with the output lanes' reduction: reduce_only (x up to
+        its reduce_bound, q 2^beta - 1), plain (x mod q), the smallest beta whose bound covers
+        the lanes' largest value; R its stages."""
+        alg, top = self.reducer(params), plan.top
         beta = params.q.bit_length()
         while (params.q << beta) <= top:
             beta += 1
@@ -165,24 +188,22 @@ class PolyAlgorithm(Algorithm):
             raise ParameterError(self.name, "q", f"must suit reduction={params.reduction}: {e.argument} "
                                  f"{e.rule}", e.value) from None
         assert alg.reduce_bound(mp) >= top
-        return alg, mp
+        return dataclasses.replace(plan, reduction=mp, R=alg.latency(mp))
 
-    def reduction_stages(self, params) -> int:
-        """R: the output reduction's pipeline stages (0 for q = 2^k)."""
-        if not self.prime(params):
-            return 0
-        alg, mp = self.reducer(params)
-        return alg.latency(mp)
+    def prime(self, params: FirT) -> bool:
+        return params.q & (params.q - 1) != 0
 
-    def b_bits(self, params) -> int:
-        return params.small.bit_length() + 1 if params.small else self.k(params)
+    def reducer(self, params: FirT) -> OutputReduction:
+        """A prime q: the modmul algorithm of the output lanes' reduction."""
+        return cast(OutputReduction, lookup(f"modmul-{params.reduction}"))
 
-    def computes(self, params):
+    def computes(self, params: FirT) -> Computes:
         return Computes("Z_q[x]/(f)", params.q, params.n, f"x^{params.n}+1", False, ("q", "n"))
 
     # --- streams ----------------------------------------------------------------------
-    def operands(self, params):
-        par, k, bb = self.parallel(params), self.k(params), self.b_bits(params)
+    def operands(self, params: FirT) -> list[Operand]:
+        plan = self.derived(params)
+        par, k, bb = plan.M, plan.k, plan.b_bits
         b_enc = (f"{par} lanes of sign-magnitude ({bb - 1}-bit magnitude, sign bit on top)" if params.small
                  else f"{par} lanes of {k}-bit unsigned coefficients")
         return [Operand("a", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
@@ -190,45 +211,37 @@ class PolyAlgorithm(Algorithm):
                 Operand("b", par * bb, b_enc + ": beat p, lane l is b_(n-M(p+1)+l) (highest degree first)",
                         f"|b_i| <= {params.small}" if params.small else "each coefficient < q")]
 
-    def result_width(self, params):
-        return self.parallel(params) * self.k(params)
-
-    def result(self, params):
-        par, k = self.parallel(params), self.k(params)
-        return Operand("c", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
-                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q")
-
-    def in_beats(self, params, operands):
+    def in_beats(self, params: FirT, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         a, b = operands
-        return pack_product(a, b, self.parallel(params), self.k(params), self.b_bits(params), params.small)
-
-    def out_beats(self, params, result):
-        return pack_result(result, self.parallel(params), self.k(params))
+        plan = self.derived(params)
+        return pack_product(a, b, plan.M, plan.k, plan.b_bits, params.small)
 
     # --- mathematics ------------------------------------------------------------------
-    def model(self, params, a, b):
+    def model(self, params: FirT, *operands: Any) -> list[int]:
         """c = a*b mod (x^n + 1, q) as the hardware computes it: q = 2^k, model.flat; a prime
         q, the exact lane values of model.wide plus the offset through the reduction's own
         model (both checked against model.negacyclic)."""
+        a, b = operands
+        plan = self.derived(params)
         if not self.prime(params):
-            return M.flat(a, b, params.q, self.structure(params))
-        lz, (alg, mp) = self.lazy(params), self.reducer(params)
-        lanes = [c + lz.offset for c in M.wide(a, b, self.structure(params))]
-        assert all(0 <= u <= lz.top for u in lanes), "a lane beyond model.lazy's bound"
-        return [alg.model(mp, u) for u in lanes]
+            return M.flat(a, b, params.q, plan.structure)
+        alg = self.reducer(params)
+        lanes = [c + plan.offset for c in M.wide(a, b, plan.structure)]
+        assert all(0 <= u <= plan.top for u in lanes), "a lane beyond model.lazy's bound"
+        return [alg.model(plan.reduction, u) for u in lanes]
 
-    def congruence(self, params):
+    def congruence(self, params: FirT) -> str:
         ring = (f"q = {params.q} (prime; each coefficient reduced once by {params.reduction})" if self.prime(params)
-                else f"q = 2^{self.k(params)}")
+                else f"q = 2^{self.derived(params).k}")
         return (f"c = a*b mod (x^{params.n} + 1, q), {ring}, coefficients in [0, q)"
                 + (f"; |b_i| <= {params.small}" if params.small else ""))
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: FirT, rng: random.Random) -> tuple[Any, ...]:
         n, q, s = params.n, params.q, params.small
         return ([rng.randrange(q) for _ in range(n)],
                 [rng.randint(-s, s) for _ in range(n)] if s else [rng.randrange(q) for _ in range(n)])
 
-    def cases(self, params):
+    def cases(self, params: FirT) -> list[tuple[Any, ...]]:
         """Zeros, all q-1 times the extreme b (all +max, all -max, alternating signs), 1 and
         x^(n-1) (the wrap: x^(n-1) x^(n-1) = -x^(n-2)), alternating a."""
         n, q, s = params.n, params.q, params.small
@@ -243,18 +256,20 @@ class PolyAlgorithm(Algorithm):
     # --- formal reference (modforge prove; the single-product algorithms declare it) ------
     MAX_PROOF_N = 32
 
-    def negacyclic_reference(self, params):
+    def negacyclic_reference(self, params: FirT) -> str:
         """ok: c = a*b mod (x^n + 1, q) by the schoolbook negacyclic sums (q = 2^k: mod q is the
         k-bit wrap), with a and b unpacked from the beats as in_beats packs them; in_domain:
         |b_i| <= small (small > 0)."""
-        n, par, k, bb, small = params.n, self.parallel(params), self.k(params), self.b_bits(params), params.small
+        plan = self.derived(params)
+        n, par, k, bb, small = params.n, plan.M, plan.k, plan.b_bits, params.small
         if n > self.MAX_PROOF_N:
             raise ParameterError("prove", "n", f"must be at most {self.MAX_PROOF_N} for a bounded proof", n)
         if self.prime(params):
             raise ParameterError("prove", "q", "must be a power of two (the reference wraps mod 2^k; a prime q "
                                  "is not proved yet)", params.q)
         iw = par * (k + bb)
-        lines, domain = [], []
+        lines: list[str] = []
+        domain: list[str] = []
         for beat in range(n // par):
             for lane in range(par):
                 at = beat * iw + lane * k
@@ -276,19 +291,25 @@ class PolyAlgorithm(Algorithm):
         return "\n".join(lines) + "\n"
 
     # --- hardware ---------------------------------------------------------------------
-    def build(self, params):
-        if not self.prime(params):
-            return hw.PolyCore(params.n, self.k(params), self.structure(params), params.small)
-        core = hw.PolyCore(params.n, self.k(params), self.structure(params), params.small, lazy=self.lazy(params))
-        alg, mp = self.reducer(params)
-        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, self.parallel(params))
+    def build(self, params: FirT) -> hw.Array | hw.Reduced:
+        plan = self.derived(params)
+        return self.output(params, hw.PolyCore(params.n, plan.k, plan.structure, params.small, lazy=plan.lazy))
 
-    def tag(self, params):
-        ring = f"p{params.q}_{params.reduction}" if self.prime(params) else f"q{self.k(params)}"
+    def output(self, params: FirT, core: hw.Array) -> hw.Array | hw.Reduced:
+        """The array's lanes as they are (q = 2^k), or through the plan's reduction (a prime q)."""
+        plan = self.derived(params)
+        if plan.reduction is None:
+            return core
+        alg, mp = self.reducer(params), plan.reduction
+        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, plan.M)
+
+    def tag(self, params: FirT) -> str:
+        ring = f"p{params.q}_{params.reduction}" if self.prime(params) else f"q{self.derived(params).k}"
         return f"n{params.n}_{ring}" + (f"_s{params.small}" if params.small else "")
 
-    def extra_info(self, params):
-        st, nb, R = self.structure(params), params.n // self.parallel(params), self.reduction_stages(params)
+    def extra_info(self, params: FirT) -> dict[str, Any]:
+        plan = self.derived(params)
+        st, nb, R = plan.structure, plan.beats, plan.R
         info = {
             "M": st.M, "products": st.K, "taps_each": nb, "taps": st.K * nb,
             "post_terms": sum(len(t) for t in st.post), "shifted_products": len(st.shifted()),
@@ -296,18 +317,18 @@ class PolyAlgorithm(Algorithm):
             "l_multiplications_cycles": "(L+1) n/M - 1" + (f" + R, R = {R}" if R else ""),
             "paper_table2": {"one": "2n/M - 1", "L": "(L+1) n/M + delta_M"},
         }
-        if self.prime(params):
-            lz = self.lazy(params)
+        if plan.lazy is not None:
+            lz = plan.lazy
             info["prime_q"] = self.prime_info(params) | {"accumulator_bits": list(lz.acc_bits), "bound": lz.bound,
                                                          "offset": lz.offset}
         return info
 
-    def prime_info(self, params) -> dict:
+    def prime_info(self, params: FirT) -> dict[str, Any]:
         """A prime q: the output reduction (its algorithm, parameters and stages R), the lanes'
         width and the latency formula."""
-        alg, mp = self.reducer(params)
-        return {"reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
-                "reduction_stages": self.reduction_stages(params), "lane_bits": self.lane_top(params).bit_length(),
+        plan = self.derived(params)
+        return {"reduction": self.reducer(params).name, "reduction_params": dataclasses.asdict(plan.reduction),
+                "reduction_stages": plan.R, "lane_bits": plan.top.bit_length(),
                 "latency_formula": "response + R (R: the reduction's stages, one core an output lane)"}
 
 
@@ -327,7 +348,7 @@ class SaberParams:
 
 
 @register
-class Saber(PolyAlgorithm):
+class Saber(RingAlgorithm[SaberParams]):
     """Saber's products in one core: a frame is l products (a_j, s_j) whose sum leaves as the
     result, accumulated in the multiplier: row i of A s (KeyGen, Encaps), or b^T s' (its low
     10 bits: mod p = 2^10). n = 256, q = 2^13."""
@@ -336,17 +357,14 @@ class Saber(PolyAlgorithm):
     paper = PAPER + ", Sec. 5 and Table II (Saber)"
     Params: ClassVar[type] = SaberParams
 
-    def parallel(self, params) -> int:
-        return params.M
-
-    def rank(self, params) -> int:
+    def rank(self, params: SaberParams) -> int:
         return SABER[params.level][0]
 
-    def ring(self, params) -> FastParams:
+    def ring(self, params: SaberParams) -> FastParams:
         """The multiplier's own parameters."""
         return FastParams(n=SABER_N, q=SABER_Q, small=SABER[params.level][1], M=params.M)
 
-    def validate(self, params):
+    def validate(self, params: SaberParams) -> SaberParams:
         if params.M != 1:
             try:
                 Fast().validate(self.ring(params))
@@ -358,54 +376,46 @@ class Saber(PolyAlgorithm):
                                  f"secrets up to {SABER[params.level][1]}", params.mu)
         return dataclasses.replace(params, mu=params.mu or need)
 
-    def k(self, params) -> int:
-        return 13
-
-    def b_bits(self, params) -> int:
-        return params.mu + 1
-
-    def computes(self, params):
+    def computes(self, params: SaberParams) -> Computes:
         return Computes("Z_q[x]/(f)", SABER_Q, SABER_N, f"x^{SABER_N}+1", False, ())
 
-    def derive(self, params) -> PolyPlan:
-        """One frame (l products, back to back) to its result: (l + 1) n/M - 1; the result
-        (n/M beats) leaves with the frame's last product."""
-        beats = SABER_N // params.M
-        return PolyPlan(structure=self.structure(params), cycles=(self.rank(params) + 1) * beats - 1,
-                        latency=beats, initiation_interval=self.rank(params) * beats,
-                        frame_beats=self.rank(params) * beats, result_beats=beats)
+    def derive(self, params: SaberParams) -> PolyPlan:
+        """The multiplier of M (1: FIR.PolyMult) on 13-bit coefficients and secrets of mu bits
+        and a sign, l products a frame. Timing: PolyPlan (the result, n/M beats, leaves with the
+        frame's last product)."""
+        return PolyPlan(n=SABER_N, structure=M.structure(params.M), k=13, b_bits=params.mu + 1,
+                        group=self.rank(params))
 
-    def operands(self, params):
+    def operands(self, params: SaberParams) -> list[Operand]:
         par, eta = params.M, SABER[params.level][1]
         return [Operand("a", par * 13, f"{par} lanes of 13-bit unsigned coefficients: product j's beat p "
                         f"(frame beat j n/M + p), lane l is a_j,(Mp+l), M = {par}", "each coefficient < 2^13"),
-                Operand("s", par * self.b_bits(params), f"{par} lanes of sign-magnitude ({params.mu}-bit magnitude, "
-                        "sign bit on top): product j's beat p, lane l is s_j,(n-M(p+1)+l)", f"|s_j,i| <= {eta}")]
+                Operand("s", par * self.derived(params).b_bits, f"{par} lanes of sign-magnitude ({params.mu}-bit "
+                        "magnitude, sign bit on top): product j's beat p, lane l is s_j,(n-M(p+1)+l)",
+                        f"|s_j,i| <= {eta}")]
 
-    def in_beats(self, params, operands):
+    def in_beats(self, params: SaberParams, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         a, s = operands
         return [beat for aj, sj in zip(a, s, strict=False)
-                for beat in pack_product(aj, sj, params.M, 13, self.b_bits(params), SABER[params.level][1])]
+                for beat in pack_product(aj, sj, params.M, 13, self.derived(params).b_bits, SABER[params.level][1])]
 
-    def out_beats(self, params, result):
-        return pack_result(result, params.M, 13)
-
-    def model(self, params, a, s):
+    def model(self, params: SaberParams, *operands: Any) -> list[int]:
         """sum_j a_j * s_j mod (x^256 + 1, 2^13), each product as the hardware computes it."""
-        st = self.structure(params)
+        a, s = operands
+        st = self.derived(params).structure
         products = [M.flat(aj, sj, SABER_Q, st) for aj, sj in zip(a, s, strict=False)]
         return [sum(col) % SABER_Q for col in zip(*products, strict=False)]
 
-    def congruence(self, params):
+    def congruence(self, params: SaberParams) -> str:
         return (f"c = sum_(j<{self.rank(params)}) a_j*s_j mod (x^256 + 1, 2^13), |s_j coefficients| <= "
                 f"{SABER[params.level][1]}; c mod 2^10 is the inner product mod p")
 
-    def random_operands(self, params, rng: random.Random):
+    def random_operands(self, params: SaberParams, rng: random.Random) -> tuple[Any, ...]:
         lane, eta = self.rank(params), SABER[params.level][1]
         return ([[rng.randrange(SABER_Q) for _ in range(SABER_N)] for _ in range(lane)],
                 [[rng.randint(-eta, eta) for _ in range(SABER_N)] for _ in range(lane)])
 
-    def cases(self, params):
+    def cases(self, params: SaberParams) -> list[tuple[Any, ...]]:
         """All q-1 against the extreme secrets (all +eta, all -eta, alternating), zeros."""
         lane, eta, n = self.rank(params), SABER[params.level][1], SABER_N
         top = [[SABER_Q - 1] * n for _ in range(lane)]
@@ -413,54 +423,56 @@ class Saber(PolyAlgorithm):
                 (top, [[eta if i & 1 else -eta for i in range(n)] for _ in range(lane)]),
                 ([[0] * n for _ in range(lane)], [[eta] * n for _ in range(lane)])]
 
-    def build(self, params):
-        return hw.PolyCore(SABER_N, 13, self.structure(params), SABER[params.level][1], params.mu, self.rank(params))
+    def build(self, params: SaberParams) -> hw.PolyCore:
+        plan = self.derived(params)
+        return hw.PolyCore(plan.n, plan.k, plan.structure, SABER[params.level][1], params.mu, plan.group)
 
-    def operations(self, params) -> dict[str, int]:
+    def operations(self, params: SaberParams) -> dict[str, int]:
         """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
         lane = self.rank(params)
         return {"keygen": lane * lane, "encaps": lane * lane + lane, "decaps": lane * lane + 2 * lane}
 
-    def tag(self, params):
+    def tag(self, params: SaberParams) -> str:
         return f"{params.level}_m{params.M}_mu{params.mu}"
 
-    def extra_info(self, params):
-        nb = SABER_N // params.M
+    def extra_info(self, params: SaberParams) -> dict[str, Any]:
+        plan = self.derived(params)
+        nb = plan.beats
         ops = self.operations(params)
-        return {"rank": self.rank(params), "secret_bound": SABER[params.level][1], "M": params.M,
-                "products": self.structure(params).K, "multiplications": ops,
+        return {"rank": plan.group, "secret_bound": SABER[params.level][1], "M": params.M,
+                "products": plan.structure.K, "multiplications": ops,
                 "operation_cycles": {op: (L + 1) * nb - 1 for op, L in ops.items()},
                 "formula": "(L + 1) n/M - 1 for L multiplications (the groups of l back to back)"}
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"level": "light", "M": "4"}]
 
-    def extended_grid(self):
+    def extended_grid(self) -> list[dict[str, str]]:
         return [{"level": "saber", "M": "8", "mu": "4"}, {"level": "fire", "M": "2"}, {"level": "saber", "M": "1"}]
 
 
 @register
-class Fir(PolyAlgorithm):
+class Fir(PolyAlgorithm[FirParams]):
     name = "poly-fir"
     title = "weight-stationary systolic negacyclic multiplier a*b mod (x^n+1, 2^k) (FIR.PolyMult)"
     paper = PAPER + ", Sec. 3 and Fig. 3 (FIR.PolyMult)"
 
     formal = True
 
-    def reference(self, params):
+    def reference(self, params: FirParams) -> str:
         return self.negacyclic_reference(params)
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
                 {"n": "256", "q": "8192", "small": "4"}, {"n": "32", "q": "12289"}]          # a prime q
 
-    def extended_grid(self):
+    def extended_grid(self) -> list[dict[str, str]]:
         return [{"n": "512", "q": "8192", "small": "4"}, {"n": "1024", "q": "1024", "small": "1"},
                 {"n": "256", "q": "3329", "small": "2"}]
 
 
 @register
-class Fast(PolyAlgorithm):
+class Fast(PolyAlgorithm[FastParams]):
     name = "poly-fast"
     title = "fast M-parallel filter multiplier a*b mod (x^n+1, 2^k), M = 2^a 3^b (Fast.M.PolyMult)"
     paper = PAPER + ", Sec. 4 (fast M-parallel)"
@@ -469,13 +481,13 @@ class Fast(PolyAlgorithm):
 
     formal = True
 
-    def reference(self, params):
+    def reference(self, params: FastParams) -> str:
         return self.negacyclic_reference(params)
 
-    def parallel(self, params) -> int:
+    def parallel(self, params: FastParams) -> int:
         return params.M
 
-    def validate(self, params):
+    def validate(self, params: FastParams) -> FastParams:
         if params.M < 2:
             raise ParameterError(self.name, "M", "must be at least 2 (M = 1: poly-fir)", params.M)
         try:
@@ -484,16 +496,16 @@ class Fast(PolyAlgorithm):
             raise ParameterError(self.name, "M", "must be of the form 2^a 3^b", params.M) from None
         return super().validate(params)
 
-    def tag(self, params):
+    def tag(self, params: FastParams) -> str:
         return f"m{params.M}_" + super().tag(params)
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "16", "q": "8192", "small": "4", "M": "2"}, {"n": "24", "q": "65536", "M": "3"},
                 {"n": "32", "q": "8192", "small": "5", "M": "4"}, {"n": "32", "q": "4096", "small": "3", "M": "8"},
                 {"n": "36", "q": "1024", "small": "2", "M": "6"}, {"n": "256", "q": "8192", "small": "4", "M": "4"},
                 {"n": "64", "q": "3329", "M": "2"}]                                              # a prime q
 
-    def extended_grid(self):
+    def extended_grid(self) -> list[dict[str, str]]:
         """n = 256 for M = 2, 3 (240), 8; the paper's Table III n = 180 for M = 2, 3, 4; 512, 1024."""
         return ([{"n": "256", "q": "8192", "small": "4", "M": m} for m in ("2", "8")]
                 + [{"n": "240", "q": "8192", "small": "4", "M": "3"}]
@@ -504,7 +516,7 @@ class Fast(PolyAlgorithm):
 
 
 @register
-class Schoolbook(PolyAlgorithm):
+class Schoolbook(PolyAlgorithm[FirParams]):
     """The baseline: n multiply-accumulate units, b broadcast a coefficient a cycle against
     a negacyclically rotating a (Roy & Basso's high-speed Saber multiplier, Sec. 2.4; with
     `small` each MAC is one adder per radix-4 signed digit of the broadcast |b|, decoded
@@ -523,49 +535,45 @@ class Schoolbook(PolyAlgorithm):
 
     formal = True
 
-    def reference(self, params):
+    def reference(self, params: FirParams) -> str:
         return self.negacyclic_reference(params)
 
-    def offset(self, params) -> int:
-        """A prime q: the accumulators' start, a multiple of q: n q (q - 1), the bound of
-        -sum b_j rot_j (rot in [0, q], b < q, all subtracted); small: n q small (+- terms)."""
-        return params.n * params.q * (params.small or params.q - 1)
+    def derive(self, params: FirParams) -> PolyPlan:
+        """M = 1, a window in between (the MACs compute); a prime q: the accumulators start
+        from offset, a multiple of q: n q (q - 1), the bound of -sum b_j rot_j (rot in [0, q],
+        b < q, all subtracted); small: n q small (+- terms), the lanes up to twice that (top);
+        then the reduction that takes top. Timing: PolyPlan (3n - 1 + R a product)."""
+        plan = dataclasses.replace(self.ports(params, M.structure(1)), windows=2)
+        if not self.prime(params):
+            return plan
+        offset = params.n * params.q * (params.small or params.q - 1)
+        return self.reduced(params, dataclasses.replace(plan, offset=offset, top=offset * (2 if params.small else 1)))
 
-    def lane_top(self, params):
-        return self.offset(params) * (2 if params.small else 1)
-
-    def model(self, params, a, b):
+    def model(self, params: FirParams, *operands: Any) -> list[int]:
         """c = a*b mod (x^n + 1, q). A prime q: the lanes carry a value congruent to c (the
-        rotating residues are q - x, not -x) within lane_top, which the reduction maps to
-        the canonical c: the negacyclic product mod q."""
+        rotating residues are q - x, not -x) within the plan's top, which the reduction maps
+        to the canonical c: the negacyclic product mod q."""
+        a, b = operands
         return M.negacyclic(a, b, params.q) if self.prime(params) else super().model(params, a, b)
 
-    def build(self, params):
-        if not self.prime(params):
-            return hw.SchoolbookCore(params.n, self.k(params), params.small)
-        core = hw.SchoolbookCore(params.n, self.k(params), params.small, params.q,
-                                 self.lane_top(params).bit_length(), self.offset(params))
-        alg, mp = self.reducer(params)
-        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, 1)
+    def build(self, params: FirParams) -> hw.Array | hw.Reduced:
+        plan = self.derived(params)                     # q = 2^k: top and offset 0 (lanes of k bits from 0)
+        prime = params.q if self.prime(params) else 0
+        return self.output(params, hw.SchoolbookCore(params.n, plan.k, params.small, prime, plan.top.bit_length(),
+                                                     plan.offset))
 
-    def derive(self, params) -> PolyPlan:
-        """One multiplication, first input beat to last output beat: 3n - 1 (+ R); latency
-        2n + R, a product every n cycles."""
-        R = self.reduction_stages(params)
-        return PolyPlan(structure=self.structure(params), cycles=3 * params.n - 1 + R, latency=2 * params.n + R,
-                        initiation_interval=params.n, frame_beats=params.n)
-
-    def tag(self, params):
+    def tag(self, params: FirParams) -> str:
         return "sb_" + super().tag(params)
 
-    def extra_info(self, params):
-        n, R = params.n, self.reduction_stages(params)
+    def extra_info(self, params: FirParams) -> dict[str, Any]:
+        plan = self.derived(params)
+        n, R = params.n, plan.R
         return {
             "macs": n, "mac": "an adder per radix-4 digit of |b|" if params.small else "multiplier + adder",
             "compute_cycles": n, "response_cycles": 2 * n + R, "one_multiplication_cycles": 3 * n - 1 + R,
             "l_multiplications_cycles": "(L+2) n - 1" + (f" + R, R = {R}" if R else ""),
-        } | ({"prime_q": self.prime_info(params) | {"offset": self.offset(params)}} if R else {})
+        } | ({"prime_q": self.prime_info(params) | {"offset": plan.offset}} if R else {})
 
-    def grid(self):
+    def grid(self) -> list[dict[str, str]]:
         return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
                 {"n": "256", "q": "8192", "small": "4"}, {"n": "16", "q": "3329", "small": "2"}]   # a prime q

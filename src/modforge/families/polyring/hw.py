@@ -18,7 +18,10 @@ latency never depends on data.
 
 from __future__ import annotations
 
-from amaranth.hdl import C, Cat, Module, Mux, Signal
+from collections.abc import Callable
+from typing import Any
+
+from amaranth.hdl import C, Cat, Module, Mux, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -42,7 +45,7 @@ class Windows:
     else drains if one of the `depth` windows before carried a frame whose results are still
     due, else waits. `before[d]`: window d + 1 back carried a frame."""
 
-    def __init__(self, m: Module, i, o, n: int, depth: int):
+    def __init__(self, m: Module, i: Any, o: Any, n: int, depth: int):
         self.p = Signal(range(n), name="position")
         real = Signal(name="real")              # this window carries a frame (registered after p = 0)
         self.before = [Signal(name=f"frame_before_{d + 1}") for d in range(depth)]
@@ -88,14 +91,14 @@ class PolyCore(wiring.Component):
             return self.lazy.a_bits[j], self.lazy.b_bits[j], self.lazy.acc_bits[j]
         return self.k, (len(self.st.pre[j]) * self.small).bit_length() if self.small else self.k, self.k
 
-    def lanes(self):
+    def lanes(self) -> tuple[list[Value], list[Value]]:
         """The a and b lanes of the input beat (b: (sign, magnitude) when small)."""
         M, k, bb = self.st.M, self.k, self.b_bits
         a = [self.i.payload[lane * k:(lane + 1) * k] for lane in range(M)]
         b = [self.i.payload[M * k + lane * bb:M * k + (lane + 1) * bb] for lane in range(M)]
         return a, b
 
-    def phase_sums(self, m: Module, a, b, real):
+    def phase_sums(self, m: Module, a: list[Value], b: list[Value], real: Value) -> list[tuple[Signal, Signal, Signal]]:
         """Per product k: the sum of a's phases mod 2^k (prime q: exact), and of b's (small:
         exact, then back to sign-magnitude); zeros while the window drains."""
         sums = []
@@ -115,7 +118,7 @@ class PolyCore(wiring.Component):
             sums.append((sa, sign, mag))
         return sums
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         st, taps = self.st, self.taps
         # --- window control: the frame before's results are due in this window (pend) ---
@@ -165,7 +168,8 @@ class PolyCore(wiring.Component):
             m.d.sync += self.o.valid.eq(0)
         return m
 
-    def accumulate(self, m: Module, go, start, last, real_now, slot, lanes):
+    def accumulate(self, m: Module, go: Value, start: Value, last: Value, real_now: Value, slot: Value,
+                   lanes: Value) -> tuple[Value, Value | int]:
         """group > 1: (the running sum of this slot over the group's products, whether it
         leaves: the group's last product); else (lanes, 1)."""
         if self.group == 1:
@@ -224,13 +228,13 @@ class SchoolbookCore(wiring.Component):
         self.latency, self.initiation_interval = 2 * n, n
         super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(self.out_bits))})
 
-    def control(self, m: Module):
+    def control(self, m: Module) -> tuple[Value, Value, Value, Value]:
         """The shared window control (Windows, two windows back); returns (go, last, computing,
         streaming): computing/streaming, windows W+1 and W+2 of a frame."""
         win = Windows(m, self.i, self.o, self.n, 2)
         return win.go, win.last, win.before[0], win.before[1]
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         n, k = self.n, self.k
         go, last, computing, streaming = self.control(m)
@@ -278,6 +282,10 @@ class SchoolbookCore(wiring.Component):
         return m
 
 
+#: the arrays: their lanes (c mod 2^k, or c + offset for a prime q) leave as they are or into Reduced
+Array = PolyCore | SchoolbookCore
+
+
 class Reduced(wiring.Component):
     """A prime q: the lazy array (`core`, lanes of c + offset, W bits) into M pipelined
     reduction lanes (hw.pipeline.ParallelCore of `make_reducer()`, a modmul datapath taking
@@ -285,7 +293,7 @@ class Reduced(wiring.Component):
     plus the reduction's stages; the reduction stalls with the output, so nothing is lost
     under back-pressure."""
 
-    def __init__(self, core: PolyCore | SchoolbookCore, make_reducer, x_bits: int, lanes: int):
+    def __init__(self, core: Array, make_reducer: Callable[[], Any], x_bits: int, lanes: int):
         self.core, self.lanes = core, lanes
         self.reduce = ParallelCore([make_reducer() for _ in range(lanes)], x_bits, core.k)
         self.latency = core.latency + self.reduce.latency
@@ -293,7 +301,7 @@ class Reduced(wiring.Component):
         super().__init__({"i": In(stream.Signature(len(core.i.payload))),
                           "o": Out(stream.Signature(len(self.reduce.o.payload)))})
 
-    def elaborate(self, platform):
+    def elaborate(self, platform: Any) -> Module:
         m = Module()
         m.submodules.array, m.submodules.reduce = self.core, self.reduce
         W, x_bits = self.core.out_bits, self.reduce.in_lane

@@ -150,7 +150,7 @@ def flat(a: Sequence[int], b: Sequence[int], q: int, st: Structure) -> list[int]
     return interleave(Q, st.post, q)
 
 
-def interleave(products: list[list[int]], post, q: int) -> list[int]:
+def interleave(products: list[list[int]], post: Sequence[Sequence[tuple[int, int, int]]], q: int) -> list[int]:
     """c from its phases: phase s = sum of coef * (y P_j if shifted else P_j) over post[s]."""
     parts, m = len(post), len(products[0])
     c = [0] * (parts * m)
