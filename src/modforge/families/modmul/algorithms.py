@@ -375,7 +375,7 @@ class Montgomery(ModmulAlgorithm):
         return hw.MontgomeryCore(params.q, params.beta, self.gamma(params), params.reduce_only)
 
     def grid(self):
-        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"},
+        return [{"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"}, {"q": "0x80014001"},
                 {"q": "0x80014001", "dsp": "none", "plain": "1"}]                 # a*b mod q: two passes
 
 
@@ -586,9 +586,9 @@ class Wlm(NttAlgorithm):
 
     def grid(self):
         # lambda = 2, 3 and 4 (latency 7, 9, 11)
-        return [{"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
-                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"},
-                {"q": "0x8000000014000001", "logqh": "40", "pipeline": "010101011"}]   # registers merged
+        return [{"q": "0x8000000014000001", "logqh": "40", "pipeline": "010101011"},   # registers merged
+                {"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
+                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"}]
 
 
 @register
@@ -635,8 +635,8 @@ class WlmMixed(NttAlgorithm):
         return info
 
     def grid(self):
-        return [{"q": "0x80140001", "logqh": "15", "qh_input": "1"},
-                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
+        return [{"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
+                {"q": "0x80140001", "logqh": "15", "qh_input": "1"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1", "plain": "1"}]   # x mod q
 
 
@@ -668,8 +668,8 @@ class K2red(NttAlgorithm):
                             reduce_only=params.reduce_only, runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x80130001", "logqh": "16", "qh_input": "1"},
-                {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}]
+        return [{"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"},
+                {"q": "0x80130001", "logqh": "16", "qh_input": "1"}]
 
 
 # --------------------------------------------------------------------------- Proth-l
@@ -766,8 +766,8 @@ class K2redShift(ShiftAlgorithm):
                             runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}, {"q": "0x800a000000000001", "logqh": "17"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"}]
+        return [{"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"},
+                {"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}, {"q": "0x800a000000000001", "logqh": "17"}]
 
 
 @register
@@ -795,7 +795,7 @@ class MontgomeryShift(ShiftAlgorithm):
                                       runtime=self.runtime(params))
 
     def grid(self):
-        return [{"q": "0x9fc00001", "logqh": "16"},
+        return [{"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"},           # one register stage
+                {"q": "0x9fc00001", "logqh": "16"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"},
-                {"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"}]            # one register stage
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"}]
