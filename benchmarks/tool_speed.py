@@ -30,7 +30,7 @@ from modforge.design import generate
 from modforge.explore.store import Store
 from modforge.registry import lookup
 from modforge.sim.runners import simulate
-from modforge.sim.testbench import testbench
+from modforge.sim.testbench import write_testbench
 from modforge.sim.vectors import make_vectors, write_vectors
 from modforge.synth import synthesize
 
@@ -49,7 +49,7 @@ def one_design(vectors: int, work: Path) -> list[str]:
     design, t_gen = timed(generate, alg, params, work)
     vecs, t_model = timed(make_vectors, alg, params, vectors)
     write_vectors(vecs, design.directory / "vectors", design.input_width, design.output_width)
-    (design.directory / "tb.v").write_text(testbench(design, vectors))
+    write_testbench(design, vectors)
     ver = simulate(design, "verilator")
     ica = simulate(design, "icarus")
     syn, t_syn = timed(synthesize, design, "ecp5", 100.0)

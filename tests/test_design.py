@@ -4,6 +4,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from modforge import __version__
 from modforge.design import generate, split_modules
 from modforge.registry import all_algorithms
@@ -80,26 +82,30 @@ def contract_configs():
                 yield alg, cfg
 
 
-def test_port_contract(tmp_path):
+CONTRACT = list(contract_configs())
+
+
+@pytest.mark.parametrize("alg, cfg", CONTRACT,
+                         ids=[alg.name + ("-load" if "twiddles" in cfg else "") for alg, cfg in CONTRACT])
+def test_port_contract(tmp_path, alg, cfg):
     """design.json states every port of the top module (name, direction, width) as the
     Verilog declares it, the bit map of every payload tiles it exactly, and the header
     carries both."""
-    for alg, cfg in contract_configs():
-        design = generate(alg, alg.parse(cfg), tmp_path / alg.name)
-        text = (design.directory / f"{design.top}.v").read_text()
-        declared = verilog_ports(text.split(f"module {design.top}(")[1])
-        stated = {p["name"]: (p["direction"], p["width"]) for p in design.ports}
-        assert stated == declared, alg.name
-        widths = {p["name"]: p["width"] for p in design.ports}
-        for stream, fields in design.payload.items():
-            assert [f["lsb"] for f in fields] == [0] + [f["msb"] + 1 for f in fields[:-1]], alg.name
-            assert fields[-1]["msb"] + 1 == widths[f"{stream}__payload"], (alg.name, stream)
-            assert all(f["encoding"] and f["domain"] for f in fields), (alg.name, stream)
-            for f in fields:
-                assert f"//   {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: " in text
-        assert design.reset and design.latency_from and design.computes["label"]
-        assert "(* src" not in "".join((design.directory / f).read_text() for f in design.files)  # no install path
-        assert ("cfg__payload" in widths) == bool(design.config_width)
-        component = (design.directory / f"{design.top}_component.vhd").read_text()
-        assert vhdl_ports(component) == declared, alg.name   # the VHDL component is the Verilog top
-        assert inst_ports((design.directory / f"{design.top}_inst.v").read_text()) == list(stated), alg.name
+    design = generate(alg, alg.parse(cfg), tmp_path / alg.name)
+    text = (design.directory / f"{design.top}.v").read_text()
+    declared = verilog_ports(text.split(f"module {design.top}(")[1])
+    stated = {p["name"]: (p["direction"], p["width"]) for p in design.ports}
+    assert stated == declared, alg.name
+    widths = {p["name"]: p["width"] for p in design.ports}
+    for stream, fields in design.payload.items():
+        assert [f["lsb"] for f in fields] == [0] + [f["msb"] + 1 for f in fields[:-1]], alg.name
+        assert fields[-1]["msb"] + 1 == widths[f"{stream}__payload"], (alg.name, stream)
+        assert all(f["encoding"] and f["domain"] for f in fields), (alg.name, stream)
+        for f in fields:
+            assert f"//   {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: " in text
+    assert design.reset and design.latency_from and design.computes["label"]
+    assert "(* src" not in "".join((design.directory / f).read_text() for f in design.files)  # no install path
+    assert ("cfg__payload" in widths) == bool(design.config_width)
+    component = (design.directory / f"{design.top}_component.vhd").read_text()
+    assert vhdl_ports(component) == declared, alg.name   # the VHDL component is the Verilog top
+    assert inst_ports((design.directory / f"{design.top}_inst.v").read_text()) == list(stated), alg.name

@@ -14,13 +14,21 @@ NTT_PROOF = ["ntt-forward", "q=193", "n=16", "pe=4", "reduction=montgomery-shift
 NTT_PROOF_32 = [arg.replace("n=16", "n=32") for arg in NTT_PROOF] + ["--timeout", "1800"]   # 4 times as long
 
 
+# the proofs of a minute and more (rsa-montgomery and the NTT, 75 s each) run in the slow
+# tier; in every run their references are checked against the model on Icarus
+# (test_reference_agrees_with_the_model) and a wrong rsa-montgomery reference must fail
+SLOW_PROOF = pytest.mark.slow
+
+
 @pytest.mark.synth
 @pytest.mark.parametrize("args", [["gf2n-blakely", "n=16"], ["gf2n-montgomery", "n=16"],
                                   ["gfpm-mse-digit", "p=2", "m=13", "poly=auto", "D=3"],
                                   ["modmul-barrett", "q=251"], ["poly-fir", "n=16", "q=4", "small=1"],
                                   ["fmlm3-transform", "P=8", "c=1/2", "kind=ct", "bfs=1"],
-                                  ["rsa-montgomery", "l=8", "w=4", "dsp=none"],
-                                  NTT_PROOF, pytest.param(NTT_PROOF_32, marks=pytest.mark.slow)])
+                                  pytest.param(["rsa-montgomery", "l=8", "w=4", "dsp=none"], marks=SLOW_PROOF),
+                                  pytest.param(NTT_PROOF, marks=SLOW_PROOF),
+                                  pytest.param(NTT_PROOF_32, marks=SLOW_PROOF)],
+                         ids=lambda args: "-".join(a for a in args if not a.startswith("--") and not a.isdigit()))
 def test_prove_passes(tmp_path, capsys, args):
     code = main(["prove", *args, "-o", str(tmp_path / "p")])
     captured = capsys.readouterr()
@@ -42,6 +50,7 @@ def test_a_wrong_reference_fails(tmp_path, monkeypatch):
 
 
 @pytest.mark.synth
+@SLOW_PROOF   # 14 s: a wrong reference fails in the default tier with gf2n and rsa-montgomery
 def test_a_wrong_transform_fails(tmp_path, monkeypatch):
     """One twiddle of the last stage omega^1 instead of omega^-1 (2^1 for 2^7 = 2^-1 mod 17)."""
     algorithm = lookup("fmlm3-transform")
@@ -56,6 +65,7 @@ def test_a_wrong_transform_fails(tmp_path, monkeypatch):
 
 
 @pytest.mark.synth
+@SLOW_PROOF   # 32 s
 def test_a_wrong_ntt_reference_fails(tmp_path, monkeypatch):
     """The NTT reference with another primitive 2n-th root (psi^3) than the core's: the proof
     must find operands where they differ, at the last result beat."""
@@ -113,7 +123,7 @@ def test_unsupported_sizes_are_one_line_errors(capsys, args, needle):
 def test_every_family_has_a_provable_algorithm():
     from modforge.families import FAMILIES
     provable = {lookup(name).family for name in formal.provable()}
-    assert provable == set(FAMILIES)     # and test_prove_passes proves one design of each
+    assert provable == set(FAMILIES)     # and test_prove_passes proves one design of each (-m slow: all)
 
 
 def test_an_algorithm_without_a_reference_is_refused(capsys):

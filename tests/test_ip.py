@@ -97,6 +97,7 @@ def test_fusesoc_runs_the_testbench_and_the_template_compiles(tmp_path):
                    cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "MODFORGE-VERDICT vectors=20 pass=20 fail=0" in proc.stdout
+    assert "MODFORGE-PROGRESS" not in proc.stdout   # progress belongs to a terminal, not to a log
     wrapper = tmp_path / "wrap.v"
     wrapper.write_text("module wrap(input clk, input rst);\n"
                        + (design.directory / f"{design.top}_inst.v").read_text() + "endmodule\n")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from modforge.sim.runners import SIMULATORS
-from modforge.sim.verify import verify
+from modforge.sim.runners import SIMULATORS, simulate
+from modforge.sim.verify import prepare, verify
 
 from .toy import Toy, ToyFrame
 
@@ -44,11 +44,28 @@ def test_frames(tmp_path, simulator, bug):
 
 
 def test_verilator_build_cache(tmp_path, monkeypatch):
-    """The second verification of the same design runs the cached build, and passes."""
+    """The second verification of the same design runs the cached build, and passes: with
+    other vectors too (tb.v holds no count or seed: vectors/count.hex does)."""
     monkeypatch.setenv("MODFORGE_CACHE", str(tmp_path / "cache"))
     alg = Toy()
     params = alg.parse({"w": "5"})
-    runs = [verify(alg, params, tmp_path / f"run{k}", 100, ["verilator"])[1][0] for k in range(2)]
-    assert [r.build_cached for r in runs] == [False, True]
-    assert all(r.ok for r in runs)
+    runs = [verify(alg, params, tmp_path / f"run{k}", count, ["verilator"], seed=seed)[1][0]
+            for k, (count, seed) in enumerate([(100, 1), (100, 1), (333, 7)])]
+    assert [r.build_cached for r in runs] == [False, True, True]
+    assert all(r.ok for r in runs) and [r.vectors for r in runs] == [100, 100, 333]
     assert len(list((tmp_path / "cache" / "verilator").iterdir())) == 1
+    assert (tmp_path / "run0" / "tb.v").read_bytes() == (tmp_path / "run2" / "tb.v").read_bytes()
+    assert "MODFORGE-PROGRESS" not in runs[2].log   # progress lines only when asked (+progress)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS)
+def test_short_vector_file_fails(tmp_path, simulator):
+    """A vector file shorter than vectors/count.hex says fails the run, never passes it short."""
+    alg = Toy()
+    params = alg.parse({"w": "6"})
+    design = prepare(alg, params, tmp_path, 50)
+    out = design.directory / "vectors" / "out.hex"
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:40]))
+    result = simulate(design, simulator)
+    assert not result.ok and result.passed == 40 and result.failed == 10 and result.vectors == 50
+    assert "VECTOR-FILE-SHORT vectors/out.hex" in result.log

@@ -11,7 +11,7 @@ from ..design import Design, generate
 from ..registry import Algorithm
 from .netlist import write_netlist
 from .runners import Progress, SimResult, simulate
-from .testbench import testbench
+from .testbench import write_testbench
 from .vectors import make_vectors, write_hex, write_vectors
 
 
@@ -32,7 +32,7 @@ def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int
     write_vectors(vectors, design.directory / "vectors", design.input_width, design.output_width)
     if config:
         write_hex(design.directory / "vectors" / "cfg.hex", config, design.config_width)
-    (design.directory / "tb.v").write_text(testbench(design, sets, len(config)))
+    write_testbench(design, sets, len(config))   # tb.v holds no count: vectors/count.hex does
     ip.write(design.directory)   # the FuseSoC core gains its sim target
     return design
 

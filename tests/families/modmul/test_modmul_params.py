@@ -11,6 +11,12 @@ NAMES = ["modmul-montgomery", "modmul-barrett", "modmul-plantard", "modmul-wlm",
          "modmul-k2red", "modmul-k2red-shift", "modmul-montgomery-shift"]
 
 
+def multiplier(name) -> dict[str, str]:
+    """The grid's first full multiplier with every register stage (the grid leads with its
+    smallest configuration, which may be reduce_only or a merged pipeline)."""
+    return next(cfg for cfg in lookup(name).grid() if not {"reduce_only", "plain", "pipeline"} & cfg.keys())
+
+
 def reject(name, cfg, argument, text):
     with pytest.raises(ParameterError) as e:
         lookup(name).parse(cfg)
@@ -38,7 +44,7 @@ def test_common_rules(name):
     reject(name, {"q": "97"}, "q", "at least 8 bits")
     reject(name, {"q": "abc"}, "q", "must be an integer")
     reject(name, {}, "q", "is required")
-    q = lookup(name).grid()[0]["q"]
+    q = multiplier(name)["q"]
     reject(name, {"q": q, "reduce_only": "2"}, "reduce_only", "must be 0 or 1")
     reject(name, {"q": q, "plain": "2"}, "plain", "must be 0 or 1")
     alg = lookup(name)
@@ -59,7 +65,7 @@ def test_reduce_only_is_the_reduction_of_x(name):
     """reduce_only: one 2 beta-bit operand x, the same congruence with A*B = x, two
     stages fewer, no DSPs for the product."""
     alg = lookup(name)
-    cfg = {k: v for k, v in alg.grid()[0].items() if k not in ("qh_input", "shift_input")}
+    cfg = {k: v for k, v in multiplier(name).items() if k not in ("qh_input", "shift_input")}
     p, r = alg.parse(cfg), alg.parse({**cfg, "reduce_only": "1"})
     assert [o.width for o in alg.operands(r)] == [2 * alg.derived(p).modulus.beta]
     assert alg.cycles(r) == alg.cycles(p) - 2
@@ -108,19 +114,22 @@ def test_proth_rules():
     assert lookup("modmul-wlm-mixed").parse({"q": "0x8000002500000001", "logqh": "32", "dsp": "none"})
 
 
-RUNTIME = [("modmul-wlm", 0, "qh_input", ["a", "b", "qh"]), ("modmul-wlm-mixed", 0, "qh_input", ["a", "b", "qh"]),
-           ("modmul-k2red", 0, "qh_input", ["a", "b", "qh"]),
-           ("modmul-k2red-shift", 0, "shift_input", ["a", "b", "l1", "l2"]),                # Proth-2l
-           ("modmul-montgomery-shift", 2, "shift_input", ["a", "b", "l1", "l2", "l3"])]     # Proth-3l
+RUNTIME = [("modmul-wlm", {"q": "0x80140001", "logqh": "16"}, "qh_input", ["a", "b", "qh"]),
+           ("modmul-wlm-mixed", {"q": "0x80140001", "logqh": "15"}, "qh_input", ["a", "b", "qh"]),
+           ("modmul-k2red", {"q": "0x80130001", "logqh": "16"}, "qh_input", ["a", "b", "qh"]),
+           ("modmul-k2red-shift", {"q": "0x9fc00001", "logqh": "16"}, "shift_input",
+            ["a", "b", "l1", "l2"]),                                                        # Proth-2l
+           ("modmul-montgomery-shift", {"q": "0x800a000000000001", "logqh": "17", "rho": "A"}, "shift_input",
+            ["a", "b", "l1", "l2", "l3"])]                                                  # Proth-3l
 
 
-@pytest.mark.parametrize("name,index,flag,names", RUNTIME)
-def test_runtime_modulus(name, index, flag, names):
+@pytest.mark.parametrize("name,cfg,flag,names", RUNTIME, ids=[r[0] for r in RUNTIME])
+def test_runtime_modulus(name, cfg, flag, names):
     """qh_input / shift_input: the modulus fields are the last operands; the model reduces
     modulo the q they give for every allowed value (q_h with its top bit set; l2 <= l1 <=
     log q_h - 2, l3 <= log q_h - 2), not only for the design's q."""
     alg = lookup(name)
-    cfg = {k: v for k, v in alg.grid()[index].items() if k not in ("qh_input", "shift_input")}
+    assert {**cfg, flag: "1"} in alg.grid()          # a configuration the conformance test simulates
     p = alg.parse({**cfg, flag: "1"})
     assert [o.name for o in alg.operands(p)] == names
     assert "the input" in alg.congruence(p) and alg.extra_info(p)["runtime_inputs"]

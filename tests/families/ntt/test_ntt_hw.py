@@ -53,8 +53,18 @@ def cid(c):
     return c[0] + "-" + "-".join(v.replace(",", "+") for v in c[1].values())
 
 
+# the default tier runs one case of each behaviour the conformance test's smallest cores do
+# not show: an RNS base loaded through cfg, two buffers with a prime loaded; -m slow all
+DEFAULT_TIER = {"ntt-polymul-0x80130001-16-2-k2red-2-load", "ntt-polymul-0xfff00001-0xffdf0001-16-16-2-k2red-load"}
+CASES = [pytest.param(*c, id=cid(c), marks=[] if cid(c) in DEFAULT_TIER else [pytest.mark.slow]) for c in CONFIGS]
+
+
+def test_the_default_tier_cases_exist():
+    assert DEFAULT_TIER <= {cid(c) for c in CONFIGS}
+
+
 @pytest.mark.sim
-@pytest.mark.parametrize("name,cfg", CONFIGS, ids=[cid(c) for c in CONFIGS])
+@pytest.mark.parametrize("name,cfg", CASES)
 def test_verify_both_simulators(tmp_path, name, cfg):
     alg = lookup(name)
     params = alg.parse(cfg)

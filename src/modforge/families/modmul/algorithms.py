@@ -417,7 +417,7 @@ class Montgomery(GenericAlgorithm):
         return hw.Montgomery(plan, reduce_only)
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"q": "0x80014001"}, {"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"},
+        return [{"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"}, {"q": "0x80014001"},
                 {"q": "0x80014001", "dsp": "none", "plain": "1"}]                 # a*b mod q: two passes
 
 
@@ -566,9 +566,9 @@ class Wlm(NttAlgorithm[NttParams]):
 
     def grid(self) -> list[dict[str, str]]:
         # lambda = 2, 3 and 4 (latency 7, 9, 11)
-        return [{"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
-                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"},
-                {"q": "0x8000000014000001", "logqh": "40", "pipeline": "010101011"}]   # registers merged
+        return [{"q": "0x8000000014000001", "logqh": "40", "pipeline": "010101011"},   # registers merged
+                {"q": "0x80140001", "logqh": "16", "qh_input": "1"}, {"q": "0x8000000014000001", "logqh": "40"},
+                {"q": "0x8000000000080001", "logqh": "47", "reduce_only": "1"}]
 
 
 @register
@@ -600,8 +600,8 @@ class WlmMixed(NttAlgorithm[NttParams]):
         return info
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"q": "0x80140001", "logqh": "15", "qh_input": "1"},
-                {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
+        return [{"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
+                {"q": "0x80140001", "logqh": "15", "qh_input": "1"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1", "plain": "1"}]   # x mod q
 
 
@@ -622,8 +622,8 @@ class K2red(NttAlgorithm[NttParams]):
         return hw.K2red(plan, reduce_only)
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"q": "0x80130001", "logqh": "16", "qh_input": "1"},
-                {"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"}]
+        return [{"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"},
+                {"q": "0x80130001", "logqh": "16", "qh_input": "1"}]
 
 
 # --------------------------------------------------------------------------- Proth-l
@@ -726,8 +726,8 @@ class K2redShift(ShiftAlgorithm):
         return hw.K2red(plan, reduce_only)
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}, {"q": "0x800a000000000001", "logqh": "17"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"}]
+        return [{"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"},
+                {"q": "0x9fc00001", "logqh": "16", "shift_input": "1"}, {"q": "0x800a000000000001", "logqh": "17"}]
 
 
 @register
@@ -747,7 +747,7 @@ class MontgomeryShift(ShiftAlgorithm):
         return hw.MontgomeryShift(plan, reduce_only)
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"q": "0x9fc00001", "logqh": "16"},
+        return [{"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"},           # one register stage
+                {"q": "0x9fc00001", "logqh": "16"},
                 {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"},
-                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"},
-                {"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"}]            # one register stage
+                {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "shift_input": "1"}]

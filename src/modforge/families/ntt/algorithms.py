@@ -506,10 +506,10 @@ class Forward(NttAlgorithm):
         # reductions get the wide configurations, they simulate fastest), plus small n
         # with P = 1 (forward), P = 2 (polymul) and P = n/2 (inverse)
         return [
+            {"q": "0x80014001", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"},
             {"q": "0x80014001", "n": "1024", "pe": "4", "reduction": "montgomery"},
             {"q": "0x80130001", "n": "1024", "pe": "8", "reduction": "k2red"},
             {"q": "0x80140001", "n": "1024", "pe": "8", "reduction": "wlm"},
-            {"q": "0x80014001", "n": "16", "pe": "1", "reduction": "montgomery", "dsp": "none"},
             {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "64", "pe": "4",
              "reduction": "k2red"},                                        # RNS, 3 primes
             {"q": "0x80014001", "n": "256", "pe": "4", "buffers": "2"},      # ping-pong
@@ -529,10 +529,10 @@ class Inverse(NttAlgorithm):
 
     def grid(self) -> list[dict[str, str]]:
         return [
+            {"q": "0xfff00001", "n": "16", "pe": "8", "reduction": "barrett", "dsp": "none"},
             {"q": "0xfff00001", "n": "1024", "pe": "4", "reduction": "barrett"},
             {"q": "0x800a000000000001", "n": "1024", "pe": "4", "reduction": "wlm-mixed"},
             {"q": "0x9fc00001", "n": "1024", "pe": "16", "reduction": "montgomery-shift"},
-            {"q": "0xfff00001", "n": "16", "pe": "8", "reduction": "barrett", "dsp": "none"},
         ]
 
 
@@ -561,9 +561,9 @@ class Polymul(NttAlgorithm):
 
     def grid(self) -> list[dict[str, str]]:
         return [
+            {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
             {"q": "0x9e140001", "n": "1024", "pe": "4", "reduction": "plantard"},
             {"q": "0x9fc00001", "n": "1024", "pe": "8", "reduction": "k2red-shift", "rho": "A"},
-            {"q": "0x9fc00001", "n": "16", "pe": "2", "reduction": "montgomery-shift"},
             {"q": "0x800a000000000001", "n": "64", "pe": "4", "reduction": "wlm-mixed", "buffers": "2"},
             {"q": "0x80140001", "n": "64", "pe": "4", "reduction": "wlm", "twiddles": "load"},   # run-time prime
             {"q": "0x80130001", "n": "64", "pe": "4", "reduction": "k2red", "pipeline": "0101011"},  # 4-stage k2red

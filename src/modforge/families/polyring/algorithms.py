@@ -445,10 +445,10 @@ class Saber(RingAlgorithm[SaberParams]):
                 "formula": "(L + 1) n/M - 1 for L multiplications (the groups of l back to back)"}
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"level": "light", "M": "4"}]
+        return [{"level": "saber", "M": "1"}, {"level": "light", "M": "4"}]   # M = 1: the smallest core
 
     def extended_grid(self) -> list[dict[str, str]]:
-        return [{"level": "saber", "M": "8", "mu": "4"}, {"level": "fire", "M": "2"}, {"level": "saber", "M": "1"}]
+        return [{"level": "saber", "M": "8", "mu": "4"}, {"level": "fire", "M": "2"}]
 
 
 @register
@@ -575,5 +575,5 @@ class Schoolbook(PolyAlgorithm[FirParams]):
         } | ({"prime_q": self.prime_info(params) | {"offset": plan.offset}} if R else {})
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
+        return [{"n": "32", "q": "1024"}, {"n": "16", "q": "8192", "small": "4"},
                 {"n": "256", "q": "8192", "small": "4"}, {"n": "16", "q": "3329", "small": "2"}]   # a prime q

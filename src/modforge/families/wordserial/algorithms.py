@@ -207,9 +207,9 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
                            "load and read-out included)"}
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"l": "256", "w": "32", "pe": "1"}, {"l": "256", "w": "32", "pe": "4"},
-                {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"},
-                {"l": "8", "w": "4", "pe": "1", "dsp": "none"}]         # the size `modforge prove` reaches
+        return [{"l": "8", "w": "4", "pe": "1", "dsp": "none"},        # the size `modforge prove` reaches
+                {"l": "256", "w": "32", "pe": "1"}, {"l": "256", "w": "32", "pe": "4"},
+                {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"}]
 
     def extended_grid(self) -> list[dict[str, str]]:
         return [{"l": "1024", "pe": "16"}, {"l": "2048", "pe": "16"}, {"l": "4096", "w": "32", "pe": "16"},
