@@ -16,12 +16,14 @@ proves it with Yosys for every pass on a design of every family: tests/verilog/)
 Yosys's own clean-up (`opt_clean`) cannot do the dead-logic part: it skips modules that still
 have processes, and Amaranth's processes stay processes, for readable `if`/`case` blocks.
 
-Two kinds:
-- clean-ups (LINT): needed for lint-clean Verilog, whatever they do to synthesis;
+Two kinds (Pass.kind):
+- clean-ups ("lint"; the waiver pass "waiver"): needed for lint-clean Verilog, whatever they
+  do to synthesis;
 - optimisations (OPTIMISATIONS, options of the `trim` pass): drop the result bits nothing
   reads; they serve lint too (an unread bit is an UNUSEDSIGNAL warning) but change what
   Yosys builds, and are measured one by one (benchmarks/verilog_passes.md).
-Yosys runs two more passes before these (export.py): `proc_clean` and `share` (opt_merge).
+Yosys runs two passes before these (export.py): `proc_clean`, a clean-up, and `share`
+(opt_merge), an optimisation for the simulators.
 """
 
 from __future__ import annotations
