@@ -9,12 +9,9 @@ import re
 import shlex
 from pathlib import Path
 
-from amaranth._toolchain.yosys import find_yosys
-from amaranth.back import rtlil
-
 from . import __version__, ip
 from .registry import Algorithm, Plan, canonical, param_hash
-from .tidy import tidy
+from .verilog import split_modules, to_verilog
 
 HANDSHAKE = (
     "valid/ready streams: an operand set moves on i when i__valid & i__ready at a rising clk;\n"
@@ -141,45 +138,6 @@ def _header(algorithm: Algorithm, plan: Plan, core) -> str:
           for stream, fields in payload(plan).items() for f in fields),
     ]
     return "".join(f"// {line}\n" for line in lines)
-
-
-# Amaranth's own Verilog export (amaranth.back.verilog, 0.5) on the tidied RTLIL, with only
-# proc_clean of its `proc -nomux`: Amaranth's processes are combinational already, and the rest
-# of proc would mark the switches full_case (proc_rmdead) and turn `x == 0` into `!x`, a
-# multi-bit logical not (opt_expr); proc_clean, after tidy, would drop their default cases.
-INTERNAL_ATTRS = "-remove generator -remove top -remove src -remove amaranth.hierarchy -remove amaranth.decoding"
-YOSYS_SCRIPT = ["memory_collect", f"attrmap {INTERNAL_ATTRS}",
-                f"attrmap -modattr {INTERNAL_ATTRS}", "write_verilog -norename"]
-
-
-def to_verilog(core, module: str) -> str:
-    """The Verilog of an Amaranth component, top module `module`: clean under verilator -Wall (tidy.py)."""
-    yosys = find_yosys(lambda version: version >= (0, 40))
-    text = rtlil.convert(core, name=module, emit_src=False)
-    # proc_clean first: it resolves switches on zero-width values (`switch {}`), whose
-    # cases write_verilog drops
-    text = yosys.run(["-q", "-"], f"read_rtlil <<rtlil\n{text}\nrtlil\nproc_clean\nwrite_rtlil", ignore_warnings=True)
-    text = tidy(text, module)
-    # Yosys warns that not every process can be written as Verilog; Amaranth's processes can
-    text = yosys.run(["-q", "-"], "\n".join([f"read_rtlil <<rtlil\n{text}\nrtlil", *YOSYS_SCRIPT]),
-                     ignore_warnings=True)
-    return waive_unused(text)
-
-
-def waive_unused(text: str) -> str:
-    """A signal the generator marks Signal(attrs={"lint_unused": why}) has bits that are
-    not read by design: its declaration alone is exempt from verilator's UNUSEDSIGNAL."""
-    return re.sub(r'( *)\(\* lint_unused = "([^"]*)" \*\)\n( *)(wire|reg)([^;]*;)\n',
-                  r"\1/* verilator lint_off UNUSEDSIGNAL */  // \2\n\3\4\5\n\1/* verilator lint_on UNUSEDSIGNAL */\n",
-                  text)
-
-
-def split_modules(text: str) -> dict[str, str]:
-    """Amaranth writes every module into one text; one file per module, named after it."""
-    modules = {}
-    for match in re.finditer(r"(?:\(\*[^*]*\*\)\s*)*module\s+(\S+?)\s*\(.*?\nendmodule\n", text, re.S):
-        modules[match.group(1).lstrip("\\")] = match.group(0)
-    return modules
 
 
 def generate(algorithm: Algorithm, params, directory: Path) -> Design:

