@@ -18,12 +18,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from amaranth.back import verilog
-
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES, karatsuba_dsps
 from modforge.hw.fermat import MulAdd, PowerMul
 from modforge.synth.yosys import block_cells, nextpnr_command, yosys_command
+from modforge.verilog import to_verilog
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _compare import run_measured  # noqa: E402
@@ -33,7 +32,7 @@ DEVICE = {"dsp48e2": "xcup", "dsp48e1": "xc7", "ecp5": "ecp5"}
 
 def counts(block, ports, target: str) -> dict:
     """LUT, FF, carry cells, DSP of one block synthesized alone."""
-    text = verilog.convert(block, ports=ports, name="top", strip_internal_attrs=True)
+    text = to_verilog(block, "top", ports=ports)
     with tempfile.TemporaryDirectory() as tmp:
         cells = block_cells(text, target, Path(tmp))
     lut = sum(v for k, v in cells.items() if re.fullmatch(r"LUT\d|INV", k) or k in ("LUT4", "CCU2C"))
@@ -52,7 +51,7 @@ def mul_add_fmax(K: int) -> float:
     """The post-route Fmax (MHz) of a MulAdd (ecp5 profile; its stage 1 registers its inputs)
     on an LFE5U-25F, nextpnr-ecp5 seed 1."""
     ma = MulAdd(K, DSP_PROFILES["ecp5"])
-    text = verilog.convert(ma, ports=[ma.a, ma.b, ma.c, ma.o], name="top", strip_internal_attrs=True)
+    text = to_verilog(ma, "top", ports=[ma.a, ma.b, ma.c, ma.o])
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "top.v").write_text(text)

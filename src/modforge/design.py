@@ -7,10 +7,12 @@ import dataclasses
 import json
 import re
 import shlex
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from . import __version__, ip
-from .registry import Algorithm, Plan, canonical, param_hash
+from .registry import Algorithm, Operand, Plan, canonical, param_hash
 from .verilog import split_modules, to_verilog
 
 HANDSHAKE = (
@@ -27,7 +29,7 @@ LATENCY_FROM = ("cycles from the handshake of an input beat to o__valid of its o
                 "its first input beat)")
 
 
-def command_line(algorithm: Algorithm, params) -> str:
+def command_line(algorithm: Algorithm, params: Any) -> str:
     args = " ".join(shlex.quote(f"{k}={v}") for k, v in canonical(params).items())
     return f"modforge generate {algorithm.name} {args}"
 
@@ -51,7 +53,7 @@ def ports(plan: Plan) -> list[dict]:
 
 def payload(plan: Plan) -> dict[str, list[dict]]:
     """Where each operand, the result and each cfg field sits in its stream's payload."""
-    def fields(ops) -> list[dict]:
+    def fields(ops: Iterable[Operand]) -> list[dict]:
         return [{"name": op.name, "lsb": op.offset, "msb": op.offset + op.width - 1, "width": op.width,
                  "encoding": op.encoding, "domain": op.domain} for op in ops]
     return {"i": fields(plan.operands), "o": fields([plan.result])} | (
@@ -117,7 +119,7 @@ def timing_text(cycles: int, latency: int, initiation_interval: int, frame_beats
     return ", ".join(parts)
 
 
-def _header(algorithm: Algorithm, plan: Plan, core) -> str:
+def _header(algorithm: Algorithm, plan: Plan, core: Any) -> str:
     frames = f"; frames of {plan.frame_beats} beats" if plan.frame_beats > 1 else ""
     if plan.result_beats != plan.frame_beats:
         frames += f", results of {plan.result_beats} (with the frame's last {plan.result_beats})"
@@ -140,7 +142,7 @@ def _header(algorithm: Algorithm, plan: Plan, core) -> str:
     return "".join(f"// {line}\n" for line in lines)
 
 
-def generate(algorithm: Algorithm, params, directory: Path) -> Design:
+def generate(algorithm: Algorithm, params: Any, directory: Path) -> Design:
     """Write the Verilog files, design.json and the IP files made from it (ip.py)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -6,19 +6,19 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from amaranth.back import verilog
 
 from modforge.errors import ToolMissing
 from modforge.hw.dsp import DSP_PROFILES, karatsuba_dsps
 from modforge.hw.fermat import MulAdd
 from modforge.synth.yosys import block_cells
+from modforge.verilog import to_verilog
 
 CELL = {"xcup": "DSP48E2", "xc7": "DSP48E1", "ecp5": "MULT18X18D"}
 
 
 def dsps(profile: str, target: str, K: int = 64) -> int:
     ma = MulAdd(K, DSP_PROFILES[profile])
-    text = verilog.convert(ma, ports=[ma.a, ma.b, ma.c, ma.o], name="top", strip_internal_attrs=True)
+    text = to_verilog(ma, "top", ports=[ma.a, ma.b, ma.c, ma.o])
     with tempfile.TemporaryDirectory() as tmp:
         try:
             cells = block_cells(text, target, Path(tmp))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ..registry import Algorithm
 
 
-def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> int:
+def pack_operands(algorithm: Algorithm, params: Any, operands: tuple[int, ...]) -> int:
     """The input payload: each operand at its offset (Plan.operands: operand 0 in the low bits)."""
     word = 0
     for spec, value in zip(algorithm.plan(params).operands, operands, strict=True):
@@ -18,7 +20,7 @@ def pack_operands(algorithm: Algorithm, params, operands: tuple[int, ...]) -> in
     return word
 
 
-def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> tuple[list[int], list[int]]:
+def make_vectors(algorithm: Algorithm, params: Any, count: int, seed: int = 1) -> tuple[list[int], list[int]]:
     """The input payloads and the expected result beats of `count` operand sets; corner
     cases lead."""
     rng = random.Random(seed)
@@ -39,7 +41,7 @@ def make_vectors(algorithm: Algorithm, params, count: int, seed: int = 1) -> tup
     return ins_all, outs_all
 
 
-def write_hex(path: Path, words, width: int) -> None:
+def write_hex(path: Path, words: Iterable[int], width: int) -> None:
     digits = (width + 3) // 4
     path.write_text("".join(f"{x:0{digits}x}\n" for x in words))
 

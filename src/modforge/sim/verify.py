@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from .. import ip
 from ..design import Design, generate
@@ -15,7 +16,7 @@ from .testbench import write_testbench
 from .vectors import make_vectors, write_hex, write_vectors
 
 
-def operand_sets(algorithm: Algorithm, params, vectors: int) -> int:
+def operand_sets(algorithm: Algorithm, params: Any, vectors: int) -> int:
     """Operand sets that make at least `vectors` result vectors (beats): a multiplier's
     vector is one set; a polynomial result of F beats makes F, and at least 3 run (the calm
     frames and the stalled ones)."""
@@ -23,7 +24,7 @@ def operand_sets(algorithm: Algorithm, params, vectors: int) -> int:
     return vectors if algorithm.frame_beats(params) == 1 else max(3, math.ceil(vectors / frame))
 
 
-def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int = 1) -> Design:
+def prepare(algorithm: Algorithm, params: Any, directory: Path, count: int, seed: int = 1) -> Design:
     """Write the design, at least `count` model vectors and the testbench into `directory`."""
     design = generate(algorithm, params, directory)
     sets = operand_sets(algorithm, params, count)
@@ -37,7 +38,7 @@ def prepare(algorithm: Algorithm, params, directory: Path, count: int, seed: int
     return design
 
 
-def verify(algorithm: Algorithm, params, directory: Path, count: int, simulators: list[str],
+def verify(algorithm: Algorithm, params: Any, directory: Path, count: int, simulators: list[str],
            seed: int = 1, progress: Progress | None = None,
            netlist: str | None = None) -> tuple[Design, list[SimResult]]:
     """Simulate the design (or, with `netlist` a synthesis target, its post-synthesis netlist)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from amaranth.back import rtlil
 
@@ -101,9 +102,10 @@ def rtlil_to_verilog(text: str, top: str, skip: Iterable[str] = ()) -> str:
     return write_verilog(steps(text, top, skip, write=False)[-1][1])
 
 
-def to_verilog(core, module: str, skip: Iterable[str] = ()) -> str:
-    """The Verilog of an Amaranth component, top module `module`: clean under verilator -Wall."""
-    return rtlil_to_verilog(rtlil.convert(core, name=module, emit_src=False), module, skip)
+def to_verilog(core: Any, module: str, skip: Iterable[str] = (), ports: list[Any] | None = None) -> str:
+    """The Verilog of an Amaranth component (or an elaboratable with its `ports`), top module
+    `module`: clean under verilator -Wall."""
+    return rtlil_to_verilog(rtlil.convert(core, name=module, ports=ports, emit_src=False), module, skip)
 
 
 def split_modules(text: str) -> dict[str, str]:

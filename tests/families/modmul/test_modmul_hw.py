@@ -6,9 +6,9 @@ import random
 from itertools import pairwise
 
 import pytest
-from amaranth.back import verilog
 
 from modforge.registry import lookup
+from modforge.verilog import to_verilog
 
 from ._simutil import run_stream
 
@@ -93,6 +93,6 @@ def test_verilog_export(name):
     alg = lookup(name)
     params = alg.parse(alg.grid()[-1])
     mod = alg.module_name(params)
-    text = verilog.convert(alg.build(params), name=mod, strip_internal_attrs=True)
+    text = to_verilog(alg.build(params), mod)
     assert f"module {mod}" in text
-    assert text == verilog.convert(alg.build(params), name=mod, strip_internal_attrs=True)
+    assert text == to_verilog(alg.build(params), mod)

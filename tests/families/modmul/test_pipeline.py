@@ -7,10 +7,10 @@ import warnings
 from itertools import pairwise
 
 import pytest
-from amaranth.back import verilog
 from amaranth.hdl import UnusedElaboratable
 
 from modforge.hw.pipeline import Datapath, ParallelCore, PipelinedCore
+from modforge.verilog import to_verilog
 
 from ._simutil import run_stream
 
@@ -83,12 +83,12 @@ def test_depth_mismatch_is_caught():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnusedElaboratable)     # the module the shell gave up on
         with pytest.raises(RuntimeError, match="declared 3"):
-            verilog.convert(PipelinedCore(Bad(3)), name="bad")
+            to_verilog(PipelinedCore(Bad(3)), "bad")
         gc.collect()
 
 
 def test_export():
-    text = verilog.convert(PipelinedCore(Toy(3)), name="toy3", strip_internal_attrs=True)
+    text = to_verilog(PipelinedCore(Toy(3)), "toy3")
     assert "module toy3" in text and "s3_valid" in text
 
 
