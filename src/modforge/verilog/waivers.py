@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from .rtlil import analyse
 
 if TYPE_CHECKING:
-    from .passes import Context
     from .rtlil import Netlist
 
 ATTRIBUTE = "lint_unused"
@@ -45,7 +44,7 @@ WAIVERS = (
 ARITH = {"$add", "$sub", "$mul", "$neg", "$shl"}
 
 
-def mark_carry_bits(net: Netlist, ctx: Context) -> None:
+def mark_carry_bits(net: Netlist) -> None:
     """An arithmetic result read only above some bits (a product's high half, the +1 of an
     add/sub carried in through bit 0), or a sum kept at its width (keep_add_width), leaves
     bits unread, as it must: mark the wire (attribute lint_unused) so that its declaration
