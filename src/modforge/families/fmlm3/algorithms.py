@@ -101,7 +101,8 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
 
     def operands(self, params: TransformParams) -> list[Operand]:
         plan = self.derived(params)
-        x = Operand("x", plan.lanes * self.width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
+        x = Operand("x", plan.lanes * self.width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1",
+                    plan.lanes)
         if not plan.kind_bits:
             return [x]
         return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
@@ -112,7 +113,8 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
 
     def result(self, params: TransformParams) -> Operand:
         plan = self.derived(params)
-        return Operand("c", self.result_width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
+        return Operand("c", self.result_width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1",
+                       plan.lanes)
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params: TransformParams, *operands: Any) -> list[int]:
@@ -357,9 +359,9 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
             width, text = self.derived(params).beat_width, self.spectra_text(params)
             return [Operand("x", width, text, "the spectra of an x < N"),
                     Operand("y", width, text, "the spectra of a y < N")]
-        width = self.derived(params).beat_width
-        return [Operand("x", width, self.digits_text(params), "x < N"),
-                Operand("y", width, self.digits_text(params), "y < N")]
+        width, L = self.derived(params).beat_width, self.derived(params).lanes
+        return [Operand("x", width, self.digits_text(params), "x < N", L),
+                Operand("y", width, self.digits_text(params), "y < N", L)]
 
     def result_width(self, params: RsaFmlm3Params) -> int:
         return self.derived(params).beat_width
@@ -367,7 +369,7 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
     def result(self, params: RsaFmlm3Params) -> Operand:
         if params.domain == "spectral":
             return Operand("t", self.result_width(params), self.spectra_text(params), "the spectra of t < N")
-        return Operand("t", self.result_width(params), self.digits_text(params), "t < N")
+        return Operand("t", self.result_width(params), self.digits_text(params), "t < N", self.derived(params).lanes)
 
     def in_beats(self, params: RsaFmlm3Params, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         x, y = operands

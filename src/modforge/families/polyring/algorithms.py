@@ -113,7 +113,7 @@ class RingAlgorithm(Algorithm[ParamsT, PolyPlan]):
         plan = self.derived(params)
         par, k = plan.M, plan.k
         return Operand("c", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
-                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q")
+                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q", par)
 
     def out_beats(self, params: ParamsT, result: Any) -> list[int]:
         plan = self.derived(params)
@@ -207,9 +207,9 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
         b_enc = (f"{par} lanes of sign-magnitude ({bb - 1}-bit magnitude, sign bit on top)" if params.small
                  else f"{par} lanes of {k}-bit unsigned coefficients")
         return [Operand("a", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
-                        f"a_(Mp+l), M = {par} (lowest degree first)", "each coefficient < q"),
+                        f"a_(Mp+l), M = {par} (lowest degree first)", "each coefficient < q", par),
                 Operand("b", par * bb, b_enc + ": beat p, lane l is b_(n-M(p+1)+l) (highest degree first)",
-                        f"|b_i| <= {params.small}" if params.small else "each coefficient < q")]
+                        f"|b_i| <= {params.small}" if params.small else "each coefficient < q", par)]
 
     def in_beats(self, params: FirT, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         a, b = operands
@@ -389,10 +389,10 @@ class Saber(RingAlgorithm[SaberParams]):
     def operands(self, params: SaberParams) -> list[Operand]:
         par, eta = params.M, SABER[params.level][1]
         return [Operand("a", par * 13, f"{par} lanes of 13-bit unsigned coefficients: product j's beat p "
-                        f"(frame beat j n/M + p), lane l is a_j,(Mp+l), M = {par}", "each coefficient < 2^13"),
+                        f"(frame beat j n/M + p), lane l is a_j,(Mp+l), M = {par}", "each coefficient < 2^13", par),
                 Operand("s", par * self.derived(params).b_bits, f"{par} lanes of sign-magnitude ({params.mu}-bit "
                         "magnitude, sign bit on top): product j's beat p, lane l is s_j,(n-M(p+1)+l)",
-                        f"|s_j,i| <= {eta}")]
+                        f"|s_j,i| <= {eta}", par)]
 
     def in_beats(self, params: SaberParams, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         a, s = operands
