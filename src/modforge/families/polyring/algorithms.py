@@ -293,7 +293,8 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: FirT) -> hw.Array | hw.Reduced:
         plan = self.derived(params)
-        return self.output(params, hw.PolyCore(params.n, plan.k, plan.structure, params.small, lazy=plan.lazy))
+        return self.output(params, hw.PolyCore(self.plan(params).input_layout, params.n, plan.k, plan.structure,
+                                                   params.small, lazy=plan.lazy))
 
     def output(self, params: FirT, core: hw.Array) -> hw.Array | hw.Reduced:
         """The array's lanes as they are (q = 2^k), or through the plan's reduction (a prime q)."""
@@ -301,7 +302,7 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
         if plan.reduction is None:
             return core
         alg, mp = self.reducer(params), plan.reduction
-        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, plan.M)
+        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, plan.M, self.plan(params).output_layout)
 
     def tag(self, params: FirT) -> str:
         ring = f"p{params.q}_{params.reduction}" if self.prime(params) else f"q{self.derived(params).k}"
@@ -425,7 +426,8 @@ class Saber(RingAlgorithm[SaberParams]):
 
     def build(self, params: SaberParams) -> hw.PolyCore:
         plan = self.derived(params)
-        return hw.PolyCore(plan.n, plan.k, plan.structure, SABER[params.level][1], params.mu, plan.group)
+        return hw.PolyCore(self.plan(params).input_layout, plan.n, plan.k, plan.structure, SABER[params.level][1],
+                           params.mu, plan.group)
 
     def operations(self, params: SaberParams) -> dict[str, int]:
         """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
@@ -559,8 +561,8 @@ class Schoolbook(PolyAlgorithm[FirParams]):
     def build(self, params: FirParams) -> hw.Array | hw.Reduced:
         plan = self.derived(params)                     # q = 2^k: top and offset 0 (lanes of k bits from 0)
         prime = params.q if self.prime(params) else 0
-        return self.output(params, hw.SchoolbookCore(params.n, plan.k, params.small, prime, plan.top.bit_length(),
-                                                     plan.offset))
+        return self.output(params, hw.SchoolbookCore(self.plan(params).input_layout, params.n, plan.k, params.small,
+                                                     prime, plan.top.bit_length(), plan.offset))
 
     def tag(self, params: FirParams) -> str:
         return "sb_" + super().tag(params)
