@@ -20,7 +20,7 @@ from typing import Any, Literal
 from ...errors import ParameterError
 from ...math import fmlm3
 from ...math.primes import is_prime
-from ...registry import POW2, Algorithm, Computes, Operand, param, register
+from ...registry import POW2, Algorithm, Computes, Operand, layout, param, register
 from . import hw, model
 from .model import Context, default_modulus
 from .multiplier_hw import MultiplierCore
@@ -36,6 +36,23 @@ CONGRUENCE = {
     "ct_inv": "x_n = P^-1 sum_k X_k omega^(kn) mod M (CT^-1)",
     "nct_inv": "x_n = (A^n P)^-1 sum_k X_k omega^(kn) mod M (NCT^-1, eq. 5)",
 }
+
+
+def lanes_text(plan: TransformPlan) -> str:
+    """The encoding of a beat of coefficients."""
+    L, w = plan.lanes, plan.K + 1
+    return (f"{L} lanes of {w}-bit unsigned coefficients: beat k, lane l (bits [{w}l, {w}(l+1))) is "
+            f"coefficient {L}k + l (natural order)")
+
+
+def transform_beat(plan: TransformPlan) -> list[Operand]:
+    """A transform unit's input beat: L coefficient lanes, then (kind = any) the kind code; the
+    fmlm3-transform stream and the multiplier's unit alike (hw.TransformCore reads it by name)."""
+    x = Operand("x", plan.lanes * (plan.K + 1), lanes_text(plan), f"each coefficient < M = 2^{plan.K}+1", plan.lanes)
+    if not plan.kind_bits:
+        return [x]
+    return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
+                       "beat", "0..3")]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,26 +111,15 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
     def out_beats(self, params: TransformParams, result: list[int]) -> list[int]:
         return self.pack(params, result)
 
-    def lanes(self, params: TransformParams) -> str:
-        L, w = self.derived(params).lanes, self.width(params)
-        return (f"{L} lanes of {w}-bit unsigned coefficients: beat k, lane l (bits [{w}l, {w}(l+1))) is "
-                f"coefficient {L}k + l (natural order)")
-
     def operands(self, params: TransformParams) -> list[Operand]:
-        plan = self.derived(params)
-        x = Operand("x", plan.lanes * self.width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1",
-                    plan.lanes)
-        if not plan.kind_bits:
-            return [x]
-        return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
-                           "beat", "0..3")]
+        return transform_beat(self.derived(params))
 
     def result_width(self, params: TransformParams) -> int:
         return self.derived(params).lanes * self.width(params)
 
     def result(self, params: TransformParams) -> Operand:
         plan = self.derived(params)
-        return Operand("c", self.result_width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1",
+        return Operand("c", self.result_width(params), lanes_text(plan), f"each coefficient < M = 2^{plan.K}+1",
                        plan.lanes)
 
     # --- mathematics ------------------------------------------------------------------
@@ -220,7 +226,7 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: TransformParams) -> hw.TransformCore:
-        return hw.TransformCore(self.derived(params))
+        return hw.TransformCore(self.derived(params), self.plan(params).input_layout)
 
     def tag(self, params: TransformParams) -> str:
         c = "h" if params.c == "1/2" else params.c
@@ -446,7 +452,10 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: RsaFmlm3Params) -> MultiplierCore:
-        return MultiplierCore(self.derived(params), params.modulus)
+        plan, streams = self.derived(params), self.plan(params)
+        return MultiplierCore(plan, params.modulus, {"i": streams.input_layout, "o": streams.output_layout,
+                                                     "cfg": streams.config_layout,
+                                                     "unit": layout(transform_beat(plan.transform))})
 
     def tag(self, params: RsaFmlm3Params) -> str:
         c = "h" if params.c == "1/2" else params.c
