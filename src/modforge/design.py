@@ -66,19 +66,34 @@ def ports(plan: Plan, core: Any) -> list[dict]:
     return out
 
 
+def bit_map(layout: data.StructLayout, ops: tuple[Operand, ...], base: int = 0) -> list[dict]:
+    """Each field of `layout` (declared by `ops`) from bit `base` on: its bits, encoding and
+    domain, its lanes and their width when it has more than one, its parts likewise."""
+    by_name = {op.name: op for op in ops}
+    out = []
+    for name, field in layout:
+        op, lsb = by_name[name], base + field.offset
+        entry = {"name": name, "lsb": lsb, "msb": lsb + field.width - 1, "width": field.width,
+                 "encoding": op.encoding, "domain": op.domain}
+        if op.lanes > 1:
+            entry |= {"lanes": op.lanes, "lane_width": op.lane_width}
+        if op.parts:
+            entry["parts"] = bit_map(field.shape, op.parts, lsb)
+        out.append(entry)
+    return out
+
+
 def payload(plan: Plan) -> dict[str, list[dict]]:
     """Where each operand, the result and each cfg field sits in its stream's payload (the
-    plan's layouts), with its lanes and their width when it has more than one."""
-    def fields(layout: data.StructLayout, ops: tuple[Operand, ...]) -> list[dict]:
-        by_name = {op.name: op for op in ops}
-        out = []
-        for name, field in layout:
-            op = by_name[name]
-            lanes = {"lanes": op.lanes, "lane_width": op.lane_width} if op.lanes > 1 else {}
-            out.append({"name": name, "lsb": field.offset, "msb": field.offset + field.width - 1,
-                        "width": field.width, "encoding": op.encoding, "domain": op.domain} | lanes)
-        return out
-    return {name: fields(lay, ops) for name, (lay, ops) in plan.layouts().items()}
+    plan's layouts; bit_map)."""
+    return {name: bit_map(lay, ops) for name, (lay, ops) in plan.layouts().items()}
+
+
+def operand_record(plan: Plan, op: Operand) -> dict:
+    """design.json's operands: the declaration, its offset in the i payload (parts only when
+    it has them)."""
+    record = {k: v for k, v in dataclasses.asdict(op).items() if k != "parts" or v}
+    return record | {"offset": plan.input_layout[op.name].offset}
 
 
 @dataclasses.dataclass
@@ -140,6 +155,17 @@ def timing_text(cycles: int, latency: int, initiation_interval: int, frame_beats
     return ", ".join(parts)
 
 
+def payload_lines(stream: str, fields: list[dict], indent: str = "  ") -> list[str]:
+    """The header's bit map of a stream: a line a field, its parts below it."""
+    lines = []
+    for f in fields:
+        lanes = f" ({f['lanes']} lanes of {f['lane_width']} bits)" if "lanes" in f else ""
+        lines.append(f"{indent}{stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}{lanes}: {f['encoding']}; "
+                     f"{f['domain']}")
+        lines += payload_lines(stream, f.get("parts", []), indent + "  ")
+    return lines
+
+
 def _header(algorithm: Algorithm, plan: Plan, core: Any) -> str:
     frames = f"; frames of {plan.frame_beats} beats" if plan.frame_beats > 1 else ""
     if plan.result_beats != plan.frame_beats:
@@ -157,10 +183,7 @@ def _header(algorithm: Algorithm, plan: Plan, core: Any) -> str:
         *([CONFIG_HANDSHAKE] if plan.config_width else []),
         "ports:",
         *(f"  {p['direction']:<3} {p['name']}[{p['width'] - 1}:0]  {p['meaning']}" for p in ports(plan, core)),
-        *(f"  {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}"
-          + (f" ({f['lanes']} lanes of {f['lane_width']} bits)" if "lanes" in f else "")
-          + f": {f['encoding']}; {f['domain']}"
-          for stream, fields in payload(plan).items() for f in fields),
+        *(line for stream, fields in payload(plan).items() for line in payload_lines(stream, fields)),
     ]
     return "".join(f"// {line}\n" for line in lines)
 
@@ -194,7 +217,7 @@ def generate(algorithm: Algorithm, params: Any, directory: Path) -> Design:
         result_beats=plan.result_beats,
         input_width=plan.input_width,
         output_width=plan.output_width,
-        operands=[dataclasses.asdict(op) | {"offset": plan.input_layout[op.name].offset} for op in plan.operands],
+        operands=[operand_record(plan, op) for op in plan.operands],
         congruence=plan.congruence,
         paper=algorithm.paper,
         info=plan.info,

@@ -58,16 +58,20 @@ class Operand:
     """One operand (or the result, or a cfg field) as it sits in the stream payload: `width`
     bits in `encoding` (binary, gf2-poly, gfp-digits, montgomery, ...), within `domain` (the
     range the design assumes, e.g. "< q"); `lanes` equal lanes of width // lanes bits, lane 0
-    lowest. Its bit offset is its field's in the plan's layout (`layout`)."""
+    lowest, or `parts`, fields of its own low bits first (lanes of coefficients beside a flag
+    bit). Its bit offset is its field's in the plan's layout (`layout`)."""
     name: str
     width: int
     encoding: str = "binary"
     domain: str = ""
     lanes: int = 1
+    parts: tuple[Operand, ...] = ()
 
     def __post_init__(self) -> None:
         if self.lanes < 1 or self.width % self.lanes:
             raise RuntimeError(f"operand {self.name}: {self.width} bits are not {self.lanes} equal lanes")
+        if self.parts and (self.lanes != 1 or sum(p.width for p in self.parts) != self.width):
+            raise RuntimeError(f"operand {self.name}: its parts are not its {self.width} bits (or it has lanes)")
 
     @property
     def lane_width(self) -> int:
@@ -75,7 +79,10 @@ class Operand:
 
     @property
     def shape(self) -> ShapeLike:
-        """unsigned(width), or an ArrayLayout of `lanes` lanes (lane 0 in the low bits)."""
+        """unsigned(width), an ArrayLayout of `lanes` lanes (lane 0 in the low bits), or the
+        StructLayout of its parts."""
+        if self.parts:
+            return layout(self.parts)
         if self.lanes == 1:
             return unsigned(self.width)
         return data.ArrayLayout(unsigned(self.lane_width), self.lanes)

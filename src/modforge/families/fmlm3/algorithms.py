@@ -360,11 +360,21 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                 f"of T(.) = CT(digits), the same from bit {L * w} for T'(.) = NCT(digits), bit {2 * L * w} the "
                 "number's parity (every beat)")
 
+    def spectral(self, params: RsaFmlm3Params, name: str, domain: str) -> Operand:
+        """domain = spectral: a beat of a number's spectra, its parts T (CT), Tn (NCT) and
+        parity the hardware reads by name."""
+        plan = self.derived(params)
+        L, w = plan.lanes, plan.K + 1
+        coefficients = f"each coefficient < M = 2^{plan.K}+1"
+        parts = (Operand("T", L * w, f"T(.) = CT(digits): lane j is coefficient {L}k + j", coefficients, L),
+                 Operand("Tn", L * w, f"T'(.) = NCT(digits): lane j is coefficient {L}k + j", coefficients, L),
+                 Operand("parity", 1, "the number mod 2 (every beat)", "0..1"))
+        return Operand(name, plan.beat_width, self.spectra_text(params), domain, parts=parts)
+
     def operands(self, params: RsaFmlm3Params) -> list[Operand]:
         if params.domain == "spectral":
-            width, text = self.derived(params).beat_width, self.spectra_text(params)
-            return [Operand("x", width, text, "the spectra of an x < N"),
-                    Operand("y", width, text, "the spectra of a y < N")]
+            return [self.spectral(params, "x", "the spectra of an x < N"),
+                    self.spectral(params, "y", "the spectra of a y < N")]
         width, L = self.derived(params).beat_width, self.derived(params).lanes
         return [Operand("x", width, self.digits_text(params), "x < N", L),
                 Operand("y", width, self.digits_text(params), "y < N", L)]
@@ -374,7 +384,7 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
 
     def result(self, params: RsaFmlm3Params) -> Operand:
         if params.domain == "spectral":
-            return Operand("t", self.result_width(params), self.spectra_text(params), "the spectra of t < N")
+            return self.spectral(params, "t", "the spectra of t < N")
         return Operand("t", self.result_width(params), self.digits_text(params), "t < N", self.derived(params).lanes)
 
     def in_beats(self, params: RsaFmlm3Params, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:

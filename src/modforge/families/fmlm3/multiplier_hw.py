@@ -473,8 +473,8 @@ class _Build:
         lanes_w = self.L * self.w
         take = core.i.valid & core.i.ready
         m.d.comb += core.i.ready.eq(ld < plan.H)
-        x, y = Value.cast(core.i.payload.x), Value.cast(core.i.payload.y)
-        parts = (x[:lanes_w], x[lanes_w:2 * lanes_w], y[:lanes_w], y[lanes_w:2 * lanes_w])
+        x, y = core.i.payload.x, core.i.payload.y                  # the spectra's parts by name
+        parts = tuple(Value.cast(number[part]) for number in (x, y) for part in ("T", "Tn"))
         first, *rest = step.dest.split(",")
         stored = parts if step.sink == "in_mul1" else parts[1:]
         for name, part in zip(rest, stored, strict=True):
@@ -483,7 +483,7 @@ class _Build:
         with m.If(take):
             m.d.sync += ld.eq(ld + 1)
             with m.If(ld == 0):
-                m.d.sync += self.x0y0.eq(x[-1] & y[-1])
+                m.d.sync += self.x0y0.eq(x.parity & y.parity)
         if step.sink == "in_mul1":
             return self.shared_multiply("XT", step.factor, None, first, advance=self.sm_k < ld)
         beat1 = Signal(lanes_w, name="in_beat1")
