@@ -160,8 +160,8 @@ def payload_lines(stream: str, fields: list[dict], indent: str = "  ") -> list[s
     lines = []
     for f in fields:
         lanes = f" ({f['lanes']} lanes of {f['lane_width']} bits)" if "lanes" in f else ""
-        lines.append(f"{indent}{stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}{lanes}: {f['encoding']}; "
-                     f"{f['domain']}")
+        lines.append(f"{indent}{stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; "
+                     f"{f['domain']}{lanes}")
         lines += payload_lines(stream, f.get("parts", []), indent + "  ")
     return lines
 
