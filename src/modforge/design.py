@@ -159,7 +159,8 @@ def payload_lines(stream: str, fields: list[dict], indent: str = "  ") -> list[s
     """The header's bit map of a stream: a line a field, its parts below it."""
     lines = []
     for f in fields:
-        lanes = f" ({f['lanes']} lanes of {f['lane_width']} bits)" if "lanes" in f else ""
+        bits = "bit" if f.get("lane_width") == 1 else "bits"
+        lanes = f" ({f['lanes']} lanes of {f['lane_width']} {bits})" if "lanes" in f else ""
         lines.append(f"{indent}{stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; "
                      f"{f['domain']}{lanes}")
         lines += payload_lines(stream, f.get("parts", []), indent + "  ")
