@@ -17,6 +17,8 @@ import random
 from fractions import Fraction
 from typing import Any, Literal
 
+from amaranth.lib import data
+
 from ...errors import ParameterError
 from ...math import fmlm3
 from ...math.primes import is_prime
@@ -53,6 +55,16 @@ def transform_beat(plan: TransformPlan) -> list[Operand]:
         return [x]
     return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
                        "beat", "0..3")]
+
+
+def transform_result(plan: TransformPlan) -> Operand:
+    """A transform unit's output beat: L coefficient lanes."""
+    return Operand("c", plan.lanes * (plan.K + 1), lanes_text(plan), f"each coefficient < M = 2^{plan.K}+1", plan.lanes)
+
+
+def unit_layouts(plan: TransformPlan) -> tuple[data.StructLayout, data.StructLayout]:
+    """The input and output layouts of a transform unit of `plan` (hw.TransformCore)."""
+    return layout(transform_beat(plan)), layout([transform_result(plan)])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,9 +130,7 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
         return self.derived(params).lanes * self.width(params)
 
     def result(self, params: TransformParams) -> Operand:
-        plan = self.derived(params)
-        return Operand("c", self.result_width(params), lanes_text(plan), f"each coefficient < M = 2^{plan.K}+1",
-                       plan.lanes)
+        return transform_result(self.derived(params))
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params: TransformParams, *operands: Any) -> list[int]:
@@ -226,7 +236,8 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: TransformParams) -> hw.TransformCore:
-        return hw.TransformCore(self.derived(params), self.plan(params).input_layout)
+        streams = self.plan(params)
+        return hw.TransformCore(self.derived(params), (streams.input_layout, streams.output_layout))
 
     def tag(self, params: TransformParams) -> str:
         c = "h" if params.c == "1/2" else params.c
@@ -464,8 +475,7 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
     def build(self, params: RsaFmlm3Params) -> MultiplierCore:
         plan, streams = self.derived(params), self.plan(params)
         return MultiplierCore(plan, params.modulus, {"i": streams.input_layout, "o": streams.output_layout,
-                                                     "cfg": streams.config_layout,
-                                                     "unit": layout(transform_beat(plan.transform))})
+                                                     "cfg": streams.config_layout}, unit_layouts(plan.transform))
 
     def tag(self, params: RsaFmlm3Params) -> str:
         c = "h" if params.c == "1/2" else params.c

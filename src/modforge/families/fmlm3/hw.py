@@ -48,11 +48,13 @@ class TransformCore(wiring.Component):
     the frame's kind code above them, read with its first beat); o: one beat of the
     transform, the same layout. latency and initiation_interval: algorithms.py."""
 
-    def __init__(self, plan: TransformPlan, layout: data.StructLayout, forward_bits: int | None = None):
-        """layout: the input beat's (algorithms.transform_beat: x, L lanes, then kind when
-        kind = any). forward_bits: a forward transform's coefficients are that narrow (the multiplier's
-        digits, kind = any): a lane's bits above them are ignored for ct and nct frames, so
-        the source may leave other data there (no AND gate a bit outside)."""
+    def __init__(self, plan: TransformPlan, layouts: tuple[data.StructLayout, data.StructLayout],
+                 forward_bits: int | None = None):
+        """layouts: the input beat's (algorithms.transform_beat: x, L lanes, then kind when
+        kind = any) and the output beat's (transform_result: c, L lanes). forward_bits: a
+        forward transform's coefficients are that narrow (the multiplier's digits, kind =
+        any): a lane's bits above them are ignored for ct and nct frames, so the source may
+        leave other data there (no AND gate a bit outside)."""
         assert forward_bits is None or plan.kind_bits, "forward_bits needs the per-frame kind field"
         assert all(code >> 1 == kind.endswith("_inv") for kind, code in KIND_CODES.items())     # bit 1: inverse
         self.plan, self.forward_bits = plan, forward_bits
@@ -60,9 +62,9 @@ class TransformCore(wiring.Component):
         self.steps = plan.cycles
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
-        assert layout.size == plan.lanes * self.w + plan.kind_bits, "the beat's fields are not the unit's"
-        super().__init__({"i": In(stream.Signature(layout)),
-                          "o": Out(stream.Signature(plan.lanes * self.w))})
+        i, o = layouts
+        assert (i.size, o.size) == (plan.lanes * self.w + plan.kind_bits, plan.lanes * self.w), "not the unit's beats"
+        super().__init__({"i": In(stream.Signature(i)), "o": Out(stream.Signature(o))})
 
     def elaborate(self, platform: Any) -> Module:
         return _Build(self).m

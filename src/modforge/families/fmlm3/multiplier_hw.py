@@ -31,6 +31,7 @@ from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
 from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.fermat import MulAdd
+from ...hw.layout import lanes
 from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
 from . import hw, model
@@ -46,10 +47,11 @@ class MultiplierCore(wiring.Component):
     t, the same layout as x (domain = spectral: x, y and t as model.spectral_frame beats);
     cfg: model.cfg_words."""
 
-    def __init__(self, plan: MultiplierPlan, N: int, layouts: dict[str, data.StructLayout]):
-        """layouts: the streams' payloads (the plan's i: x, y; o: t; cfg) and the transform
-        unit's input beat ("unit": algorithms.transform_beat)."""
-        self.plan, self.N, self.unit_layout = plan, N, layouts["unit"]
+    def __init__(self, plan: MultiplierPlan, N: int, layouts: dict[str, data.StructLayout],
+                 unit: tuple[data.StructLayout, data.StructLayout]):
+        """layouts: the streams' payloads (the plan's i: x, y; o: t; cfg); unit: the transform
+        unit's input and output beats (algorithms.unit_layouts)."""
+        self.plan, self.N, self.unit_layouts = plan, N, unit
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
         assert layouts["i"].size == 2 * plan.beat_width and layouts["o"].size == plan.beat_width
@@ -173,7 +175,7 @@ class _Build:
         memory in every step, and the unit ignores them in forward frames (no AND gate a bit)."""
         m, L = self.m, self.L
         self.db = self.u + 1
-        tu = self.tu = hw.TransformCore(self.plan.transform, self.core.unit_layout, forward_bits=self.db)
+        tu = self.tu = hw.TransformCore(self.plan.transform, self.core.unit_layouts, forward_bits=self.db)
         m.submodules.transform = tu
         m.d.comb += tu.o.ready.eq(1)
         # the input beat's digits-wide lanes and its kind code apart: steps that load the same
@@ -236,10 +238,10 @@ class _Build:
         op = self.op
         m.d.comb += [restrict.valid.eq(op["valid"] != 0), restrict.last.eq(op["last"]),
                      acc.first.eq(op.at("first", Restrict.depth))]
-        m.d.comb += [d.eq(x) for d, x in zip(restrict.d, self.lanes(self.tu.o.payload, self.w), strict=True)]
+        m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(self.tu.o.payload.c, self.L), strict=True)]
         m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
         self.beat1 = Signal(L * self.w, name="beat1")     # the read-out beat, aligned with the stores' words
-        m.d.sync += self.beat1.eq(self.tu.o.payload)
+        m.d.sync += self.beat1.eq(Value.cast(self.tu.o.payload))
         # segments of a number streamed over the pass (carry, e = c2 + 2, j mod 2^(uP))
         self.seg = Signal(signed(max(self.carry_bits + 2, du + 1)), name="seg")
         self.seg_now = Signal(du, name="seg_now")
@@ -444,7 +446,7 @@ class _Build:
         dest = self.wr[step.dest]
         m.d.comb += [dest.addr.eq(op.at("k", d)), dest.en.eq(self.mine(op, d))]
         if step.sink == "plain":
-            self.data(dest.data, tu.o.payload)
+            self.data(dest.data, Value.cast(tu.o.payload))
         elif step.sink == "mul":
             m.d.comb += rd[step.factor].addr.eq(sk)
             if step.mem3:
