@@ -211,3 +211,57 @@ def test_the_registry_stands_below_the_families():
     assert not [n for n in imports(SRC / "registry.py") if n.startswith("modforge.families")]
     from modforge import families
     assert set(families.FAMILIES) == {p.name for p in (SRC / "families").iterdir() if (p / "__init__.py").exists()}
+
+
+def test_one_layout_a_stream():
+    """The plan's layouts place the operands low to high as declared (lanes: an ArrayLayout,
+    parts: a StructLayout); the vector packer packs through them, a lane operand given as one
+    int or as its lanes; a lane count that does not divide the width is refused."""
+    from modforge.sim.vectors import pack_operands
+
+    flag = (Operand("lo", 3), Operand("f", 1))
+
+    class Laned(TinyRing):
+        name = "laned"
+
+        def operands(self, p):
+            return [Operand("a", 8, lanes=2), Operand("b", 4, parts=flag)]
+
+    alg = Laned()
+    params = alg.parse({"q": "17"})
+    plan = alg.plan(params)
+    assert plan.input_width == 12 and [(n, f.offset) for n, f in plan.input_layout] == [("a", 0), ("b", 8)]
+    assert plan.output_width == 8 and plan.config_width == 0 and set(plan.layouts()) == {"i", "o"}
+    assert pack_operands(alg, params, ([0x3, 0xa], 0x9)) == pack_operands(alg, params, (0xa3, 0x9)) == 0x9a3
+    with pytest.raises(ValueError, match="laned: operand a"):
+        pack_operands(alg, params, ([0x3, 0x1a], 0))
+    with pytest.raises(ValueError, match="laned: operand b"):
+        pack_operands(alg, params, (0, 0x10))
+    with pytest.raises(RuntimeError, match="equal lanes"):
+        Operand("c", 9, lanes=2)
+    with pytest.raises(RuntimeError, match="parts"):
+        Operand("c", 5, parts=flag)
+
+
+@pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")     # the cores are read, not elaborated
+def test_the_ports_are_the_core_s():
+    """design.ports come from the built core's signature; a core whose payload is not as wide
+    as the declared layout is an error naming the algorithm."""
+    from modforge.design import ports
+
+    alg = TinyRing()
+    params = alg.parse({"q": "17"})
+    stated = ports(alg.plan(params), alg.build(params))
+    assert [(p["name"], p["direction"], p["width"]) for p in stated][2:] == [
+        ("i__valid", "in", 1), ("i__ready", "out", 1), ("i__payload", "in", 8),
+        ("o__valid", "out", 1), ("o__ready", "in", 1), ("o__payload", "out", 8)]
+
+    class Wider(TinyRing):
+        name = "wider"
+
+        def operands(self, p):
+            return [Operand("a", 4), Operand("b", 5)]
+
+    wide = Wider()
+    with pytest.raises(RuntimeError, match="wider: i__payload is 8 bits"):
+        ports(wide.plan(wide.parse({"q": "17"})), wide.build(wide.parse({"q": "17"})))

@@ -103,6 +103,12 @@ def test_port_contract(tmp_path, alg, cfg):
         assert all(f["encoding"] and f["domain"] for f in fields), (alg.name, stream)
         for f in fields:
             assert f"//   {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: " in text
+            assert f.get("lanes", 1) * f.get("lane_width", f["width"]) == f["width"], (alg.name, f["name"])
+            parts = f.get("parts", [])        # an operand's own fields tile it, and the header lists them
+            assert not parts or [p["lsb"] for p in parts] == [f["lsb"]] + [p["msb"] + 1 for p in parts[:-1]]
+            assert not parts or parts[-1]["msb"] == f["msb"], (alg.name, f["name"])
+            for p in parts:
+                assert f"//     {stream}__payload[{p['msb']}:{p['lsb']}] {p['name']}: " in text
     assert design.reset and design.latency_from and design.computes["label"]
     assert "(* src" not in "".join((design.directory / f).read_text() for f in design.files)  # no install path
     assert ("cfg__payload" in widths) == bool(design.config_width)

@@ -7,9 +7,12 @@ import dataclasses
 import json
 import re
 import shlex
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from amaranth.hdl import Shape
+from amaranth.lib import data
+from amaranth.lib.wiring import In
 
 from . import __version__, ip
 from .registry import Algorithm, Operand, Plan, canonical, param_hash
@@ -34,30 +37,63 @@ def command_line(algorithm: Algorithm, params: Any) -> str:
     return f"modforge generate {algorithm.name} {args}"
 
 
-def ports(plan: Plan) -> list[dict]:
-    """Every port of the top module: name, direction, width and meaning."""
-    def stream(name: str, direction: str, width: int, what: str) -> list[dict]:
-        back = "out" if direction == "in" else "in"
-        return [{"name": f"{name}__valid", "direction": direction, "width": 1, "meaning": f"{what}: valid"},
-                {"name": f"{name}__ready", "direction": back, "width": 1, "meaning": f"{what}: ready"},
-                {"name": f"{name}__payload", "direction": direction, "width": width,
-                 "meaning": f"{what}: payload (bit map: payload.{name})"}]
+#: the streams a core's signature holds, with what their beats carry
+STREAMS = {"i": "operand beats", "o": "result beats", "cfg": "configuration words"}
+
+
+def ports(plan: Plan, core: Any) -> list[dict]:
+    """Every port of the top module (clk, rst, then the streams of the built core's
+    signature): name, direction, width and meaning. Raises RuntimeError when the core's
+    streams are not the plan's or a payload is not as wide as its layout (a family that
+    declares one thing and builds another)."""
+    layouts = plan.layouts()
+    members = core.signature.members
+    if set(members) != set(layouts):
+        raise RuntimeError(f"{plan.algorithm}: the core has the streams {', '.join(members)}, "
+                           f"the plan declares {', '.join(layouts)}")
     out = [{"name": "clk", "direction": "in", "width": 1, "meaning": "clock, rising edge"},
            {"name": "rst", "direction": "in", "width": 1, "meaning": RESET}]
-    out += stream("i", "in", plan.input_width, "operand beats")
-    out += stream("o", "out", plan.output_width, "result beats")
-    if plan.config_width:
-        out += stream("cfg", "in", plan.config_width, "configuration words")
+    for name, member in members.items():
+        what, stream = STREAMS[name], member.signature.members
+        width = Shape.cast(stream["payload"].shape).width
+        if width != layouts[name][0].size:
+            raise RuntimeError(f"{plan.algorithm}: {name}__payload is {width} bits, its layout "
+                               f"{layouts[name][0].size}")
+        for port in ("valid", "ready", "payload"):     # the member's signature: flipped for an In stream
+            meaning = f"{what}: payload (bit map: payload.{name})" if port == "payload" else f"{what}: {port}"
+            out.append({"name": f"{name}__{port}", "direction": "in" if stream[port].flow == In else "out",
+                        "width": Shape.cast(stream[port].shape).width, "meaning": meaning})
+    return out
+
+
+def bit_map(layout: data.StructLayout, ops: tuple[Operand, ...], base: int = 0) -> list[dict]:
+    """Each field of `layout` (declared by `ops`) from bit `base` on: its bits, encoding and
+    domain, its lanes and their width when it has more than one, its parts likewise."""
+    by_name = {op.name: op for op in ops}
+    out = []
+    for name, field in layout:
+        op, lsb = by_name[name], base + field.offset
+        entry = {"name": name, "lsb": lsb, "msb": lsb + field.width - 1, "width": field.width,
+                 "encoding": op.encoding, "domain": op.domain}
+        if op.lanes > 1:
+            entry |= {"lanes": op.lanes, "lane_width": op.lane_width}
+        if op.parts:
+            entry["parts"] = bit_map(field.shape, op.parts, lsb)
+        out.append(entry)
     return out
 
 
 def payload(plan: Plan) -> dict[str, list[dict]]:
-    """Where each operand, the result and each cfg field sits in its stream's payload."""
-    def fields(ops: Iterable[Operand]) -> list[dict]:
-        return [{"name": op.name, "lsb": op.offset, "msb": op.offset + op.width - 1, "width": op.width,
-                 "encoding": op.encoding, "domain": op.domain} for op in ops]
-    return {"i": fields(plan.operands), "o": fields([plan.result])} | (
-        {"cfg": fields(plan.config_fields)} if plan.config_fields else {})
+    """Where each operand, the result and each cfg field sits in its stream's payload (the
+    plan's layouts; bit_map)."""
+    return {name: bit_map(lay, ops) for name, (lay, ops) in plan.layouts().items()}
+
+
+def operand_record(plan: Plan, op: Operand) -> dict:
+    """design.json's operands: the declaration, its offset in the i payload (parts only when
+    it has them)."""
+    record = {k: v for k, v in dataclasses.asdict(op).items() if k != "parts" or v}
+    return record | {"offset": plan.input_layout[op.name].offset}
 
 
 @dataclasses.dataclass
@@ -119,6 +155,18 @@ def timing_text(cycles: int, latency: int, initiation_interval: int, frame_beats
     return ", ".join(parts)
 
 
+def payload_lines(stream: str, fields: list[dict], indent: str = "  ") -> list[str]:
+    """The header's bit map of a stream: a line a field, its parts below it."""
+    lines = []
+    for f in fields:
+        bits = "bit" if f.get("lane_width") == 1 else "bits"
+        lanes = f" ({f['lanes']} lanes of {f['lane_width']} {bits})" if "lanes" in f else ""
+        lines.append(f"{indent}{stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; "
+                     f"{f['domain']}{lanes}")
+        lines += payload_lines(stream, f.get("parts", []), indent + "  ")
+    return lines
+
+
 def _header(algorithm: Algorithm, plan: Plan, core: Any) -> str:
     frames = f"; frames of {plan.frame_beats} beats" if plan.frame_beats > 1 else ""
     if plan.result_beats != plan.frame_beats:
@@ -135,9 +183,8 @@ def _header(algorithm: Algorithm, plan: Plan, core: Any) -> str:
         *HANDSHAKE.splitlines(),
         *([CONFIG_HANDSHAKE] if plan.config_width else []),
         "ports:",
-        *(f"  {p['direction']:<3} {p['name']}[{p['width'] - 1}:0]  {p['meaning']}" for p in ports(plan)),
-        *(f"  {stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; {f['domain']}"
-          for stream, fields in payload(plan).items() for f in fields),
+        *(f"  {p['direction']:<3} {p['name']}[{p['width'] - 1}:0]  {p['meaning']}" for p in ports(plan, core)),
+        *(line for stream, fields in payload(plan).items() for line in payload_lines(stream, fields)),
     ]
     return "".join(f"// {line}\n" for line in lines)
 
@@ -171,13 +218,13 @@ def generate(algorithm: Algorithm, params: Any, directory: Path) -> Design:
         result_beats=plan.result_beats,
         input_width=plan.input_width,
         output_width=plan.output_width,
-        operands=[dataclasses.asdict(op) for op in plan.operands],
+        operands=[operand_record(plan, op) for op in plan.operands],
         congruence=plan.congruence,
         paper=algorithm.paper,
         info=plan.info,
         config_width=plan.config_width,
         computes=plan.computes.record(),
-        ports=ports(plan),
+        ports=ports(plan, core),
         payload=payload(plan),
         ip_files=ip.names(plan.module),
     )

@@ -32,6 +32,9 @@ from fractions import Fraction
 from importlib import metadata
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
+from amaranth.hdl import ShapeLike, unsigned
+from amaranth.lib import data
+
 from .errors import NotKeyValue, ParameterError
 
 _REGISTRY: dict[str, Algorithm] = {}
@@ -52,23 +55,43 @@ def param(default: Any = dataclasses.MISSING, *, help: str, kind: str | None = N
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
-    """One operand (or the result) as it sits in the stream payload: `width` bits from bit
-    `offset` (set by `payload_map`), in `encoding` (binary, gf2-poly, gfp-digits, montgomery,
-    ...), within `domain` (the range the design assumes, e.g. "< q")."""
+    """One operand (or the result, or a cfg field) as it sits in the stream payload: `width`
+    bits in `encoding` (binary, gf2-poly, gfp-digits, montgomery, ...), within `domain` (the
+    range the design assumes, e.g. "< q"); `lanes` equal lanes of width // lanes bits, lane 0
+    lowest, or `parts`, fields of its own low bits first (lanes of coefficients beside a flag
+    bit). Its bit offset is its field's in the plan's layout (`layout`)."""
     name: str
     width: int
     encoding: str = "binary"
     domain: str = ""
-    offset: int = 0
+    lanes: int = 1
+    parts: tuple[Operand, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lanes < 1 or self.width % self.lanes:
+            raise RuntimeError(f"operand {self.name}: {self.width} bits are not {self.lanes} equal lanes")
+        if self.parts and (self.lanes != 1 or sum(p.width for p in self.parts) != self.width):
+            raise RuntimeError(f"operand {self.name}: its parts are not its {self.width} bits (or it has lanes)")
+
+    @property
+    def lane_width(self) -> int:
+        return self.width // self.lanes
+
+    @property
+    def shape(self) -> ShapeLike:
+        """unsigned(width), an ArrayLayout of `lanes` lanes (lane 0 in the low bits), or the
+        StructLayout of its parts."""
+        if self.parts:
+            return layout(self.parts)
+        if self.lanes == 1:
+            return unsigned(self.width)
+        return data.ArrayLayout(unsigned(self.lane_width), self.lanes)
 
 
-def payload_map(operands: list[Operand]) -> list[Operand]:
-    """The operands packed low to high in list order, each with its bit offset."""
-    out, offset = [], 0
-    for op in operands:
-        out.append(dataclasses.replace(op, offset=offset))
-        offset += op.width
-    return out
+def layout(fields: typing.Iterable[Operand]) -> data.StructLayout:
+    """The fields packed low to high in declared order: the stream signature's payload, the
+    names the hardware reads, design.json's bit map and the vector packer's offsets."""
+    return data.StructLayout({f.name: f.shape for f in fields})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,14 +193,17 @@ class Plan(Generic[P, D]):
     schedules, memory sizes), which states the timing (Schedule)."""
     algorithm: str
     params: P
-    operands: tuple[Operand, ...]       # one input beat, with their bit offsets
+    operands: tuple[Operand, ...]       # one input beat, low bits first
     result: Operand                     # one output beat
-    config_fields: tuple[Operand, ...]  # one cfg word (config_stream), with offsets
+    config_fields: tuple[Operand, ...]  # one cfg word (config_stream), low bits first
     congruence: str
     computes: Computes
     module: str
     info: dict[str, Any]
     derived: D
+    input_layout: data.StructLayout     # layout(operands): the i payload, field offsets
+    output_layout: data.StructLayout    # the o payload: the result's one field
+    config_layout: data.StructLayout    # the cfg payload (no fields: no cfg stream)
 
     @property
     def cycles(self) -> int:
@@ -201,15 +227,20 @@ class Plan(Generic[P, D]):
 
     @property
     def input_width(self) -> int:
-        return sum(op.width for op in self.operands)
+        return self.input_layout.size
 
     @property
     def output_width(self) -> int:
-        return self.result.width
+        return self.output_layout.size
 
     @property
     def config_width(self) -> int:
-        return sum(f.width for f in self.config_fields)
+        return self.config_layout.size
+
+    def layouts(self) -> dict[str, tuple[data.StructLayout, tuple[Operand, ...]]]:
+        """Each stream's payload layout and its fields: i, o, and cfg when there is one."""
+        out = {"i": (self.input_layout, self.operands), "o": (self.output_layout, (self.result,))}
+        return out | ({"cfg": (self.config_layout, self.config_fields)} if self.config_fields else {})
 
 
 class Algorithm(abc.ABC, Generic[P, D]):
@@ -294,10 +325,10 @@ class Algorithm(abc.ABC, Generic[P, D]):
             derived = self.derived(params)
             if derived.frame_beats != 1 and not self.frames:
                 raise RuntimeError(f"{self.name}: a frame of {derived.frame_beats} beats needs frames = True")
-            cache[params] = Plan(self.name, params, tuple(payload_map(self.operands(params))),
-                                 dataclasses.replace(self.result(params), offset=0), tuple(payload_map(config)),
+            operands, result = tuple(self.operands(params)), self.result(params)
+            cache[params] = Plan(self.name, params, operands, result, tuple(config),
                                  self.congruence(params), self.computes(params), self.module_name(params),
-                                 self.extra_info(params), derived)
+                                 self.extra_info(params), derived, layout(operands), layout([result]), layout(config))
         return cache[params]
 
     # --- the timing: the derived plan's ---------------------------------------------------

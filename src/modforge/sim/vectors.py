@@ -7,17 +7,29 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from amaranth.lib import data
+
 from ..registry import Algorithm
 
 
-def pack_operands(algorithm: Algorithm, params: Any, operands: tuple[int, ...]) -> int:
-    """The input payload: each operand at its offset (Plan.operands: operand 0 in the low bits)."""
-    word = 0
-    for spec, value in zip(algorithm.plan(params).operands, operands, strict=True):
-        if not 0 <= value < 1 << spec.width:
-            raise ValueError(f"{algorithm.name}: operand {spec.name}={value:#x} exceeds {spec.width} bits")
-        word |= value << spec.offset
-    return word
+def pack_operands(algorithm: Algorithm, params: Any, operands: tuple[Any, ...]) -> int:
+    """The input payload through the plan's input layout (operand 0 in the low bits): each
+    operand one int, or (an operand of lanes) a sequence of its lanes, lane 0 lowest."""
+    plan = algorithm.plan(params)
+    fields: dict[str, Any] = {}
+    for spec, value in zip(plan.operands, operands, strict=True):
+        shape = plan.input_layout[spec.name].shape
+        if isinstance(value, int):
+            if not 0 <= value < 1 << spec.width:
+                raise ValueError(f"{algorithm.name}: operand {spec.name}={value:#x} exceeds {spec.width} bits")
+            fields[spec.name] = shape.from_bits(value) if isinstance(shape, data.Layout) else value
+            continue
+        lanes = list(value)
+        if len(lanes) != spec.lanes or not all(0 <= x < 1 << spec.lane_width for x in lanes):
+            raise ValueError(f"{algorithm.name}: operand {spec.name}={lanes} is not {spec.lanes} lanes of "
+                             f"{spec.lane_width} bits")
+        fields[spec.name] = lanes
+    return int(plan.input_layout.const(fields).as_bits())
 
 
 def make_vectors(algorithm: Algorithm, params: Any, count: int, seed: int = 1) -> tuple[list[int], list[int]]:

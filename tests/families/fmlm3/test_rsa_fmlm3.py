@@ -115,7 +115,7 @@ def test_core_in_amaranth_sim(muladds):
     async def bench(ctx):
         for word in words:
             ctx.set(dut.cfg.valid, 1)
-            ctx.set(dut.cfg.payload, word)
+            ctx.set(dut.cfg.payload.as_value(), word)   # the payloads are the plan's layouts
             await ctx.tick().until(dut.cfg.ready)
         ctx.set(dut.cfg.valid, 0)
         ctx.set(dut.o.ready, 1)
@@ -123,8 +123,8 @@ def test_core_in_amaranth_sim(muladds):
         while len(outs) < len(beats) and cycle < 20000:
             ctx.set(dut.i.valid, len(taken) < len(beats))
             if len(taken) < len(beats):
-                ctx.set(dut.i.payload, beats[len(taken)])
-            ready, valid, payload = ctx.get(dut.i.ready), ctx.get(dut.o.valid), ctx.get(dut.o.payload)
+                ctx.set(dut.i.payload.as_value(), beats[len(taken)])
+            ready, valid, payload = ctx.get(dut.i.ready), ctx.get(dut.o.valid), ctx.get(dut.o.payload.as_value())
             await ctx.tick()
             if ready and len(taken) < len(beats):
                 taken.append(cycle)

@@ -130,11 +130,12 @@ class _GFpm(Algorithm[FieldParams, DigitPlan]):
     def operands(self, params: FieldParams) -> list[Operand]:
         plan = self.derived(params)
         w, e = plan.width, self.encoding(plan)
-        return [Operand("a", w, e, f"deg a < {params.m}"), Operand("b", w, e, f"deg b < {params.m}")]
+        return [Operand("a", w, e, f"deg a < {params.m}", params.m),     # m coefficients: lanes
+                Operand("b", w, e, f"deg b < {params.m}", params.m)]
 
     def result(self, params: FieldParams) -> Operand:
         plan = self.derived(params)
-        return Operand("c", plan.width, self.encoding(plan), f"deg c < {params.m}")
+        return Operand("c", plan.width, self.encoding(plan), f"deg c < {params.m}", params.m)
 
     def result_width(self, params: FieldParams) -> int:
         return self.derived(params).width

@@ -17,10 +17,12 @@ import random
 from fractions import Fraction
 from typing import Any, Literal
 
+from amaranth.lib import data
+
 from ...errors import ParameterError
 from ...math import fmlm3
 from ...math.primes import is_prime
-from ...registry import POW2, Algorithm, Computes, Operand, param, register
+from ...registry import POW2, Algorithm, Computes, Operand, layout, param, register
 from . import hw, model
 from .model import Context, default_modulus
 from .multiplier_hw import MultiplierCore
@@ -36,6 +38,33 @@ CONGRUENCE = {
     "ct_inv": "x_n = P^-1 sum_k X_k omega^(kn) mod M (CT^-1)",
     "nct_inv": "x_n = (A^n P)^-1 sum_k X_k omega^(kn) mod M (NCT^-1, eq. 5)",
 }
+
+
+def lanes_text(plan: TransformPlan) -> str:
+    """The encoding of a beat of coefficients."""
+    L, w = plan.lanes, plan.K + 1
+    return (f"{L} lanes of {w}-bit unsigned coefficients: beat k, lane l (bits [{w}l, {w}(l+1))) is "
+            f"coefficient {L}k + l (natural order)")
+
+
+def transform_beat(plan: TransformPlan) -> list[Operand]:
+    """A transform unit's input beat: L coefficient lanes, then (kind = any) the kind code; the
+    fmlm3-transform stream and the multiplier's unit alike (hw.TransformCore reads it by name)."""
+    x = Operand("x", plan.lanes * (plan.K + 1), lanes_text(plan), f"each coefficient < M = 2^{plan.K}+1", plan.lanes)
+    if not plan.kind_bits:
+        return [x]
+    return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
+                       "beat", "0..3")]
+
+
+def transform_result(plan: TransformPlan) -> Operand:
+    """A transform unit's output beat: L coefficient lanes."""
+    return Operand("c", plan.lanes * (plan.K + 1), lanes_text(plan), f"each coefficient < M = 2^{plan.K}+1", plan.lanes)
+
+
+def unit_layouts(plan: TransformPlan) -> tuple[data.StructLayout, data.StructLayout]:
+    """The input and output layouts of a transform unit of `plan` (hw.TransformCore)."""
+    return layout(transform_beat(plan)), layout([transform_result(plan)])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,25 +123,14 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
     def out_beats(self, params: TransformParams, result: list[int]) -> list[int]:
         return self.pack(params, result)
 
-    def lanes(self, params: TransformParams) -> str:
-        L, w = self.derived(params).lanes, self.width(params)
-        return (f"{L} lanes of {w}-bit unsigned coefficients: beat k, lane l (bits [{w}l, {w}(l+1))) is "
-                f"coefficient {L}k + l (natural order)")
-
     def operands(self, params: TransformParams) -> list[Operand]:
-        plan = self.derived(params)
-        x = Operand("x", plan.lanes * self.width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
-        if not plan.kind_bits:
-            return [x]
-        return [x, Operand("kind", plan.kind_bits, "0 ct, 1 nct, 2 ct_inv, 3 nct_inv; read with the frame's first "
-                           "beat", "0..3")]
+        return transform_beat(self.derived(params))
 
     def result_width(self, params: TransformParams) -> int:
         return self.derived(params).lanes * self.width(params)
 
     def result(self, params: TransformParams) -> Operand:
-        plan = self.derived(params)
-        return Operand("c", self.result_width(params), self.lanes(params), f"each coefficient < M = 2^{plan.K}+1")
+        return transform_result(self.derived(params))
 
     # --- mathematics ------------------------------------------------------------------
     def model(self, params: TransformParams, *operands: Any) -> list[int]:
@@ -218,7 +236,8 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: TransformParams) -> hw.TransformCore:
-        return hw.TransformCore(self.derived(params))
+        streams = self.plan(params)
+        return hw.TransformCore(self.derived(params), (streams.input_layout, streams.output_layout))
 
     def tag(self, params: TransformParams) -> str:
         c = "h" if params.c == "1/2" else params.c
@@ -352,22 +371,32 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                 f"of T(.) = CT(digits), the same from bit {L * w} for T'(.) = NCT(digits), bit {2 * L * w} the "
                 "number's parity (every beat)")
 
+    def spectral(self, params: RsaFmlm3Params, name: str, domain: str) -> Operand:
+        """domain = spectral: a beat of a number's spectra, its parts T (CT), Tn (NCT) and
+        parity the hardware reads by name."""
+        plan = self.derived(params)
+        L, w = plan.lanes, plan.K + 1
+        coefficients = f"each coefficient < M = 2^{plan.K}+1"
+        parts = (Operand("T", L * w, f"T(.) = CT(digits): lane j is coefficient {L}k + j", coefficients, L),
+                 Operand("Tn", L * w, f"T'(.) = NCT(digits): lane j is coefficient {L}k + j", coefficients, L),
+                 Operand("parity", 1, "the number mod 2 (every beat)", "0..1"))
+        return Operand(name, plan.beat_width, self.spectra_text(params), domain, parts=parts)
+
     def operands(self, params: RsaFmlm3Params) -> list[Operand]:
         if params.domain == "spectral":
-            width, text = self.derived(params).beat_width, self.spectra_text(params)
-            return [Operand("x", width, text, "the spectra of an x < N"),
-                    Operand("y", width, text, "the spectra of a y < N")]
-        width = self.derived(params).beat_width
-        return [Operand("x", width, self.digits_text(params), "x < N"),
-                Operand("y", width, self.digits_text(params), "y < N")]
+            return [self.spectral(params, "x", "the spectra of an x < N"),
+                    self.spectral(params, "y", "the spectra of a y < N")]
+        width, L = self.derived(params).beat_width, self.derived(params).lanes
+        return [Operand("x", width, self.digits_text(params), "x < N", L),
+                Operand("y", width, self.digits_text(params), "y < N", L)]
 
     def result_width(self, params: RsaFmlm3Params) -> int:
         return self.derived(params).beat_width
 
     def result(self, params: RsaFmlm3Params) -> Operand:
         if params.domain == "spectral":
-            return Operand("t", self.result_width(params), self.spectra_text(params), "the spectra of t < N")
-        return Operand("t", self.result_width(params), self.digits_text(params), "t < N")
+            return self.spectral(params, "t", "the spectra of t < N")
+        return Operand("t", self.result_width(params), self.digits_text(params), "t < N", self.derived(params).lanes)
 
     def in_beats(self, params: RsaFmlm3Params, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         x, y = operands
@@ -444,7 +473,9 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: RsaFmlm3Params) -> MultiplierCore:
-        return MultiplierCore(self.derived(params), params.modulus)
+        plan, streams = self.derived(params), self.plan(params)
+        return MultiplierCore(plan, params.modulus, {"i": streams.input_layout, "o": streams.output_layout,
+                                                     "cfg": streams.config_layout}, unit_layouts(plan.transform))
 
     def tag(self, params: RsaFmlm3Params) -> str:
         c = "h" if params.c == "1/2" else params.c

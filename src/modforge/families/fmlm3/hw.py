@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
-from amaranth.lib import stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -34,6 +34,7 @@ from ...hw.banks import Banks
 from ...hw.butterfly import ShiftButterfly
 from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
+from ...hw.layout import lanes
 from ...hw.select import pick, select_or
 from ...hw.stream import ReadOut
 from .plan import KIND_CODES, TransformPlan
@@ -47,10 +48,13 @@ class TransformCore(wiring.Component):
     the frame's kind code above them, read with its first beat); o: one beat of the
     transform, the same layout. latency and initiation_interval: algorithms.py."""
 
-    def __init__(self, plan: TransformPlan, forward_bits: int | None = None):
-        """forward_bits: a forward transform's coefficients are that narrow (the multiplier's
-        digits, kind = any): a lane's bits above them are ignored for ct and nct frames, so
-        the source may leave other data there (no AND gate a bit outside)."""
+    def __init__(self, plan: TransformPlan, layouts: tuple[data.StructLayout, data.StructLayout],
+                 forward_bits: int | None = None):
+        """layouts: the input beat's (algorithms.transform_beat: x, L lanes, then kind when
+        kind = any) and the output beat's (transform_result: c, L lanes). forward_bits: a
+        forward transform's coefficients are that narrow (the multiplier's digits, kind =
+        any): a lane's bits above them are ignored for ct and nct frames, so the source may
+        leave other data there (no AND gate a bit outside)."""
         assert forward_bits is None or plan.kind_bits, "forward_bits needs the per-frame kind field"
         assert all(code >> 1 == kind.endswith("_inv") for kind, code in KIND_CODES.items())     # bit 1: inverse
         self.plan, self.forward_bits = plan, forward_bits
@@ -58,8 +62,9 @@ class TransformCore(wiring.Component):
         self.steps = plan.cycles
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
-        super().__init__({"i": In(stream.Signature(plan.lanes * self.w + plan.kind_bits)),
-                          "o": Out(stream.Signature(plan.lanes * self.w))})
+        i, o = layouts
+        assert (i.size, o.size) == (plan.lanes * self.w + plan.kind_bits, plan.lanes * self.w), "not the unit's beats"
+        super().__init__({"i": In(stream.Signature(i)), "o": Out(stream.Signature(o))})
 
     def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
@@ -82,9 +87,6 @@ class _Build:
         self.read_side()
         self.butterflies()
         self.write_side()
-
-    def lane(self, value: Value, k: int) -> Value:
-        return value[k * self.w:(k + 1) * self.w]
 
     def switch_to_banks(self, indices: Sequence[Value], values: Sequence[Value]) -> list[tuple[Value, Value]]:
         """Per bank, the word and the value of the lane whose coefficient lives there (one
@@ -114,7 +116,7 @@ class _Build:
         kind = self.kind = Signal(2, name="kind", init=KIND_CODES[plan.kinds[0]])
         if plan.kind_bits:
             with m.If(take & (self.ld.k == 0)):
-                m.d.sync += kind.eq(core.i.payload[self.L * self.w:])
+                m.d.sync += kind.eq(core.i.payload.kind)
         self.region = [kind] if plan.kind_bits else []
         with m.If(phase == RUN):
             m.d.sync += cnt.eq(cnt + 1)
@@ -215,9 +217,9 @@ class _Build:
         n_w = op.at("n", self.Dw)
         writes = [i for p in self.pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
         loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), self.ld.k)[:self.v]))) for k in range(L)]
-        loaded = [self.lane(core.i.payload, k) for k in range(L)]
+        loaded = lanes(core.i.payload.x, L)
         if core.forward_bits is not None:              # the kind code's bit 1: an inverse
-            inverse, fb = core.i.payload[L * w + 1], core.forward_bits
+            inverse, fb = Value.cast(core.i.payload.kind)[1], core.forward_bits
             loaded = [Cat(x[:fb], x[fb:] & inverse.replicate(w - fb)) for x in loaded]
         bank_writes = self.switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)],
                                            [Mux(take, x, r) for x, r in zip(loaded, self.results, strict=True)])

@@ -23,7 +23,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
-from amaranth.lib import stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -31,6 +31,7 @@ from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
 from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.fermat import MulAdd
+from ...hw.layout import lanes
 from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
 from . import hw, model
@@ -46,13 +47,16 @@ class MultiplierCore(wiring.Component):
     t, the same layout as x (domain = spectral: x, y and t as model.spectral_frame beats);
     cfg: model.cfg_words."""
 
-    def __init__(self, plan: MultiplierPlan, N: int):
-        self.plan, self.N = plan, N
+    def __init__(self, plan: MultiplierPlan, N: int, layouts: dict[str, data.StructLayout],
+                 unit: tuple[data.StructLayout, data.StructLayout]):
+        """layouts: the streams' payloads (the plan's i: x, y; o: t; cfg); unit: the transform
+        unit's input and output beats (algorithms.unit_layouts)."""
+        self.plan, self.N, self.unit_layouts = plan, N, unit
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
-        width = plan.beat_width
-        super().__init__({"i": In(stream.Signature(2 * width)), "o": Out(stream.Signature(width)),
-                          "cfg": In(stream.Signature(plan.cfg_width))})
+        assert layouts["i"].size == 2 * plan.beat_width and layouts["o"].size == plan.beat_width
+        super().__init__({"i": In(stream.Signature(layouts["i"])), "o": Out(stream.Signature(layouts["o"])),
+                          "cfg": In(stream.Signature(layouts["cfg"]))})
 
     def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
@@ -171,7 +175,7 @@ class _Build:
         memory in every step, and the unit ignores them in forward frames (no AND gate a bit)."""
         m, L = self.m, self.L
         self.db = self.u + 1
-        tu = self.tu = hw.TransformCore(self.plan.transform, forward_bits=self.db)
+        tu = self.tu = hw.TransformCore(self.plan.transform, self.core.unit_layouts, forward_bits=self.db)
         m.submodules.transform = tu
         m.d.comb += tu.o.ready.eq(1)
         # the input beat's digits-wide lanes and its kind code apart: steps that load the same
@@ -234,10 +238,10 @@ class _Build:
         op = self.op
         m.d.comb += [restrict.valid.eq(op["valid"] != 0), restrict.last.eq(op["last"]),
                      acc.first.eq(op.at("first", Restrict.depth))]
-        m.d.comb += [d.eq(x) for d, x in zip(restrict.d, self.lanes(self.tu.o.payload, self.w), strict=True)]
+        m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(self.tu.o.payload.c, self.L), strict=True)]
         m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
         self.beat1 = Signal(L * self.w, name="beat1")     # the read-out beat, aligned with the stores' words
-        m.d.sync += self.beat1.eq(self.tu.o.payload)
+        m.d.sync += self.beat1.eq(Value.cast(self.tu.o.payload))
         # segments of a number streamed over the pass (carry, e = c2 + 2, j mod 2^(uP))
         self.seg = Signal(signed(max(self.carry_bits + 2, du + 1)), name="seg")
         self.seg_now = Signal(du, name="seg_now")
@@ -245,7 +249,7 @@ class _Build:
     def read_out(self) -> None:
         """The output step's reads, straight from the stores (a held ReadOut)."""
         m, core, rd = self.m, self.core, self.rd
-        ro = self.ro = ReadOut(len(core.o.payload), 0)
+        ro = self.ro = ReadOut(self.plan.beat_width, 0)
         ro.build(m)
         m.d.comb += self.hold.eq(ro.hold)
         wiring.connect(m, ro.o, wiring.flipped(core.o))
@@ -378,17 +382,18 @@ class _Build:
 
     def load_input(self) -> None:
         """The input frame's beats into the unit and the X, Y stores; x0 y0 from the first."""
-        m, core, tu, wr, ld, du = self.m, self.core, self.tu, self.wr, self.ld, self.du
+        m, core, tu, wr, ld = self.m, self.core, self.tu, self.wr, self.ld
+        x, y = Value.cast(core.i.payload.x), Value.cast(core.i.payload.y)     # L digit lanes each
         take = core.i.valid & core.i.ready
         m.d.comb += [core.i.ready.eq(tu.i.ready & (ld < self.H)), tu.i.valid.eq(core.i.valid & (ld < self.H))]
-        self.data(self.tu_low, self.digit_lanes(core.i.payload))
-        for name, part in (("X", core.i.payload[:du]), ("Y", core.i.payload[du:])):
+        self.data(self.tu_low, self.digit_lanes(x))
+        for name, part in (("X", x), ("Y", y)):
             m.d.comb += [wr[name].addr.eq(ld), wr[name].en.eq(take)]
             self.data(wr[name].data, part)
         with m.If(take):
             m.d.sync += ld.eq(ld + 1)
             with m.If(ld == 0):
-                m.d.sync += self.x0y0.eq(core.i.payload[0] & core.i.payload[du])
+                m.d.sync += self.x0y0.eq(x[0] & y[0])
 
     def load_store(self, step: Step) -> None:
         """A store's words into the unit, read the cycle before: m (after pass_m) or t (after
@@ -441,7 +446,7 @@ class _Build:
         dest = self.wr[step.dest]
         m.d.comb += [dest.addr.eq(op.at("k", d)), dest.en.eq(self.mine(op, d))]
         if step.sink == "plain":
-            self.data(dest.data, tu.o.payload)
+            self.data(dest.data, Value.cast(tu.o.payload))
         elif step.sink == "mul":
             m.d.comb += rd[step.factor].addr.eq(sk)
             if step.mem3:
@@ -470,8 +475,8 @@ class _Build:
         lanes_w = self.L * self.w
         take = core.i.valid & core.i.ready
         m.d.comb += core.i.ready.eq(ld < plan.H)
-        x, y = core.i.payload[:plan.spectral_width], core.i.payload[plan.spectral_width:]
-        parts = (x[:lanes_w], x[lanes_w:2 * lanes_w], y[:lanes_w], y[lanes_w:2 * lanes_w])
+        x, y = core.i.payload.x, core.i.payload.y                  # the spectra's parts by name
+        parts = tuple(Value.cast(number[part]) for number in (x, y) for part in ("T", "Tn"))
         first, *rest = step.dest.split(",")
         stored = parts if step.sink == "in_mul1" else parts[1:]
         for name, part in zip(rest, stored, strict=True):
@@ -480,7 +485,7 @@ class _Build:
         with m.If(take):
             m.d.sync += ld.eq(ld + 1)
             with m.If(ld == 0):
-                m.d.sync += self.x0y0.eq(x[-1] & y[-1])
+                m.d.sync += self.x0y0.eq(x.parity & y.parity)
         if step.sink == "in_mul1":
             return self.shared_multiply("XT", step.factor, None, first, advance=self.sm_k < ld)
         beat1 = Signal(lanes_w, name="in_beat1")

@@ -335,10 +335,10 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
 
     def operands(self, params: NttParams) -> list[Operand]:
         """One polynomial, P coefficients a beat (ntt-polymul: two)."""
-        return [Operand("x", params.pe * self.width(params), self.lanes(params), "each coefficient < q")]
+        return [Operand("x", params.pe * self.width(params), self.lanes(params), "each coefficient < q", params.pe)]
 
     def result(self, params: NttParams) -> Operand:
-        return Operand("c", self.result_width(params), self.lanes(params), "each coefficient < q")
+        return Operand("c", self.result_width(params), self.lanes(params), "each coefficient < q", params.pe)
 
     def config_fields(self, params: NttParams) -> list[Operand]:
         if params.twiddles != "load":
@@ -544,7 +544,8 @@ class Polymul(NttAlgorithm):
 
     def operands(self, params: NttParams) -> list[Operand]:
         w, lanes = params.pe * self.width(params), self.lanes(params)
-        return [Operand("a", w, lanes, "each coefficient < q"), Operand("b", w, lanes, "each coefficient < q")]
+        return [Operand("a", w, lanes, "each coefficient < q", params.pe),
+                Operand("b", w, lanes, "each coefficient < q", params.pe)]
 
     def congruence(self, params: NttParams) -> str:
         return f"c = a*b mod (x^n + 1, q), natural order, q = {params.q:#x}, n = {params.n}" + self.moduli_note(params)

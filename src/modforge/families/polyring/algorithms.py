@@ -113,7 +113,7 @@ class RingAlgorithm(Algorithm[ParamsT, PolyPlan]):
         plan = self.derived(params)
         par, k = plan.M, plan.k
         return Operand("c", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
-                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q")
+                       f"c_(n-M(p+1)+l) (highest degree first)", "each coefficient < q", par)
 
     def out_beats(self, params: ParamsT, result: Any) -> list[int]:
         plan = self.derived(params)
@@ -207,9 +207,9 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
         b_enc = (f"{par} lanes of sign-magnitude ({bb - 1}-bit magnitude, sign bit on top)" if params.small
                  else f"{par} lanes of {k}-bit unsigned coefficients")
         return [Operand("a", par * k, f"{par} lanes of {k}-bit unsigned coefficients: beat p, lane l is "
-                        f"a_(Mp+l), M = {par} (lowest degree first)", "each coefficient < q"),
+                        f"a_(Mp+l), M = {par} (lowest degree first)", "each coefficient < q", par),
                 Operand("b", par * bb, b_enc + ": beat p, lane l is b_(n-M(p+1)+l) (highest degree first)",
-                        f"|b_i| <= {params.small}" if params.small else "each coefficient < q")]
+                        f"|b_i| <= {params.small}" if params.small else "each coefficient < q", par)]
 
     def in_beats(self, params: FirT, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         a, b = operands
@@ -293,7 +293,8 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: FirT) -> hw.Array | hw.Reduced:
         plan = self.derived(params)
-        return self.output(params, hw.PolyCore(params.n, plan.k, plan.structure, params.small, lazy=plan.lazy))
+        return self.output(params, hw.PolyCore(self.plan(params).input_layout, params.n, plan.k, plan.structure,
+                                                   params.small, lazy=plan.lazy))
 
     def output(self, params: FirT, core: hw.Array) -> hw.Array | hw.Reduced:
         """The array's lanes as they are (q = 2^k), or through the plan's reduction (a prime q)."""
@@ -301,7 +302,7 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
         if plan.reduction is None:
             return core
         alg, mp = self.reducer(params), plan.reduction
-        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, plan.M)
+        return hw.Reduced(core, lambda: alg.datapath(mp), 2 * mp.beta, plan.M, self.plan(params).output_layout)
 
     def tag(self, params: FirT) -> str:
         ring = f"p{params.q}_{params.reduction}" if self.prime(params) else f"q{self.derived(params).k}"
@@ -389,10 +390,10 @@ class Saber(RingAlgorithm[SaberParams]):
     def operands(self, params: SaberParams) -> list[Operand]:
         par, eta = params.M, SABER[params.level][1]
         return [Operand("a", par * 13, f"{par} lanes of 13-bit unsigned coefficients: product j's beat p "
-                        f"(frame beat j n/M + p), lane l is a_j,(Mp+l), M = {par}", "each coefficient < 2^13"),
+                        f"(frame beat j n/M + p), lane l is a_j,(Mp+l), M = {par}", "each coefficient < 2^13", par),
                 Operand("s", par * self.derived(params).b_bits, f"{par} lanes of sign-magnitude ({params.mu}-bit "
                         "magnitude, sign bit on top): product j's beat p, lane l is s_j,(n-M(p+1)+l)",
-                        f"|s_j,i| <= {eta}")]
+                        f"|s_j,i| <= {eta}", par)]
 
     def in_beats(self, params: SaberParams, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
         a, s = operands
@@ -425,7 +426,8 @@ class Saber(RingAlgorithm[SaberParams]):
 
     def build(self, params: SaberParams) -> hw.PolyCore:
         plan = self.derived(params)
-        return hw.PolyCore(plan.n, plan.k, plan.structure, SABER[params.level][1], params.mu, plan.group)
+        return hw.PolyCore(self.plan(params).input_layout, plan.n, plan.k, plan.structure, SABER[params.level][1],
+                           params.mu, plan.group)
 
     def operations(self, params: SaberParams) -> dict[str, int]:
         """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
@@ -559,8 +561,8 @@ class Schoolbook(PolyAlgorithm[FirParams]):
     def build(self, params: FirParams) -> hw.Array | hw.Reduced:
         plan = self.derived(params)                     # q = 2^k: top and offset 0 (lanes of k bits from 0)
         prime = params.q if self.prime(params) else 0
-        return self.output(params, hw.SchoolbookCore(params.n, plan.k, params.small, prime, plan.top.bit_length(),
-                                                     plan.offset))
+        return self.output(params, hw.SchoolbookCore(self.plan(params).input_layout, params.n, plan.k, params.small,
+                                                     prime, plan.top.bit_length(), plan.offset))
 
     def tag(self, params: FirParams) -> str:
         return "sb_" + super().tag(params)

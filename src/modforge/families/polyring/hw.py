@@ -22,9 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 from amaranth.hdl import C, Cat, Module, Mux, Signal, Value
-from amaranth.lib import stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from ...hw.layout import lanes
 from ...hw.pipeline import ParallelCore
 from ...hw.systolic import (
     NegacyclicFir,
@@ -72,17 +73,20 @@ class PolyCore(wiring.Component):
     the result slots of each product but the group's last add into a delay line of n/M beats
     instead of leaving, so the result beats come with the group's last product."""
 
-    def __init__(self, n: int, k: int, st: Structure, small: int = 0, mag_bits: int = 0, group: int = 1,
-                 lazy: Lazy | None = None):
+    def __init__(self, layout: data.StructLayout, n: int, k: int, st: Structure, small: int = 0, mag_bits: int = 0,
+                 group: int = 1, lazy: Lazy | None = None):
+        """layout: the plan's input layout, two fields of M lanes (a, b; Saber's a, s)."""
         self.n, self.k, self.st, self.small, self.group, self.lazy = n, k, st, small, group, lazy
+        self.layout = layout
         self.taps = n // st.M
         mag_bits = mag_bits or small.bit_length()
         self.b_bits = mag_bits + 1 if small else k      # one b lane: sign-magnitude or mod 2^k (or < q)
         self.out_bits = lazy.out_bits if lazy else k    # one result lane: c mod 2^k, or c + offset
         self.latency, self.initiation_interval = self.taps, group * self.taps
+        assert layout.size == st.M * (k + self.b_bits), "the plan's operands are not the array's lanes"
         super().__init__({
-            "i": In(stream.Signature(st.M * (k + self.b_bits))),
-            "o": Out(stream.Signature(st.M * self.out_bits)),
+            "i": In(stream.Signature(layout)),
+            "o": Out(stream.Signature(data.ArrayLayout(self.out_bits, st.M))),     # lane l: c_(n-M(p+1)+l)
         })
 
     def widths(self, j: int) -> tuple[int, int, int]:
@@ -92,10 +96,9 @@ class PolyCore(wiring.Component):
         return self.k, (len(self.st.pre[j]) * self.small).bit_length() if self.small else self.k, self.k
 
     def lanes(self) -> tuple[list[Value], list[Value]]:
-        """The a and b lanes of the input beat (b: (sign, magnitude) when small)."""
-        M, k, bb = self.st.M, self.k, self.b_bits
-        a = [self.i.payload[lane * k:(lane + 1) * k] for lane in range(M)]
-        b = [self.i.payload[M * k + lane * bb:M * k + (lane + 1) * bb] for lane in range(M)]
+        """The a and b lanes of the input beat, its layout's two fields (b: (sign, magnitude)
+        when small)."""
+        a, b = (lanes(self.i.payload[name], self.st.M) for name, _ in self.layout)
         return a, b
 
     def phase_sums(self, m: Module, a: list[Value], b: list[Value], real: Value) -> list[tuple[Signal, Signal, Signal]]:
@@ -219,14 +222,18 @@ class SchoolbookCore(wiring.Component):
     reduced after the core (`Reduced`).
     """
 
-    def __init__(self, n: int, k: int, small: int = 0, prime: int = 0, acc_bits: int = 0, offset: int = 0):
+    def __init__(self, layout: data.StructLayout, n: int, k: int, small: int = 0, prime: int = 0, acc_bits: int = 0,
+                 offset: int = 0):
+        """layout: the plan's input layout, a then b (one lane each)."""
         self.n, self.k, self.small, self.prime, self.offset = n, k, small, prime, offset
+        self.layout = layout
         self.b_bits = small.bit_length() + 1 if small else k      # sign-magnitude or mod 2^k (or < q)
         self.mag_bits = small.bit_length() if small else k
         self.out_bits = acc_bits or k                             # c mod 2^k, or c + offset
         self.prod_bits = 2 * k if prime else k                   # a full b: the product, exact for a prime q
         self.latency, self.initiation_interval = 2 * n, n
-        super().__init__({"i": In(stream.Signature(k + self.b_bits)), "o": Out(stream.Signature(self.out_bits))})
+        assert layout.size == k + self.b_bits, "the plan's operands are not the array's a and b"
+        super().__init__({"i": In(stream.Signature(layout)), "o": Out(stream.Signature(self.out_bits))})
 
     def control(self, m: Module) -> tuple[Value, Value, Value, Value]:
         """The shared window control (Windows, two windows back); returns (go, last, computing,
@@ -238,7 +245,7 @@ class SchoolbookCore(wiring.Component):
         m = Module()
         n, k = self.n, self.k
         go, last, computing, streaming = self.control(m)
-        a_in, b_in = self.i.payload[:k], self.i.payload[k:]
+        a_in, b_in = (Value.cast(self.i.payload[name]) for name, _ in self.layout)
         # --- capture: a_0..a_{n-2} (shift down, the newest on top); b through a delay line
         cap = [Signal(k, name=f"cap{j}", reset_less=True) for j in range(n - 1)]
         bline = [Signal(self.b_bits, name=f"bline{j}", reset_less=True) for j in range(n)]
@@ -293,21 +300,24 @@ class Reduced(wiring.Component):
     plus the reduction's stages; the reduction stalls with the output, so nothing is lost
     under back-pressure."""
 
-    def __init__(self, core: Array, make_reducer: Callable[[], Any], x_bits: int, lanes: int):
+    def __init__(self, core: Array, make_reducer: Callable[[], Any], x_bits: int, lanes: int,
+                 layout: data.StructLayout):
+        """layout: the plan's output layout (the result's `lanes` lanes of k bits)."""
         self.core, self.lanes = core, lanes
         self.reduce = ParallelCore([make_reducer() for _ in range(lanes)], x_bits, core.k)
         self.latency = core.latency + self.reduce.latency
         self.initiation_interval = core.initiation_interval
-        super().__init__({"i": In(stream.Signature(len(core.i.payload))),
-                          "o": Out(stream.Signature(len(self.reduce.o.payload)))})
+        super().__init__({"i": In(stream.Signature(core.layout)),
+                          "o": Out(stream.Signature(layout))})
+        assert layout.size == lanes * core.k, "the plan's result is not the reduction's lanes"
 
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         m.submodules.array, m.submodules.reduce = self.core, self.reduce
         W, x_bits = self.core.out_bits, self.reduce.in_lane
-        lanes = [self.core.o.payload[lane * W:(lane + 1) * W] for lane in range(self.lanes)]
+        wide = lanes(self.core.o.payload, self.lanes)             # the array's lanes, c + offset
         m.d.comb += [self.reduce.i.valid.eq(self.core.o.valid), self.core.o.ready.eq(self.reduce.i.ready),
-                     self.reduce.i.payload.eq(Cat(*(Cat(x, C(0, x_bits - W)) for x in lanes)))]   # zero-extended
+                     self.reduce.i.payload.eq(Cat(*(Cat(x, C(0, x_bits - W)) for x in wide)))]   # zero-extended
         wiring.connect(m, wiring.flipped(self.i), self.core.i)
         wiring.connect(m, self.reduce.o, wiring.flipped(self.o))
         return m
