@@ -465,7 +465,7 @@ class Fir(PolyAlgorithm[FirParams]):
         return self.negacyclic_reference(params)
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"n": "16", "q": "8192", "small": "4"}, {"n": "32", "q": "1024"},
+        return [{"n": "32", "q": "1024"}, {"n": "16", "q": "8192", "small": "4"},   # the smallest Verilog first
                 {"n": "256", "q": "8192", "small": "4"}, {"n": "32", "q": "12289"}]          # a prime q
 
     def extended_grid(self) -> list[dict[str, str]]:
