@@ -111,8 +111,24 @@ def _bit(i: int | Value, k: int) -> int | Value:
     return (i >> k) & 1
 
 
+class HBeatFrames:
+    """A frame and its result are H beats each (L lanes a beat): the Schedule's beats."""
+
+    @property
+    def H(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def frame_beats(self) -> int:
+        return self.H
+
+    @property
+    def result_beats(self) -> int:
+        return self.H
+
+
 @dataclasses.dataclass(frozen=True)
-class TransformPlan:
+class TransformPlan(HBeatFrames):
     """The transform unit of length P over Z_M, M = 2^(cP) + 1, running `kind` (ct, nct,
     ct_inv, nct_inv, or any: each frame names its own) on bfs butterfly structures. Its
     derived quantities are computed once (cached properties)."""
@@ -314,14 +330,6 @@ class TransformPlan:
         word taken a cycle after its read)."""
         return 2 * self.H + self.cycles + 1
 
-    @property
-    def frame_beats(self) -> int:
-        return self.H
-
-    @property
-    def result_beats(self) -> int:
-        return self.H
-
     def paper_cycles(self) -> int:
         """Eq. (29) with eq. (28) and Sec. 5.5's final stages (math.fmlm3.transform_cycles); the
         largest over the kinds the unit runs."""
@@ -329,7 +337,7 @@ class TransformPlan:
 
 
 @dataclasses.dataclass(frozen=True)
-class MultiplierPlan:
+class MultiplierPlan(HBeatFrames):
     """rsa-fmlm3 with parameter set `params` (l, P, u, c, algorithm) around one transform
     unit of bfs structures (kind = any); its program (program.py) and the cycles it takes.
     Its derived quantities are computed once (cached properties)."""
@@ -455,11 +463,3 @@ class MultiplierPlan:
     def cycles(self) -> int:
         """First input beat to last output beat."""
         return self.latency + self.H - 1
-
-    @property
-    def frame_beats(self) -> int:
-        return self.H
-
-    @property
-    def result_beats(self) -> int:
-        return self.H
