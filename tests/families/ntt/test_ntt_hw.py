@@ -45,6 +45,10 @@ CONFIGS = [
                      "twiddles": "load"}),                                       # b scaled by a pass
     ("ntt-polymul", {"q": "0xfff00001", "base": "0xffdf0001", "logqh": "16", "n": "16", "pe": "2",
                      "reduction": "k2red", "twiddles": "load"}),                 # an RNS base loaded
+    # the standards' rings: ML-KEM's incomplete NTT and FIPS 203's base case (products, basecase)
+    ("ntt-polymul", {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"}),
+    ("ntt-polymul", {"profile": "ml-kem", "pe": "8", "reduction": "barrett", "dsp": "none", "buffers": "2"}),
+    ("ntt-forward", {"profile": "ml-kem", "pe": "1", "reduction": "montgomery", "dsp": "none"}),
 ]
 SETS = 6
 
@@ -54,8 +58,10 @@ def cid(c):
 
 
 # the default tier runs one case of each behaviour the conformance test's smallest cores do
-# not show: an RNS base loaded through cfg, two buffers with a prime loaded; -m slow all
-DEFAULT_TIER = {"ntt-polymul-0x80130001-16-2-k2red-2-load", "ntt-polymul-0xfff00001-0xffdf0001-16-16-2-k2red-load"}
+# not show: an RNS base loaded through cfg, two buffers with a prime loaded, ML-KEM's base
+# case; -m slow all
+DEFAULT_TIER = {"ntt-polymul-0x80130001-16-2-k2red-2-load", "ntt-polymul-0xfff00001-0xffdf0001-16-16-2-k2red-load",
+                "ntt-polymul-ml-kem-2-k2red-none"}
 CASES = [pytest.param(*c, id=cid(c), marks=[] if cid(c) in DEFAULT_TIER else [pytest.mark.slow]) for c in CONFIGS]
 
 

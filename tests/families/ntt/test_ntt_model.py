@@ -211,18 +211,19 @@ def test_twiddle_roms():
     assert row_lanes(5, 2, 8) == (1, 1, 3)
 
 
-def stalls(n: int, pe: int, D: int) -> int:
+def stalls(n: int, pe: int, D: int, k: int = 0) -> int:
     """G, the cycles a transform's passes wait for rows still in the pipeline, in closed form
     (H = n/(2P), R = n/P): a pair pass of distance d rows reads, at its cycle x, rows the pass
     before wrote up to d/2 issues later than x; a row pass (and a pair pass with d = 1)
-    reads what the pass before wrote at the same issue cycle."""
-    H, R = n // (2 * pe), n // pe
+    reads what the pass before wrote at the same issue cycle. incomplete=k drops the last k
+    passes, and with them the last k waits."""
+    H, R, log_p = n // (2 * pe), n // pe, pe.bit_length() - 1
 
     def g(x):
         return max(0, x)
 
-    return (sum(g(2 ** i + D + 1 - H) for i in range(R.bit_length() - 2))
-            + (pe.bit_length() - 1) * g(D + 1 - H))
+    return (sum(g(2 ** i + D + 1 - H) for i in range(max(0, k - log_p), R.bit_length() - 2))
+            + max(0, log_p - k) * g(D + 1 - H))
 
 
 def test_cycle_formulas():

@@ -26,10 +26,12 @@ from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, regis
 from . import hw
 from .model import pack_fields, run
 from .plan import ConfigMap, NttPlan, PrimeSchedule, drain, pass_starts, passes
+from .profiles import PROFILES
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
          "(IACR ePrint 2024/1890), Sec. 2.2 and 5.4")
 
+Profile = Literal["", "ml-kem", "ml-dsa", "falcon-512", "falcon-1024"]
 Reduction = Literal["montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
                     "montgomery-shift"]
 REDUCTIONS = typing.get_args(Reduction)
@@ -39,14 +41,20 @@ MIN_Q_BITS, MAX_Q_BITS = 8, 128     # the modmul reductions' q (family modmul's 
 
 @dataclasses.dataclass(frozen=True)
 class NttParams:
-    q: int = param(help="the prime modulus, q = 1 mod 2n (a generation-time constant)",
-                   bits=(MIN_Q_BITS, MAX_Q_BITS))
-    n: int = param(help="polynomial length (ring Z_q[x]/(x^n+1))", kind=POW2, lo=MIN_N, hi=MAX_N)
+    q: int = param(0, help="the prime modulus, q = 1 mod 2n/2^incomplete (a generation-time constant; "
+                           "0: the profile's)", bits=(MIN_Q_BITS, MAX_Q_BITS))
+    n: int = param(0, help="polynomial length, ring Z_q[x]/(x^n+1) (0: the profile's)", kind=POW2, lo=MIN_N,
+                   hi=MAX_N)
+    profile: Profile = param("", help="a standard's ring, its NTT exactly as the standard defines it: "
+                                      + ", ".join(PROFILES) + " (fixes q, n, psi and incomplete; empty: none)")
+    incomplete: int = param(0, help="k: the transforms stop k layers early, leaving n/2^k residues mod "
+                                    "x^(2^k) - psi^(2 bitrev(i)+1) (for a q with no primitive 2n-th root; "
+                                    "ML-KEM: 1)", lo=0, hi=MAX_N.bit_length() - 2)
     pe: int = param(4, help="P, butterfly units, dividing n/2", kind=POW2, lo=1, hi=MAX_PE)
     reduction: Reduction = param("montgomery", help="the butterflies' modular multiplier: " + ", ".join(REDUCTIONS))
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (passed to the reduction where it has one)")
-    psi: int = param(0, help="the primitive 2n-th root of unity, psi^n = -1 mod q "
-                             "(0: the smallest one)", bits=(0, MAX_Q_BITS))
+    psi: int = param(0, help="the primitive 2n/2^incomplete-th root of unity, psi^(n/2^incomplete) = -1 "
+                             "mod q (0: the smallest one)", bits=(0, MAX_Q_BITS))
     logqh: int = param(0, help="the reduction's log q_h, q = q_h 2^omega + 1 (wlm, wlm-mixed, k2red "
                                "and the shift forms; 0: as the reduction derives it from q)",
                        lo=0, hi=MAX_Q_BITS - 1)
@@ -71,7 +79,8 @@ class NttParams:
                                       "run-time modulus")
 
 #: the passes' waits for rows still in the pipeline (plan.pass_starts, in closed form)
-STALLS = ("G = sum over i in 0..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) + log2(P) max(0, D + 1 - H): "
+STALLS = ("G = sum over i in max(0, k' - log2(P))..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) "
+          "+ max(0, log2(P) - k') max(0, D + 1 - H), k' = incomplete: "
           "waits between dependent passes")
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
@@ -110,30 +119,55 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
     # --- parameters -------------------------------------------------------------------
     def validate(self, params: NttParams) -> NttParams:
         name = self.name
-        n, pe = params.n, params.pe
+        params = self.apply_profile(params)
+        n, pe, k = params.n, params.pe, params.incomplete
+        if params.q == 0:
+            raise ParameterError(name, "q", "is required (or a profile: " + ", ".join(PROFILES) + ")", "<missing>")
         if not MIN_N <= n <= MAX_N:
             raise ParameterError(name, "n", f"must be in {MIN_N}..{MAX_N}", n)
         if pe > MAX_PE:
             raise ParameterError(name, "pe", f"must be a power of two in 1..{MAX_PE}", pe)
         if (n // 2) % pe:
             raise ParameterError(name, "pe", f"must divide n/2 = {n // 2} (P butterflies per cycle)", pe)
+        if k >= n.bit_length() - 1:
+            raise ParameterError(name, "incomplete", f"must leave a layer: below log2(n) = {n.bit_length() - 1}", k)
         if params.twiddles == "load":
             if params.reduction not in RUNTIME_FLAG:
                 raise ParameterError(name, "twiddles", f"must be rom with reduction={params.reduction}: load "
                                      f"needs a run-time modulus ({', '.join(RUNTIME_FLAG)})", params.twiddles)
         self.reduction_params(params)                    # the reduction's own rules on q
-        q = params.q
-        if not is_ntt_friendly(q, n):
+        q, span = params.q, n >> k                     # span: the length of the NTT the layers make
+        if not is_ntt_friendly(q, span):
             top = v2(q - 1) - 1               # q = 1 mod 2n for n up to 2^(v2(q-1) - 1)
-            largest = f"the largest negacyclic NTT q has is n = {1 << top}" if top >= 1 else "q has none"
-            raise ParameterError(name, "q", f"must be NTT-friendly for n={n}: q = 1 mod 2n = {2 * n} "
-                                 f"(q - 1 = {(q - 1) >> (top + 1)} * 2^{top + 1}: {largest})", hex(q))
+            largest = f"the largest complete negacyclic NTT q has is n = {1 << top}" if top >= 1 else "q has none"
+            hint = f"; incomplete={n.bit_length() - 1 - top} stops early enough" if top >= 1 else ""
+            raise ParameterError(name, "q", f"must be NTT-friendly for n={n}" + (f", incomplete={k}" if k else "")
+                                 + f": q = 1 mod 2n{f'/2^{k}' if k else ''} = {2 * span} (q - 1 = "
+                                 f"{(q - 1) >> (top + 1)} * 2^{top + 1}: {largest}{hint})", hex(q))
         psi = params.psi
         if psi == 0:
-            psi = primitive_root_of_unity(q, 2 * n)
-        elif not 0 < psi < q or pow(psi, n, q) != q - 1:
-            raise ParameterError(name, "psi", f"must satisfy 0 < psi < q and psi^n = -1 mod q (n={n})", psi)
+            psi = primitive_root_of_unity(q, 2 * span)
+        elif not 0 < psi < q or pow(psi, span, q) != q - 1:
+            raise ParameterError(name, "psi", f"must satisfy 0 < psi < q and psi^{f'(n/2^{k})' if k else 'n'} = -1 "
+                                 f"mod q (n={n}" + (f", incomplete={k}" if k else "") + ")", psi)
         return dataclasses.replace(params, psi=psi, base=",".join(hex(x) for x in self.check_base(params)))
+
+    def apply_profile(self, params: NttParams) -> NttParams:
+        """params with the profile's q, n, psi and incomplete; each given with another value
+        (the standard fixes it) is an error."""
+        if not params.profile:
+            return params
+        fixed = dataclasses.asdict(PROFILES[params.profile])
+        for key, value in fixed.items():
+            given = getattr(params, key, None)
+            if key != "standard" and given not in (value, 0):
+                raise ParameterError(self.name, key, f"is fixed by profile={params.profile} to {value} "
+                                     f"({fixed['standard']})", given)
+        if params.base or params.twiddles == "load":
+            raise ParameterError(self.name, "base" if params.base else "twiddles",
+                                 f"must be unset with profile={params.profile} (the standard's one prime)",
+                                 params.base or params.twiddles)
+        return dataclasses.replace(params, **{k: v for k, v in fixed.items() if k != "standard"})
 
     def check_base(self, params: NttParams) -> list[int]:
         """The RNS base after q: distinct primes that the reduction takes with q's omega and
@@ -166,8 +200,9 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             raise ParameterError(name, argument, f"{what} of q's bit length {params.q.bit_length()}", hex(qj))
         if not is_prime(qj):
             raise ParameterError(name, argument, what, hex(qj))
-        if not is_ntt_friendly(qj, n):
-            raise ParameterError(name, argument, f"{what} NTT-friendly for n={n}: q = 1 mod {2 * n}", hex(qj))
+        if not is_ntt_friendly(qj, n >> params.incomplete):
+            raise ParameterError(name, argument, f"{what} NTT-friendly for n={n}: q = 1 mod "
+                                 f"{2 * n >> params.incomplete}", hex(qj))
         try:
             mpj = self.residue_params(params, mp, qj)
         except ParameterError as e:
@@ -186,7 +221,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         """params for the moduli `primes` (q's log q_h; the first prime's smallest psi): the
         model of a core that has loaded them."""
         logqh = self.reduction_params(params).logqh
-        return dataclasses.replace(params, q=primes[0], psi=primitive_root_of_unity(primes[0], 2 * params.n),
+        span = params.n >> params.incomplete
+        return dataclasses.replace(params, q=primes[0], psi=primitive_root_of_unity(primes[0], 2 * span),
                                    base=",".join(hex(x) for x in primes[1:]), logqh=logqh)
 
     def config_map(self, params: NttParams) -> ConfigMap:
@@ -224,7 +260,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         kind = {2: "proth2l", 3: "proth3l"}.get(len(alg.runtime_of(mp, params.q)), "ntt")
         fam = family(kind, params.q.bit_length(), mp.logqh)
         found: list[int] = []
-        for qj in family_members(fam, log_n=params.n.bit_length() - 1, descending=True):
+        for qj in family_members(fam, log_n=params.n.bit_length() - 1 - params.incomplete, descending=True):
             if len(found) == len(moduli):
                 break
             if qj in moduli:
@@ -289,9 +325,11 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         residues = tuple(mp if j == 0 else self.residue_params(params, mp, qj) for j, qj in enumerate(moduli))
         scales = [alg.scale(mpj) for mpj in residues]
         # polymul with F != 1 scales b: at load with one buffer, in a pass of its own with two
-        shape = passes(self.transform, n, P, self.transform == "polymul" and scales[0] != 1 and params.buffers == 2)
+        k = params.incomplete
+        shape = passes(self.transform, n, P, self.transform == "polymul" and scales[0] != 1 and params.buffers == 2,
+                       k)
         primes = tuple(PrimeSchedule.of(shape, self.transform, qj, n, P,
-                                        params.psi if j == 0 else primitive_root_of_unity(qj, 2 * n), F)
+                                        params.psi if j == 0 else primitive_root_of_unity(qj, 2 * (n >> k)), F, k)
                        for j, (qj, F) in enumerate(zip(moduli, scales, strict=True)))
         datapath, config = mp, None
         runtime: tuple[tuple[int, ...], ...] = ()
@@ -379,8 +417,13 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         return hw.NttCore(plan, lambda: alg.datapath(plan.reduction))
 
     def formula(self, params: NttParams) -> str:
-        return ("C = k (log2(n) H + G) + D, H = n/(2P), D = mul_depth + 3, k = residues per frame; "
-                + STALLS)
+        return ("C = k (L H + G) + D, L = log2(n) - incomplete layers, H = n/(2P), D = mul_depth + 3, "
+                "k = residues per frame; " + STALLS)
+
+    def ring_note(self, params: NttParams) -> str:
+        """q, psi, n, the profile's standard, the moduli (moduli_note)."""
+        standard = f" ({params.profile}: {PROFILES[params.profile].standard})" if params.profile else ""
+        return f", q = {params.q:#x}, psi = {params.psi}, n = {params.n}{standard}" + self.moduli_note(params)
 
     def moduli_note(self, params: NttParams) -> str:
         """How the moduli differ from q: an RNS base, primes loaded at run time."""
@@ -415,6 +458,9 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         return {
             "congruence": self.congruence(params),
             "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,
+            "incomplete": params.incomplete,
+            "profile": ({"name": params.profile, "standard": PROFILES[params.profile].standard}
+                        if params.profile else None),
             "moduli": [hex(q) for q in self.moduli(params)], "residues_per_frame": k,
             "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
             "reduction_scale": hex(plan.primes[0].F), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
@@ -453,9 +499,9 @@ class Forward(NttAlgorithm):
 
     def reference(self, params: NttParams) -> str:
         """ok: out[i] = sum_j a_j psi^((2 bitrev(i)+1) j) mod q for coefficients < q, written as
-        the radix-2 network that evaluates it (one modulus, twiddles generated): log2(n) stages
-        of Cooley-Tukey butterflies (u + v s, u - v s) mod q, stage m (m = 1, 2, .., n/2,
-        distance t = n/(2m)) with s = psi^bitrev(m + i) on block i, the twiddles constants
+        the radix-2 network that evaluates it (one modulus, twiddles generated): L = log2(n) - k
+        stages (k = incomplete) of Cooley-Tukey butterflies (u + v s, u - v s) mod q, stage m (m
+        = 1, 2, .., 2^(L-1), distance t = n/(2m)) with s = psi^bitrev_L(m + i) on block i, the twiddles constants
         computed here from psi; v s mod q by long division, u +- v s mod q by one conditional
         correction (the textbook forms for values < q). The network's values are the core's own
         (for every input, not only those < q), so SAT sweeping (iprove) matches them stage by
@@ -466,7 +512,7 @@ class Forward(NttAlgorithm):
         if len(self.moduli(params)) > 1 or params.twiddles == "load":
             raise ParameterError("prove", "base" if params.base else "twiddles", "must be unset (prove takes one "
                                  "generation-time modulus)", params.base or params.twiddles)
-        bits = n.bit_length() - 1
+        bits = n.bit_length() - 1 - params.incomplete
         lines = [f"  function [{w - 1}:0] mod_q(input [{2 * w - 1}:0] x);   // x mod q for x < q 2^{w}: long division",
                  "    integer k;",
                  f"    reg [{2 * w - 1}:0] r;",
@@ -498,8 +544,11 @@ class Forward(NttAlgorithm):
         return "\n".join(lines) + "\n"
 
     def congruence(self, params: NttParams) -> str:
-        return (f"out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order), "
-                f"q = {params.q:#x}, psi = {params.psi}, n = {params.n}" + self.moduli_note(params))
+        k = params.incomplete
+        what = (f"block i of {1 << k} coefficients (out[{1 << k} i ..]) = a mod (x^{1 << k} - psi^(2 bitrev(i)+1)) "
+                f"(negacyclic NTT stopped {k} layer{'s' * (k > 1)} early, bitrev over log2(n) - {k} bits)"
+                if k else "out[i] = a(psi^(2 bitrev(i)+1)) mod q (negacyclic NTT, bit-reversed order)")
+        return what + self.ring_note(params)
 
     def grid(self) -> list[dict[str, str]]:
         # every reduction once at n = 1024 over the three algorithms (P 4..16: shift-add
@@ -513,6 +562,10 @@ class Forward(NttAlgorithm):
             {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "64", "pe": "4",
              "reduction": "k2red"},                                        # RNS, 3 primes
             {"q": "0x80014001", "n": "256", "pe": "4", "buffers": "2"},      # ping-pong
+            # the standards' rings
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red", "dsp": "none"},
+            {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery-shift"},
+            {"profile": "falcon-1024", "pe": "16", "reduction": "barrett"},
         ]
 
 
@@ -523,9 +576,12 @@ class Inverse(NttAlgorithm):
     transform = "inverse"
 
     def congruence(self, params: NttParams) -> str:
-        return (f"out = a, the natural-order coefficients with in[i] = a(psi^(2 bitrev(i)+1)) mod q "
-                f"(inverse negacyclic NTT incl. n^-1), q = {params.q:#x}, psi = {params.psi}, n = {params.n}"
-                + self.moduli_note(params))
+        k = params.incomplete
+        what = (f"out = a, the natural-order coefficients with block i of in = a mod (x^{1 << k} - "
+                f"psi^(2 bitrev(i)+1)) (inverse of the NTT stopped {k} layer{'s' * (k > 1)} early, incl. "
+                f"(n/{1 << k})^-1)" if k else "out = a, the natural-order coefficients with in[i] = "
+                "a(psi^(2 bitrev(i)+1)) mod q (inverse negacyclic NTT incl. n^-1)")
+        return what + self.ring_note(params)
 
     def grid(self) -> list[dict[str, str]]:
         return [
@@ -533,6 +589,9 @@ class Inverse(NttAlgorithm):
             {"q": "0xfff00001", "n": "1024", "pe": "4", "reduction": "barrett"},
             {"q": "0x800a000000000001", "n": "1024", "pe": "4", "reduction": "wlm-mixed"},
             {"q": "0x9fc00001", "n": "1024", "pe": "16", "reduction": "montgomery-shift"},
+            {"profile": "ml-kem", "pe": "4", "reduction": "barrett"},
+            {"profile": "ml-dsa", "pe": "8", "reduction": "k2red"},
+            {"profile": "falcon-512", "pe": "8", "reduction": "montgomery"},
         ]
 
 
@@ -541,6 +600,16 @@ class Polymul(NttAlgorithm):
     name = "ntt-polymul"
     title = "negacyclic polynomial product a*b mod (x^n+1, q): NTT(a), NTT(b), pointwise, INTT"
     transform = "polymul"
+
+    def validate(self, params: NttParams) -> NttParams:
+        params = super().validate(params)
+        if params.incomplete > 1:
+            raise ParameterError(self.name, "incomplete", "must be 0 or 1 for the product (its base case: "
+                                 "degree-1 residues, FIPS 203's BaseCaseMultiply)", params.incomplete)
+        if params.incomplete and params.pe < 2:
+            raise ParameterError(self.name, "pe", "must be at least 2 with incomplete=1 (a residue's two "
+                                 "coefficients sit in one row)", params.pe)
+        return params
 
     def operands(self, params: NttParams) -> list[Operand]:
         w, lanes = params.pe * self.width(params), self.lanes(params)
@@ -553,6 +622,9 @@ class Polymul(NttAlgorithm):
     def formula(self, params: NttParams) -> str:
         plan = self.derived(params)
         scale = " + n/P (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
+        if params.incomplete:     # the base case: products (2 n/P) and basecase (n/P) passes, not pointwise
+            return (f"C = k (3 (L H + G) + 3 n/P{scale} + 2 max(0, D + 1 - H) + max(0, D + 1 - n/P)) + D, "
+                    "L = log2(n) - 1 layers, H = n/(2P), D = mul_depth + 3, k = residues per frame; " + STALLS)
         return (f"C = k (3 log2(n) H + n/P{scale} + 3 G + 2 max(0, D + 1 - H)) + D, H = n/(2P), "
                 "D = mul_depth + 3, k = residues per frame; " + STALLS)
 
@@ -568,4 +640,7 @@ class Polymul(NttAlgorithm):
             {"q": "0x800a000000000001", "n": "64", "pe": "4", "reduction": "wlm-mixed", "buffers": "2"},
             {"q": "0x80140001", "n": "64", "pe": "4", "reduction": "wlm", "twiddles": "load"},   # run-time prime
             {"q": "0x80130001", "n": "64", "pe": "4", "reduction": "k2red", "pipeline": "0101011"},  # 4-stage k2red
+            # ML-KEM: incomplete NTTs and FIPS 203's base case
+            {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"},
+            {"profile": "ml-kem", "pe": "4", "reduction": "montgomery", "buffers": "2"},
         ]

@@ -56,7 +56,8 @@ from .plan import ConfigMap, NttPlan, Pass, issue, log2, parity, row_lanes
 
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
 
-# routes of the rows to the units (read side) and back (write side)
+# routes of the rows to the units (read side) and back (write side); after the row passes'
+# (polymul with incomplete=1): MULX, the products pass's crossed products, and BASE
 PAIR, MUL, ROW0 = 0, 1, 2   # ROW0 + log2(t): a row pass with distance t
 # twiddle (multiplier's second operand) sources
 S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
@@ -101,6 +102,9 @@ class _Build:
         self.LW = self.P * self.w
         self.polymul = plan.transform == "polymul"
         self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
+        self.MULX = ROW0 + max(1, log2(self.P))                # the base case's routes (if any)
+        self.BASE = self.MULX + 1
+        self.basecase = any(ps.kind == "basecase" for ps in plan.passes)
         self.memories()
         self.butterflies()
         self.state()
@@ -155,12 +159,12 @@ class _Build:
     def state(self) -> None:
         """The operation issued this cycle (comb) with its delay line, and the controllers'
         registers."""
-        plan, P, R, K, B = self.plan, self.P, self.R, self.K, self.B
+        plan, R, K, B = self.plan, self.R, self.K, self.B
         abits = self.banks.word_bits
         self.op = DelayLine(self.m, {
             "res": range(K), "buf": range(B), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2,
             "hi_src": 1, "lo_bank": 1, "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
-            "route": range(ROW0 + max(1, log2(P))), "s_src": 2})
+            "route": range(self.BASE + 1 if self.basecase else self.MULX), "s_src": 2})
         self.tw_shared_addr = Signal(range(max(2, plan.k * plan.shared_len)), name="tw_shared_addr")
         self.tw_lane_addr = Signal(range(max(2, plan.k * plan.lane_len)), name="tw_lane_addr")
         # buffer x: busy[x] from its last beat in to the end of its transform, full[x] from
@@ -258,6 +262,13 @@ class _Build:
         if ps.kind == "pointwise":
             m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
                          op["route"].eq(MUL), op["s_src"].eq(S_HI)]
+        elif ps.kind == "products":                        # even c: a_l b_l into a; odd: a_(l^1) b_l into b
+            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(c[0]),
+                         op["route"].eq(Mux(c[0], self.MULX, MUL)), op["s_src"].eq(S_HI)]
+        elif ps.kind == "basecase":
+            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
+                         op["route"].eq(self.BASE), op["s_src"].eq(S_LANE),
+                         self.tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
         elif ps.kind == "scale":
             m.d.comb += [op["lo_src"].eq(SRC_B), op["wset"].eq(1), op["route"].eq(MUL), op["s_src"].eq(S_CONST)]
         else:
@@ -385,6 +396,13 @@ class _Build:
                 m.d.comb += [bf.u.eq(self.lane(lo_row, u)), bf.v.eq(self.lane(hi_row, u))]
             with m.Case(MUL):
                 m.d.comb += [bf.u.eq(0), bf.v.eq(self.lane(lo_row, u))]
+            if self.basecase:
+                half = self.P // 2
+                with m.Case(self.MULX):
+                    m.d.comb += [bf.u.eq(0), bf.v.eq(self.lane(lo_row, u ^ 1))]
+                with m.Case(self.BASE):                    # pair u % (P/2): a's (c0) or b's (c1) lanes
+                    row = lo_row if u < half else hi_row
+                    m.d.comb += [bf.u.eq(self.lane(row, 2 * (u % half))), bf.v.eq(self.lane(row, 2 * (u % half) + 1))]
             for t in self.row_ts:
                 with m.Case(ROW0 + log2(t)):
                     which, lane, l2 = row_lanes(u, t, self.P)
@@ -416,6 +434,12 @@ class _Build:
                 m.d.comb += [lo_w.eq(Cat(*(bf.o0 for bf in units))), hi_w.eq(Cat(*(bf.o1 for bf in units)))]
             with m.Case(MUL):
                 m.d.comb += lo_w.eq(Cat(*(bf.o0 for bf in units)))
+            if self.basecase:
+                half = self.P // 2
+                with m.Case(self.MULX):
+                    m.d.comb += lo_w.eq(Cat(*(bf.o0 for bf in units)))
+                with m.Case(self.BASE):                    # pair j: c0 from unit j, c1 from unit P/2 + j
+                    m.d.comb += lo_w.eq(Cat(*(o for j in range(half) for o in (units[j].o0, units[half + j].o0))))
             for t in self.row_ts:
                 with m.Case(ROW0 + log2(t)):
                     rows = [[None] * self.P, [None] * self.P]

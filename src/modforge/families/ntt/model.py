@@ -19,6 +19,14 @@ Passes (one cycle = one issue):
     u >= P/2 inside row 2c+1, on lanes l = (u mod P/2) with a 0 inserted at bit log2(t),
     and l + t; per-unit twiddles from per-lane ROMs.
   pointwise pass (polymul): cycle c reads row c of a and row c of b, lane-wise products.
+  products and basecase passes (polymul, incomplete=1: the NTTs leave pairs (x_2i, x_2i+1) =
+    x mod (X^2 - gamma_i), gamma_i = psi^(2 bitrev(i) + 1), in lanes 2j, 2j+1 of a row, P >= 2):
+    products, cycles 2c and 2c+1 read row c of a and of b; 2c writes lane l of a's row with
+    a_l b_l, 2c+1 lane l of b's with a_(l^1) b_l (the hardware reads both rows before either
+    write lands). basecase, cycle c reads both rows again; units u < P/2 make pair u's
+    c0 = a0 b0 + gamma a1 b1 (a CT butterfly on a's lanes 2u, 2u+1, s = gamma), units P/2 + u
+    its c1 = a1 b0 + a0 b1 (one on b's lanes, s = 1), written to a's row as lanes 2u, 2u+1:
+    FIPS 203's BaseCaseMultiply, 3R cycles where the pointwise pass takes R.
   scale pass (polymul, two buffers): cycle c multiplies row c of b by F^-2 (see below).
 Each butterfly pass does n/2 butterflies in H cycles; the pointwise and scale passes R.
 Schedule: a pass starts issuing as soon as every row it reads has been written back by the
@@ -107,6 +115,21 @@ def step(plan: NttPlan, prime: PrimeSchedule, mul: Mul, mem: Memory, ps: Pass, c
     if ps.kind == "pointwise":
         lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
         mem[0][op.lo_bank][op.lo_addr] = [mul(x, y) for x, y in zip(lo, hi, strict=True)]
+        return
+    if ps.kind == "products":
+        if c & 1:                                      # both rows were written by cycle c - 1's step
+            return
+        lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
+        mem[0][op.lo_bank][op.lo_addr] = [mul(x, y) for x, y in zip(lo, hi, strict=True)]
+        mem[1][op.hi_bank][op.hi_addr] = [mul(lo[lane ^ 1], hi[lane]) for lane in range(P)]
+        return
+    if ps.kind == "basecase":
+        lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
+        out = []
+        for j in range(P // 2):
+            out.append(butterfly(q, mul, False, lo[2 * j], lo[2 * j + 1], prime.lanes[j][op.tw_addr])[0])
+            out.append(butterfly(q, mul, False, hi[2 * j], hi[2 * j + 1], prime.lanes[P // 2 + j][op.tw_addr])[0])
+        mem[0][op.lo_bank][op.lo_addr] = out
         return
     if ps.kind == "scale":
         assert prime.b_scale is not None

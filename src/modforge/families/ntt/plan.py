@@ -15,7 +15,7 @@ from typing import Any
 
 from amaranth.hdl import Value
 
-from ...math.primes import twiddles as make_twiddles
+from ...math.primes import bit_reverse, twiddles as make_twiddles
 
 TRANSFORMS = ("forward", "inverse", "polymul")
 
@@ -38,12 +38,12 @@ def parity(x: Any) -> Any:
 
 @dataclasses.dataclass(frozen=True)
 class Pass:
-    kind: str        # "pair" (t >= P), "row" (t < P), "pointwise" or "scale"
+    kind: str        # "pair" (t >= P), "row" (t < P), "pointwise", "scale", "products" or "basecase"
     inverse: bool    # GS butterflies (True) or CT
     bank_set: int    # 0: the a banks, 1: the b banks
     t: int           # butterfly distance in coefficients (0: pointwise)
-    issues: int      # cycles that issue reads: H, or R for the pointwise and scale passes
-    tw_base: int     # base address in the shared ROM (pair) or in every lane ROM (row)
+    issues: int      # cycles that issue reads: H, R (pointwise, scale, basecase) or 2R (products)
+    tw_base: int     # base address in the shared ROM (pair) or in every lane ROM (row, basecase)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,7 +69,11 @@ def issue(ps: Pass, c: Any, rows: int, P: int) -> Issue:
     if ps.kind == "row":                                  # rows 2c (bank parity(c)) and 2c+1
         return Issue(parity(c), c, 1 - parity(c) if isinstance(c, int) else ~parity(c), c,
                      ps.tw_base + c)
-    return Issue(parity(c), c >> 1, parity(c), c >> 1, 0)  # pointwise, scale: row c (of a and b)
+    if ps.kind == "products":                             # row c >> 1 of a and b, twice
+        r = c >> 1
+        return Issue(parity(r), r >> 1, parity(r), r >> 1, 0)
+    # pointwise, scale, basecase: row c (of a and b)
+    return Issue(parity(c), c >> 1, parity(c), c >> 1, ps.tw_base + c if ps.kind == "basecase" else 0)
 
 
 def row_lanes(u: int, t: int, P: int) -> tuple[int, int, int]:
@@ -79,33 +83,45 @@ def row_lanes(u: int, t: int, P: int) -> tuple[int, int, int]:
 
 
 # --- the passes and their schedule (the same for every prime of a base) ---------------------
-def passes(transform: str, n: int, P: int, scale_pass: bool) -> tuple[Pass, ...]:
+def passes(transform: str, n: int, P: int, scale_pass: bool, incomplete: int = 0) -> tuple[Pass, ...]:
     """The passes in order, each butterfly pass with its twiddles' base address: a direction's
     R shared-ROM words (pair passes), H words per lane ROM for each (direction, t) of a row
     pass, laid out in the order the passes first use them (word 0 of a shared block unused).
-    scale_pass: polymul with two buffers scales b in a pass of its own, first."""
+    scale_pass: polymul with two buffers scales b in a pass of its own, first. incomplete = k:
+    the transforms stop k layers early (no pass with t < 2^k); polymul then (k = 1) multiplies
+    the degree-1 residues by a products pass and a basecase pass (model.py), not pointwise."""
     if transform not in TRANSFORMS:
         raise ValueError(f"transform must be one of {TRANSFORMS}")
     rows, H = n // P, n // (2 * P)
     shared: dict[bool, int] = {}
-    lanes: dict[tuple[bool, int], int] = {}
+    lanes: dict[tuple[bool, int], tuple[int, int]] = {}   # (direction, t; 0: basecase) -> (base, words)
+
+    def lane_block(key: tuple[bool, int], words: int) -> int:
+        """The base of a block of the lane ROMs, laid out after the blocks before."""
+        if key not in lanes:
+            lanes[key] = (sum(size for _, size in lanes.values()), words)
+        return lanes[key][0]
+
     out: list[Pass] = [Pass("scale", False, 1, 0, rows, 0)] if scale_pass else []
 
     def transform_passes(inverse: bool, bank_set: int) -> None:
-        dists = [1 << k for k in range(log2(n))]          # GS: t = 1, 2, ..., n/2
-        for t in (dists if inverse else dists[::-1]):     # CT: t = n/2, ..., 1
+        dists = [1 << k for k in range(incomplete, log2(n))]  # GS: t = 2^k, ..., n/2
+        for t in (dists if inverse else dists[::-1]):         # CT: t = n/2, ..., 2^k
             if t >= P:
-                base = shared.setdefault(inverse, rows * len(shared))
+                base = shared.setdefault(inverse, min(rows, n >> incomplete) * len(shared))
                 out.append(Pass("pair", inverse, bank_set, t, H, base))
             else:
-                base = lanes.setdefault((inverse, t), H * len(lanes))
-                out.append(Pass("row", inverse, bank_set, t, H, base))
+                out.append(Pass("row", inverse, bank_set, t, H, lane_block((inverse, t), H)))
 
     if transform in ("forward", "polymul"):
         transform_passes(False, 0)
     if transform == "polymul":
         transform_passes(False, 1)
-        out.append(Pass("pointwise", False, 0, 0, rows, 0))
+        if incomplete:
+            out.append(Pass("products", False, 0, 0, 2 * rows, 0))
+            out.append(Pass("basecase", False, 0, 0, rows, lane_block((False, 0), rows)))
+        else:
+            out.append(Pass("pointwise", False, 0, 0, rows, 0))
     if transform in ("inverse", "polymul"):
         transform_passes(True, 0)
     return tuple(out)
@@ -123,9 +139,10 @@ def drain(mul_depth: int) -> int:
 def accesses(ps: Pass, c: int, rows: int, P: int) -> tuple[list[Row], list[Row]]:
     """The rows that cycle c of pass ps reads and writes."""
     op = issue(ps, c, rows, P)
-    if ps.kind == "pointwise":
+    if ps.kind in ("pointwise", "products", "basecase"):
         lo = (0, op.lo_bank, op.lo_addr)
-        return [lo, (1, op.hi_bank, op.hi_addr)], [lo]
+        written = (1, op.hi_bank, op.hi_addr) if ps.kind == "products" and c & 1 else lo
+        return [lo, (1, op.hi_bank, op.hi_addr)], [written]
     if ps.kind == "scale":
         return [(1, op.lo_bank, op.lo_addr)], [(1, op.lo_bank, op.lo_addr)]
     pair = [(ps.bank_set, op.lo_bank, op.lo_addr), (ps.bank_set, op.hi_bank, op.hi_addr)]
@@ -167,11 +184,13 @@ class PrimeSchedule:
 
     @classmethod
     def of(cls, passes: tuple[Pass, ...], transform: str, q: int, n: int, P: int, psi: int,
-           F: int) -> PrimeSchedule:
+           F: int, incomplete: int = 0) -> PrimeSchedule:
         """The words of each block of `passes` (pair: word k = prep(T[k]), k < R; row: unit u's
-        twiddle in cycle c), in the order of their base addresses."""
+        twiddle in cycle c), in the order of their base addresses. T: the table of psi, a
+        primitive 2n/2^k-th root (k = incomplete): T[m] = psi^bitrev(m) over log2(n) - k bits,
+        m < n/2^k, the indices the passes with t >= 2^k use."""
         rows, H = n // P, n // (2 * P)
-        tw = make_twiddles(q, n, psi)
+        tw = make_twiddles(q, n >> incomplete, psi)
         f_inv, half = pow(F, -1, q), pow(2, -1, q)
 
         def prep(inverse: bool, s: int) -> int:
@@ -182,7 +201,16 @@ class PrimeSchedule:
         for ps in passes:
             T = tw.inverse if ps.inverse else tw.forward
             if ps.kind == "pair" and ps.tw_base == len(shared):        # a block not laid out yet
-                shared += [prep(ps.inverse, s) for s in T[:rows]]
+                shared += [prep(ps.inverse, s) for s in T[:rows]]   # incomplete=k: n/2^k < R words
+            elif ps.kind == "basecase" and ps.tw_base == len(lanes[0]):
+                # unit u < P/2: gamma_i = psi^(2 bitrev(i) + 1) of pair i = c P/2 + u (its c0 =
+                # a0 b0 + gamma a1 b1); the others 1 (c1 = a0 b1 + a1 b0)
+                bits = (n >> incomplete).bit_length() - 1
+                for c in range(rows):
+                    for u in range(P):
+                        i = c * P // 2 + u
+                        gamma = pow(psi, 2 * bit_reverse(i, bits) + 1, q) if u < P // 2 else 1
+                        lanes[u].append(prep(False, gamma))
             elif ps.kind == "row" and ps.tw_base == len(lanes[0]):
                 t = ps.t
                 for c in range(H):
