@@ -31,7 +31,7 @@ from .profiles import PROFILES
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
          "(IACR ePrint 2024/1890), Sec. 2.2 and 5.4")
 
-Profile = Literal["", "ml-kem", "ml-dsa", "falcon-512", "falcon-1024"]
+Profile = Literal["none", "ml-kem", "ml-dsa", "falcon-512", "falcon-1024"]
 Reduction = Literal["montgomery", "barrett", "plantard", "wlm", "wlm-mixed", "k2red", "k2red-shift",
                     "montgomery-shift"]
 REDUCTIONS = typing.get_args(Reduction)
@@ -45,8 +45,8 @@ class NttParams:
                            "0: the profile's)", bits=(MIN_Q_BITS, MAX_Q_BITS))
     n: int = param(0, help="polynomial length, ring Z_q[x]/(x^n+1) (0: the profile's)", kind=POW2, lo=MIN_N,
                    hi=MAX_N)
-    profile: Profile = param("", help="a standard's ring, its NTT exactly as the standard defines it: "
-                                      + ", ".join(PROFILES) + " (fixes q, n, psi and incomplete; empty: none)")
+    profile: Profile = param("none", help="a standard's ring, its NTT exactly as the standard defines it: "
+                                          + ", ".join(PROFILES) + " (fixes q, n, psi and incomplete)")
     incomplete: int = param(0, help="k: the transforms stop k layers early, leaving n/2^k residues mod "
                                     "x^(2^k) - psi^(2 bitrev(i)+1) (for a q with no primitive 2n-th root; "
                                     "ML-KEM: 1)", lo=0, hi=MAX_N.bit_length() - 2)
@@ -155,7 +155,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
     def apply_profile(self, params: NttParams) -> NttParams:
         """params with the profile's q, n, psi and incomplete; each given with another value
         (the standard fixes it) is an error."""
-        if not params.profile:
+        if params.profile == "none":
             return params
         fixed = dataclasses.asdict(PROFILES[params.profile])
         for key, value in fixed.items():
@@ -422,7 +422,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
 
     def ring_note(self, params: NttParams) -> str:
         """q, psi, n, the profile's standard, the moduli (moduli_note)."""
-        standard = f" ({params.profile}: {PROFILES[params.profile].standard})" if params.profile else ""
+        standard = f" ({params.profile}: {PROFILES[params.profile].standard})" if params.profile != "none" else ""
         return f", q = {params.q:#x}, psi = {params.psi}, n = {params.n}{standard}" + self.moduli_note(params)
 
     def moduli_note(self, params: NttParams) -> str:
@@ -460,7 +460,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,
             "incomplete": params.incomplete,
             "profile": ({"name": params.profile, "standard": PROFILES[params.profile].standard}
-                        if params.profile else None),
+                        if params.profile != "none" else None),
             "moduli": [hex(q) for q in self.moduli(params)], "residues_per_frame": k,
             "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
             "reduction_scale": hex(plan.primes[0].F), "mul_depth": plan.mul_depth, "drain_D": plan.drain,

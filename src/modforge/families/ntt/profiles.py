@@ -2,6 +2,8 @@
 layers the transform stops early, so a core computes exactly the standard's NTT (its twiddle
 order, its bit-reversed output, its inverse's scaling), not merely "an" NTT of the ring.
 
+Citations: docs/references.md#fips-203, #fips-204, #falcon-1.2.
+
 - ml-kem (FIPS 203, Sec. 4.3): q = 3329 = 13 2^8 + 1, n = 256, zeta = 17, a primitive 256th
   root: no 512th root exists, so the NTT stops one layer early (incomplete=1) and leaves 128
   residues mod x^2 - zeta^(2 BitRev7(i) + 1), multiplied by BaseCaseMultiply; the inverse
