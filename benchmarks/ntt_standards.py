@@ -24,14 +24,24 @@ from modforge.registry import lookup  # noqa: E402
 
 #: the open hand-written ML-KEM multiplier (FIPS 203 NTT, base case and NTT^-1, bit-exact
 #: against kyber-py) measured in modforge's flow, as issue 36 quotes it: butterflies ->
-#: (LUT, FF, DSP, BRAM36 (4 RAMB18 = 2), ECP5 MHz, cycles per NTT, cycles per product)
-PEER = {1: (1202, 527, 1, 2.0, 87.5, 905, 3363), 4: (3358, 1021, 4, 8.0, 84.1, 233, 868)}
+#: (LUT, FF, DSP, BRAM36 (4 RAMB18 = 2), ECP5 MHz, cycles per NTT, per base-case
+#: multiplication (not quoted at 4), per product)
+PEER = {1: (1202, 527, 1, 2.0, 87.5, 905, 648, 3363), 4: (3358, 1021, 4, 8.0, 84.1, 233, None, 868)}
+NAMES = {"ntt-forward": "NTT", "ntt-basemul": "base case", "ntt-polymul": "product"}
 
 
 def cycles(r: dict) -> int:
     """The design's compute cycles per NTT or per product (its formula)."""
     alg = lookup(r["algorithm"])
     return alg.cycles(alg.parse({k: str(v) for k, v in r["params"].items()}))
+
+
+def luts(r: dict | None) -> int | None:
+    """LUTs as logic plus LUTs as RAM (the coefficient banks and twiddle ROMs; the peer's
+    sit in block RAM)."""
+    if not r or not r["lut"]:
+        return None
+    return r["lut"] + ((r["metrics"] or {}).get("lutram") or 0)
 
 
 def key(r: dict) -> tuple:
@@ -49,20 +59,21 @@ def rows_of(records: list[dict]) -> dict[tuple, dict[str, dict]]:
 
 def table(by: dict[tuple, dict[str, dict]], profile: str) -> list[str]:
     lines = [f"### {profile}", "",
-             "| design | P | LUT | FF | DSP | BRAM36 | ECP5 LUT | ECP5 MHz | cycles | LUT x cycles (xcup) "
-             "| ATP (ECP5 LUT x us) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| design | P | LUT | LUTRAM | FF | DSP | BRAM36 | ECP5 LUT | ECP5 MHz | cycles | (LUT + LUTRAM) x cycles "
+             "(xcup) | ATP (ECP5 LUT x us) |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for k in sorted(x for x in by if x[0] == profile):
         x, e = by[k].get("xcup"), by[k].get("ecp5")
         r = x or e
         assert r is not None
         c = cycles(r)
-        bram = ((x or {}).get("metrics") or {}).get("bram")
+        m = (x or {}).get("metrics") or {}
         fmax = e["fmax_mhz"] if e else None
         atp = e["lut"] * c / fmax if e and fmax and e["lut"] else None
-        name = {"ntt-forward": "NTT", "ntt-polymul": "product"}.get(k[1], k[1] + (f" small={k[3]}" if k[3] else ""))
-        lines.append(f"| {name} | {k[2]} | {fmt(x and x['lut'])} | {fmt(x and x['ff'])} | {fmt(x and x['dsp'])} "
-                     f"| {fmt(bram)} | {fmt(e and e['lut'])} | {fmt(fmax)} | {fmt(c)} | "
-                     f"{fmt(x['lut'] * c if x and x['lut'] else None)} | {fmt(atp, 0)} |")
+        name = NAMES.get(k[1], k[1] + (f" small={k[3]}" if k[3] else ""))
+        all_luts = luts(x)
+        lines.append(f"| {name} | {k[2]} | {fmt(x and x['lut'])} | {fmt(m.get('lutram'))} | {fmt(x and x['ff'])} "
+                     f"| {fmt(x and x['dsp'])} | {fmt(m.get('bram'))} | {fmt(e and e['lut'])} | {fmt(fmax)} "
+                     f"| {fmt(c)} | {fmt(all_luts * c if all_luts else None)} | {fmt(atp, 0)} |")
     return lines
 
 
@@ -71,19 +82,21 @@ def peer_comparison(by: dict[tuple, dict[str, dict]]) -> list[str]:
     at least its, LUT x cycles at most 0.8x) at 1 and 4 butterflies; our product needs P >= 2,
     so P = 2 stands beside its 1-butterfly product."""
     lines = ["### ML-KEM beside the open hand-written multiplier (its figures in modforge's flow)", "",
-             "| peer butterflies | what | ours P | LUT ours/peer | DSP ours/peer | ECP5 MHz ours/peer "
-             "| cycles ours/peer | LUT x cycles ours/peer |", "|---|---|---|---|---|---|---|---|"]
-    for bf, (lut, _ff, dsp, _bram, mhz, ntt, product) in PEER.items():
-        for alg, what, peer_cycles, ours_p in (("ntt-forward", "NTT", ntt, bf), ("ntt-polymul", "product", product,
-                                                                                 max(2, bf))):
+             "| peer butterflies | what | ours P | LUT + LUTRAM ours / LUT peer | DSP ours/peer | BRAM36 ours/peer "
+             "| ECP5 MHz ours/peer | cycles ours/peer | LUT x cycles ours/peer |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for bf, (lut, _ff, dsp, bram, mhz, ntt, base, product) in PEER.items():
+        for alg, peer_cycles in (("ntt-forward", ntt), ("ntt-basemul", base), ("ntt-polymul", product)):
+            ours_p = bf if alg == "ntt-forward" else max(2, bf)
             got = by.get(("ml-kem", alg, ours_p, 0), {})
             x, e = got.get("xcup"), got.get("ecp5")
-            if not x:
+            if not x or not peer_cycles:
                 continue
-            c = cycles(x)
-            lines.append(f"| {bf} | {what} | {ours_p} | {x['lut']:,}/{lut:,} | {x['dsp']}/{dsp} | "
-                         f"{fmt(e and e['fmax_mhz'])}/{mhz} | {c:,}/{peer_cycles:,} | "
-                         f"{x['lut'] * c / (lut * peer_cycles):.2f} |")
+            what = NAMES[alg]
+            c, ours = cycles(x), luts(x) or 0
+            lines.append(f"| {bf} | {what} | {ours_p} | {ours:,}/{lut:,} | {x['dsp']}/{dsp} | "
+                         f"{fmt((x['metrics'] or {}).get('bram'))}/{bram} | {fmt(e and e['fmax_mhz'])}/{mhz} | "
+                         f"{c:,}/{peer_cycles:,} | {ours * c / (lut * peer_cycles):.2f} |")
     return lines
 
 

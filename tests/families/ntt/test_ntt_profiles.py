@@ -18,7 +18,7 @@ from modforge.math.primes import bit_reverse, intt_negacyclic, ntt_negacyclic, t
 from modforge.registry import lookup
 from tests.families.ntt.test_ntt_model import schoolbook, stalls
 
-FWD, INV, MUL = (lookup(f"ntt-{t}") for t in ("forward", "inverse", "polymul"))
+FWD, INV, MUL, BASE = (lookup(f"ntt-{t}") for t in ("forward", "inverse", "polymul", "basemul"))
 
 
 def special(q: int, n: int, rng: random.Random) -> list[list[int]]:
@@ -45,6 +45,18 @@ def test_ml_kem_is_fips_203(reduction):
     for a, b in zip(polys, polys[1:] + polys[:1], strict=True):
         want = (ring(list(a)).to_ntt() * ring(list(b)).to_ntt()).from_ntt().coeffs
         assert MUL.model(pm, a, b) == want == schoolbook(a, b, 3329)
+
+
+@pytest.mark.parametrize("reduction, pe, buffers", [("k2red-shift", 2, 1), ("montgomery", 8, 2), ("barrett", 4, 1)])
+def test_basemul_is_multiply_ntts(reduction, pe, buffers):
+    """ntt-basemul: FIPS 203's MultiplyNTTs (ML-KEM) and FIPS 204's pointwise product (ML-DSA)
+    on NTT-domain polynomials, as kyber-py and dilithium-py compute them."""
+    rng = random.Random(pe)
+    for profile, ring, q in (("ml-kem", KyberRing(), 3329), ("ml-dsa", DilithiumRing(), 8380417)):
+        p = BASE.parse({"profile": profile, "pe": str(pe), "reduction": reduction, "buffers": str(buffers)})
+        polys = special(q, 256, rng)
+        for a, b in zip(polys, polys[2:] + polys[:2], strict=True):
+            assert BASE.model(p, a, b) == (ring(list(a), is_ntt=True) * ring(list(b), is_ntt=True)).coeffs
 
 
 @pytest.mark.parametrize("reduction", ["montgomery", "k2red", "montgomery-shift"])
@@ -156,3 +168,8 @@ def test_incomplete_cycle_formulas(reduction):
                 C = 3 * transform + 3 * R + 2 * max(0, D + 1 - H) + max(0, D + 1 - R) + D
                 assert MUL.cycles(pm) == C, (n, pe)
                 assert MUL.latency(pm) == R + C + 3 and MUL.initiation_interval(pm) == R + C
+            if k == 1 and pe >= 2:                             # basemul: products, basecase (+ b's scale pass)
+                for buffers in (1, 2):
+                    pb = BASE.parse({**cfg, "buffers": str(buffers)})
+                    scale = R + max(0, D + 1 - R) if buffers == 2 and reduction != "barrett" else 0
+                    assert BASE.cycles(pb) == 3 * R + max(0, D + 1 - R) + scale + D, (n, pe, buffers)

@@ -25,7 +25,7 @@ from ...math.primes import family, family_members, is_ntt_friendly, is_prime, pr
 from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
 from . import hw
 from .model import pack_fields, run
-from .plan import ConfigMap, NttPlan, PrimeSchedule, drain, pass_starts, passes
+from .plan import TWO_OPERANDS, ConfigMap, NttPlan, PrimeSchedule, drain, pass_starts, passes
 from .profiles import PROFILES
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
@@ -114,7 +114,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
     frames = True
     config_stream = True
     uses = ("modmul",)                   # the butterflies' reduction: lookup("modmul-<reduction>")
-    transform: str                       # "forward", "inverse" or "polymul"
+    transform: str                       # "forward", "inverse", "polymul" or "basemul"
 
     # --- parameters -------------------------------------------------------------------
     def validate(self, params: NttParams) -> NttParams:
@@ -326,7 +326,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         scales = [alg.scale(mpj) for mpj in residues]
         # polymul with F != 1 scales b: at load with one buffer, in a pass of its own with two
         k = params.incomplete
-        shape = passes(self.transform, n, P, self.transform == "polymul" and scales[0] != 1 and params.buffers == 2,
+        shape = passes(self.transform, n, P, self.transform in TWO_OPERANDS and scales[0] != 1 and params.buffers == 2,
                        k)
         primes = tuple(PrimeSchedule.of(shape, self.transform, qj, n, P,
                                         params.psi if j == 0 else primitive_root_of_unity(qj, 2 * (n >> k)), F, k)
@@ -454,7 +454,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         mp = plan.residues[0]
         n, P, w = params.n, params.pe, self.width(params)
         k = len(self.moduli(params))
-        sets = 2 if self.transform == "polymul" else 1
+        sets = 2 if self.transform in TWO_OPERANDS else 1
         return {
             "congruence": self.congruence(params),
             "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,
@@ -643,4 +643,37 @@ class Polymul(NttAlgorithm):
             # ML-KEM: incomplete NTTs and FIPS 203's base case
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"},
             {"profile": "ml-kem", "pe": "4", "reduction": "montgomery", "buffers": "2"},
+        ]
+
+
+@register
+class Basemul(Polymul):
+    name = "ntt-basemul"
+    title = ("NTT-domain product: pointwise, or (incomplete=1) FIPS 203's base case on the degree-1 "
+             "residues; a and b already transformed")
+    transform = "basemul"
+
+    def congruence(self, params: NttParams) -> str:
+        if params.incomplete:
+            what = ("c = a o b in the NTT domain: pair i, (c[2i], c[2i+1]) = (a[2i] + a[2i+1] x)(b[2i] + "
+                    "b[2i+1] x) mod (x^2 - psi^(2 bitrev(i)+1), q), bitrev over log2(n) - 1 bits "
+                    "(FIPS 203's MultiplyNTTs)")
+        else:
+            what = "c[i] = a[i] b[i] mod q (the pointwise product of two NTTs)"
+        return what + self.ring_note(params)
+
+    def formula(self, params: NttParams) -> str:
+        plan = self.derived(params)
+        scale = " + n/P + max(0, D + 1 - n/P) (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
+        if params.incomplete:
+            return (f"C = k (3 n/P + max(0, D + 1 - n/P){scale}) + D, D = mul_depth + 3, k = residues per frame: "
+                    "products (2 n/P), basecase (n/P)")
+        return f"C = k (n/P{scale}) + D, D = mul_depth + 3, k = residues per frame: the pointwise pass"
+
+    def grid(self) -> list[dict[str, str]]:
+        return [
+            {"q": "7681", "n": "16", "pe": "2", "incomplete": "1", "reduction": "barrett", "dsp": "none"},
+            {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift"},
+            {"profile": "ml-kem", "pe": "8", "reduction": "montgomery", "buffers": "2"},
+            {"profile": "ml-dsa", "pe": "4", "reduction": "k2red-shift"},                  # pointwise
         ]

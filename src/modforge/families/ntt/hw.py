@@ -80,9 +80,8 @@ class NttCore(wiring.Component):
             raise RuntimeError("the reduction's pipeline depth differs from the plan's")
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
-        operands = 2 if plan.transform == "polymul" else 1
         super().__init__({
-            "i": In(stream.Signature(operands * plan.P * plan.w)),
+            "i": In(stream.Signature(plan.operands * plan.P * plan.w)),
             "o": Out(stream.Signature(plan.P * plan.w)),
         } | ({"cfg": In(stream.Signature(plan.config.width))} if plan.config else {}))
 
@@ -100,7 +99,7 @@ class _Build:
         self.core, self.w, self.config, self.m = core, plan.w, plan.config, Module()
         self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, plan.k, plan.buffers
         self.LW = self.P * self.w
-        self.polymul = plan.transform == "polymul"
+        self.two = plan.operands == 2                      # a and b (polymul, basemul)
         self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
         self.MULX = ROW0 + max(1, log2(self.P))                # the base case's routes (if any)
         self.BASE = self.MULX + 1
@@ -122,12 +121,12 @@ class _Build:
 
     # --- blocks ---------------------------------------------------------------------------
     def memories(self) -> None:
-        """Coefficient banks (a, and b for polymul; per buffer): row r of residue j in bank
+        """Coefficient banks (a, and b for polymul and basemul; per buffer): row r of residue j in bank
         parity(r) at word r >> 1 of region j. Twiddle ROMs: one shared (pair passes), one
         per lane (row passes); RAMs the cfg stream writes with twiddles=load (tw_writes[sel])."""
         m, plan, B = self.m, self.plan, self.B
         self.res = Signal(range(self.K), name="residue")    # the residue computed
-        self.banks = Banks(self.LW, self.R // 2, sets=2 if self.polymul else 1, buffers=B, regions=self.K,
+        self.banks = Banks(self.LW, self.R // 2, sets=plan.operands, buffers=B, regions=self.K,
                            names=lambda x, st, b: f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else ""))
         self.banks.build(m)
         self.tw_writes: dict[int, Any] = {}
@@ -217,7 +216,7 @@ class _Build:
         m.d.comb += take.eq(core.i.valid & core.i.ready)
         LW = self.LW
         self.in_a = core.i.payload[:LW]
-        self.in_b = core.i.payload[LW:2 * LW] if self.polymul else None
+        self.in_b = core.i.payload[LW:2 * LW] if self.two else None
         self.inb = Signal(LW, name="inb")                # b beat, one cycle later (as a RAM read)
         if self.plan.scale_at_load:
             m.d.sync += self.inb.eq(self.in_b)
@@ -350,7 +349,7 @@ class _Build:
             with m.Case(SRC_IN):
                 m.d.comb += lo_row.eq(self.inb)
         m.d.comb += hi_row.eq(Mux(hi_src, banks.data(1, hi_bank, buf1), banks.data(0, hi_bank, buf1))
-                              if self.polymul else banks.data(0, hi_bank, buf1))
+                              if self.two else banks.data(0, hi_bank, buf1))
         return lo_row, hi_row
 
     def per_residue(self, values: list[Any], width: int) -> Value:

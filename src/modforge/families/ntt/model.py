@@ -88,7 +88,7 @@ def run(plan: NttPlan, muls: Sequence[Mul], a: list[int], b: list[int] | None = 
 def run_residue(plan: NttPlan, prime: PrimeSchedule, mul: Mul, a: list[int], b: list[int] | None) -> list[int]:
     """One residue: load (rows into banks), run every pass, unload rows 0..R-1 in order."""
     P, R = plan.P, plan.rows
-    sets = 2 if plan.transform == "polymul" else 1
+    sets = plan.operands
     mem: Memory = [[[[] for _ in range(R // 2)] for _ in range(2)] for _ in range(sets)]
     for r in range(R):
         mem[0][parity(r)][r >> 1] = list(a[r * P:(r + 1) * P])

@@ -17,7 +17,8 @@ from amaranth.hdl import Value
 
 from ...math.primes import bit_reverse, twiddles as make_twiddles
 
-TRANSFORMS = ("forward", "inverse", "polymul")
+TRANSFORMS = ("forward", "inverse", "polymul", "basemul")
+TWO_OPERANDS = ("polymul", "basemul")     # a and b: two bank sets, b scaled by F^-2
 
 
 def log2(x: int) -> int:
@@ -117,6 +118,7 @@ def passes(transform: str, n: int, P: int, scale_pass: bool, incomplete: int = 0
         transform_passes(False, 0)
     if transform == "polymul":
         transform_passes(False, 1)
+    if transform in TWO_OPERANDS:
         if incomplete:
             out.append(Pass("products", False, 0, 0, 2 * rows, 0))
             out.append(Pass("basecase", False, 0, 0, rows, lane_block((False, 0), rows)))
@@ -218,7 +220,7 @@ class PrimeSchedule:
                         hi, lane, _ = row_lanes(u, t, P)
                         j = (2 * c + hi) * P + lane             # coefficient index of the 'u' input
                         lanes[u].append(prep(ps.inverse, T[n // (2 * t) + j // (2 * t)]))
-        b_scale = pow(F, -2, q) if transform == "polymul" and F != 1 else None
+        b_scale = pow(F, -2, q) if transform in TWO_OPERANDS and F != 1 else None
         return cls(q, psi, F, tuple(shared), tuple(tuple(lane) for lane in lanes), b_scale)
 
     @property
@@ -308,6 +310,11 @@ class NttPlan:
     def H(self) -> int:
         """n/(2P): the cycles of a butterfly pass."""
         return self.n // (2 * self.P)
+
+    @property
+    def operands(self) -> int:
+        """Polynomials a frame: a (and b): the bank sets."""
+        return 2 if self.transform in TWO_OPERANDS else 1
 
     @property
     def k(self) -> int:
