@@ -27,13 +27,16 @@ def special(q: int, n: int, rng: random.Random) -> list[list[int]]:
     return [[0] * n, [q - 1] * n, *single] + [[rng.randrange(q) for _ in range(n)] for _ in range(3)]
 
 
-@pytest.mark.parametrize("reduction", ["montgomery", "barrett", "k2red", "wlm"])
-def test_ml_kem_is_fips_203(reduction):
+@pytest.mark.parametrize("reduction, pe, extra", [("montgomery", 1, {}), ("barrett", 4, {}), ("k2red", 2, {}),
+                                                  ("k2red-shift", 2, {}), ("wlm", 8, {}),
+                                                  ("plantard", 4, {"beta": "13"})])   # 3329 < 2^13/phi
+def test_ml_kem_is_fips_203(reduction, pe, extra):
     """NTT (Algorithm 9), NTT^-1 with 3303 = 128^-1 (Algorithm 10) and MultiplyNTTs
-    (Algorithms 11-12) as kyber-py computes them; the product also equals the schoolbook one."""
+    (Algorithms 11-12) as kyber-py computes them, with each reduction the issue names
+    (Barrett, Montgomery, K2RED for 3329 = 13 2^8 + 1, Plantard); the product also equals
+    the schoolbook one."""
     ring, rng = KyberRing(), random.Random(203)
-    pe = {"montgomery": 1, "barrett": 4, "k2red": 2, "wlm": 8}[reduction]
-    cfg = {"profile": "ml-kem", "pe": str(pe), "reduction": reduction, "dsp": "none"}
+    cfg = {"profile": "ml-kem", "pe": str(pe), "reduction": reduction, "dsp": "none", **extra}
     pf, pi, pm = FWD.parse(cfg), INV.parse(cfg), MUL.parse({**cfg, "pe": str(max(2, pe))})
     assert (pf.q, pf.n, pf.psi, pf.incomplete) == (3329, 256, 17, 1)
     polys = special(3329, 256, rng)
