@@ -210,6 +210,10 @@ BOX = set("─━│┃┏┓┗┛┡┩├┤┬┴┼╇╈═║╭╮╰╯
     (["poly", "check", "p=3", f"poly=x^{300}+x+2"], "argument 'poly' must have degree at most 256 over GF(3)"),
     (["config", "gf2n-blakely", "n=9", "--prime", "3"], "config: argument 'ALGORITHM' must have a cfg stream (rsa-"),
     (["generate", "gf2n-blakely", "n=9", "--vectors", "1000000000"], "argument '--vectors' must be in 1..1000000"),
+    (["primes", "form", "q=p999"], "primes form: argument 'q' must be an integer (decimal or 0x hex) or one of p256,"),
+    (["primes", "form", f"q={(1 << 255) - 20}"], "argument 'q' must be an odd prime (it is even)"),
+    (["primes", "form", f"q={(1 << 1100) - 1}"], "argument 'q'"),
+    (["generate", "ntt-forward", "profile=ml-kem", "q=7681"], "argument 'q' is fixed by profile=ml-kem to 3329"),
 ])
 def test_bounds_before_any_search(tmp_path, capsys, monkeypatch, argv, needle):
     """Every argument has a stated upper bound, checked before anything searches or is written:
@@ -367,3 +371,12 @@ def test_a_polynomial_is_bounded_before_it_is_parsed(capsys, argv, needle):
     """A huge exponent is refused from the text (parsing it would allocate a coefficient each)."""
     code, _, err = run(capsys, *argv)
     assert code == 2 and needle in err, err
+
+
+def test_primes_form_names_the_reductions(capsys):
+    """A curve's prime: its forms, and the reductions each allows (piped: plain lines)."""
+    code, out, _ = run(capsys, "primes", "form", "q=25519")
+    assert code == 0 and "pseudo-mersenne (k=255, c=19): pseudo-mersenne, montgomery, barrett" in out
+    code, out, _ = run(capsys, "primes", "form", "q=p256", "--json")
+    data = json.loads(out)
+    assert data["name"] == "p256" and data["reductions"][0] == "solinas" and data["bits"] == 256

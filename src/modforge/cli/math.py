@@ -94,6 +94,12 @@ class PrimesRnsArgs(FamilyBase):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class PrimesFormArgs:
+    q: str = param(help="a prime of 128..1024 bits (decimal or 0x...) or a curve's: p256, p384, p521, secp256k1, "
+                        "25519, 448, bn254, bls12-381, bls12-377")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class PrimesRootsArgs:
     q: int = param(help="an NTT-friendly prime", lo=3, hi=(1 << MAX_BETA) - 1)
     n: int = param(kind=POW2, help="the polynomial length (2n | q-1)", lo=1, hi=1 << 20)
@@ -111,7 +117,8 @@ class RsaParamsArgs:
 
 #: the KEY=VALUE help of each verb, from its dataclass
 ARGS_HELP = {cls: arguments_help(cls) for cls in (PolyCheckArgs, PolySearchArgs, PrimesCheckArgs, PrimesListArgs,
-                                                  PrimesCountArgs, PrimesRnsArgs, PrimesRootsArgs, RsaParamsArgs)}
+                                                  PrimesCountArgs, PrimesRnsArgs, PrimesRootsArgs, RsaParamsArgs,
+                                                  PrimesFormArgs)}
 
 
 def _prime(command: str, p: int) -> int:
@@ -231,6 +238,30 @@ def primes_check(params: list[str] | None = typer.Argument(None, metavar="KEY=VA
             for f in data["families"]:
                 extra = f"  l = {f['l']}" if "l" in f else ""
                 console.print(f"  {f['family']} beta={f['beta']} logqh={f['logqh']}{extra}", highlight=False)
+    emit(as_json, data, human)
+
+
+@primes_app.command("form")
+def primes_form(params: list[str] | None = typer.Argument(None, metavar="KEY=VALUE", help=ARGS_HELP[PrimesFormArgs]),
+                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """The special forms of an elliptic-curve or zero-knowledge prime (pseudo-Mersenne,
+    Solinas, Goldilocks, Montgomery-friendly) and the reductions that apply to it."""
+    from ..math import fields as F
+    spec = arguments("primes form", PrimesFormArgs, params).q
+    q = F.resolve(spec, "primes form")
+    forms = F.check("primes form", q)
+    named = next((n for n in F.NAMED.values() if n.q == q), None)
+    data: dict[str, Any] = {"q": q, "hex": hex(q), "bits": q.bit_length(),
+                            "name": named.name if named else None, "curve": named.curve if named else None,
+                            "forms": [{"form": f.name, "text": str(f), "reductions": list(f.reductions)}
+                                      for f in forms],
+                            "reductions": F.reductions(q)}
+
+    def human() -> None:
+        title = f"{named.name}: {named.curve}, " if named else ""
+        console.print(f"{title}{q.bit_length()}-bit prime {hex(q)}", highlight=False)
+        for f in forms:
+            console.print(f"  {f}: {', '.join(f.reductions)}", highlight=False)
     emit(as_json, data, human)
 
 
