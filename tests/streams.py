@@ -1,6 +1,7 @@
 """amaranth.sim helper shared by the family tests: play a script of beats into a core's i and
 cfg streams with random input stalls and output back-pressure, and collect what leaves o."""
 
+from amaranth.hdl import Value
 from amaranth.sim import Simulator
 
 
@@ -19,11 +20,11 @@ def play(core, script: list[tuple[str, int]], expected_beats: int, rng, cycles: 
             ctx.set(core.i.valid, offer and port == "i")
             ctx.set(core.cfg.valid, offer and port == "cfg")
             if port is not None:
-                ctx.set(core.i.payload if port == "i" else core.cfg.payload, payload)
+                ctx.set(Value.cast(core.i.payload if port == "i" else core.cfg.payload), payload)
             o_ready = rng.random() < 0.7
             ctx.set(core.o.ready, o_ready)
             if ctx.get(core.o.valid) and o_ready:
-                outs.append(ctx.get(core.o.payload))
+                outs.append(ctx.get(Value.cast(core.o.payload)))
             if offer and ctx.get(core.i.ready if port == "i" else core.cfg.ready):
                 k += 1
             await ctx.tick()

@@ -156,15 +156,9 @@ def timing_text(cycles: int, latency: int, initiation_interval: int, frame_beats
 
 
 def payload_lines(stream: str, fields: list[dict], indent: str = "  ") -> list[str]:
-    """The header's bit map of a stream: a line a field, its parts below it."""
-    lines = []
-    for f in fields:
-        bits = "bit" if f.get("lane_width") == 1 else "bits"
-        lanes = f" ({f['lanes']} lanes of {f['lane_width']} {bits})" if "lanes" in f else ""
-        lines.append(f"{indent}{stream}__payload[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; "
-                     f"{f['domain']}{lanes}")
-        lines += payload_lines(stream, f.get("parts", []), indent + "  ")
-    return lines
+    """The header's bit map of a stream: a line a field, its parts below it (ip.bit_map_lines,
+    as the IP files write it)."""
+    return ip.bit_map_lines(fields, f"{stream}__payload", indent)
 
 
 def _header(algorithm: Algorithm, plan: Plan, core: Any) -> str:

@@ -44,13 +44,24 @@ def _range(width: int) -> str:
     return f"[{width - 1}:0]" if width > 1 else ""
 
 
+def bit_map_lines(fields: list[dict], prefix: str, indent: str = "") -> list[str]:
+    """A payload's bit map (design.json's payload records): a line a field, `prefix` before its
+    bit range, its lanes, its parts below it (indented): the Verilog header's and the IP's."""
+    lines = []
+    for f in fields:
+        bits = "bit" if f.get("lane_width") == 1 else "bits"
+        lanes = f" ({f['lanes']} lanes of {f['lane_width']} {bits})" if "lanes" in f else ""
+        lines.append(f"{indent}{prefix}[{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; {f['domain']}{lanes}")
+        lines += bit_map_lines(f.get("parts", []), prefix, indent + "  ")
+    return lines
+
+
 def _bit_map(rec: dict, port: dict, mark: str, indent: str) -> list[str]:
-    """The payload fields of a *__payload port, one comment line each."""
+    """The payload fields of a *__payload port, one comment line each (parts below their field)."""
     stream = port["name"].removesuffix("__payload")
     if stream == port["name"]:
         return []
-    fields = rec["payload"].get(stream, [])
-    return [f"{indent}{mark}   [{f['msb']}:{f['lsb']}] {f['name']}: {f['encoding']}; {f['domain']}" for f in fields]
+    return [f"{indent}{mark} {line}" for line in bit_map_lines(rec["payload"].get(stream, []), "", "  ")]
 
 
 def instantiation(rec: dict) -> str:

@@ -3,7 +3,8 @@ only while `allow`; the registers start at their init values."""
 
 import random
 
-from amaranth.hdl import Module
+from amaranth.hdl import Module, Value
+from amaranth.lib import data
 from amaranth.lib.memory import Memory
 from amaranth.sim import Simulator
 
@@ -20,7 +21,8 @@ def test_loads_registers_and_memory():
     m = Module()
     mem = Memory(shape=6, depth=8, init=[])
     m.submodules.mem = mem
-    loader = ConfigLoader(DATA, WORD, SEL, [("r0", 8, 5), ("r1", 4, 9), ("r2", 8, 0)], {1: mem.write_port()})
+    layout = data.StructLayout({"data": DATA, "word": WORD, "sel": SEL})
+    loader = ConfigLoader(layout, [("r0", 8, 5), ("r1", 4, 9), ("r2", 8, 0)], {1: mem.write_port()})
     loader.build(m)
     rd = mem.read_port(domain="comb")
     rng = random.Random(9)
@@ -35,7 +37,7 @@ def test_loads_registers_and_memory():
             allow, valid = rng.random() < 0.6, rng.random() < 0.7
             ctx.set(loader.allow, allow)
             ctx.set(loader.cfg.valid, valid)
-            ctx.set(loader.cfg.payload, payload(sel, word, data))
+            ctx.set(Value.cast(loader.cfg.payload), payload(sel, word, data))
             assert ctx.get(loader.cfg.ready) == allow
             if valid and allow:
                 if sel == 0 and word < 3:
@@ -46,7 +48,7 @@ def test_loads_registers_and_memory():
             await ctx.tick()
         ctx.set(loader.allow, 0)                          # offered but not allowed: no write
         for sel, word in [(0, 0), (0, 1), (1, 3)]:
-            ctx.set(loader.cfg.payload, payload(sel, word, 0x5a))
+            ctx.set(Value.cast(loader.cfg.payload), payload(sel, word, 0x5a))
             await ctx.tick()
         ctx.set(loader.cfg.valid, 0)
         assert [ctx.get(r) for r in loader.registers] == [regs[j] for j in range(3)]

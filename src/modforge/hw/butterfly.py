@@ -1,7 +1,8 @@
 """The butterfly lane of NTT-style transforms around a pipelined modular multiplier.
 
-`mul` is a modmul datapath (a hw.pipeline.Datapath, built inside the lane's pipeline): it
-computes mul(x, s) = x*s*F mod q in `mul.depth` stages (F its scale; store twiddles as s/F
+`mul` is a modmul datapath (a hw.pipeline.Datapath, built inside the lane's pipeline, its
+operands x, s and the run-time fields viewed through its input layout): it computes
+mul(x, s) = x*s*F mod q in `mul.depth` stages (F its scale; store twiddles as s/F
 for a plain product). Per operation, with gs selecting the kind:
   CT (gs = 0):  o0 = u + mul(v, s),        o1 = u - mul(v, s)       mod q
   GS (gs = 1):  o0 = half(u + v),          o1 = mul(u - v, s)       mod q
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike, signed
+from amaranth.lib import data
 
 from .fermat import PowerMul, control_width, fermat_fold_difference, fermat_sub, fixed_shift, power_mul_depth
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
@@ -68,7 +70,7 @@ class Butterfly(Elaboratable):
         if self.q_rides:                                 # q rides along to the output stage
             q = self._ride(m, q, "q_d0")
         # the multiplier: p = x*s*F mod q, in [0, q)
-        p = build_stages(self.mul, m, Stager(m, Const(1), self.mul.keep), Cat(x, s, rt))
+        p = build_stages(self.mul, m, Stager(m, Const(1), self.mul.keep), data.View(self.mul.in_layout, Cat(x, s, rt)))
         for k in range(self.mul.depth):                  # a, gs (and q) ride along
             a, gs = self._ride(m, a, f"a_d{k + 1}"), self._ride(m, gs, f"gs_d{k + 1}")
             if self.q_rides:

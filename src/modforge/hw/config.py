@@ -1,8 +1,9 @@
-"""A configuration loader: a valid/ready stream of words Cat(data, word, sel) that write,
-while `allow` is high, register `word` of a register file (sel 0) or word `word` of the
-memory whose write port is `ports[sel]` (sel >= 1). The registers are this block's (their
-values after reset: `init`); the memories stay their owner's, this block drives their write
-ports (en, addr, data). A register or memory takes the low bits of data. A plain builder:
+"""A configuration loader: a valid/ready stream of words of three fields, low bits first
+(data, word, sel: the plan's config_layout, whatever it names them), that write, while
+`allow` is high, register `word` of a register file (sel 0) or word `word` of the memory
+whose write port is `ports[sel]` (sel >= 1). The registers are this block's (their values
+after reset: `init`); the memories stay their owner's, this block drives their write ports
+(en, addr, data). A register or memory takes the low bits of data. A plain builder:
 `build(m)` puts its logic into the caller's module m (no module of its own)."""
 
 from __future__ import annotations
@@ -10,31 +11,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from amaranth.hdl import Module, Signal
-from amaranth.lib import stream
+from amaranth.hdl import Module, Signal, Value
+from amaranth.lib import data, stream
 
 
 class ConfigLoader:
     """cfg: the stream (a sink: connect a source to it); allow: take words now (drive it);
     registers: the register file's Signals."""
 
-    def __init__(self, data_bits: int, word_bits: int, sel_bits: int,
-                 registers: Iterable[tuple[str, int, int]], ports: Mapping[int, Any] | None = None) -> None:
-        """registers: (name, width, init) per register; ports: sel -> write port."""
-        self.data_bits, self.word_bits = data_bits, word_bits
+    def __init__(self, layout: data.StructLayout, registers: Iterable[tuple[str, int, int]],
+                 ports: Mapping[int, Any] | None = None) -> None:
+        """layout: the cfg payload's (the plan's config_layout: data, word, sel, low bits first);
+        registers: (name, width, init) per register; ports: sel -> write port."""
+        self.fields = [name for name, _ in layout]
+        if len(self.fields) != 3:
+            raise ValueError(f"a cfg payload is three fields (data, word, sel), got {self.fields}")
         self.registers = [Signal(width, init=init, name=name) for name, width, init in registers]
         self.ports = dict(ports or {})
         if 0 in self.ports:
             raise ValueError("sel 0 is the register file")
-        self.cfg = stream.Signature(data_bits + word_bits + sel_bits).flip().create(path=("cfg",))
+        self.cfg = stream.Signature(layout).flip().create(path=("cfg",))
         self.allow = Signal(name="allow")
 
     def build(self, m: Module) -> None:
         """The block's logic into module m."""
         cfg = self.cfg
-        data = cfg.payload[:self.data_bits]
-        word = cfg.payload[self.data_bits:self.data_bits + self.word_bits]
-        sel = cfg.payload[self.data_bits + self.word_bits:]
+        data, word, sel = (Value.cast(cfg.payload[name]) for name in self.fields)
         m.d.comb += cfg.ready.eq(self.allow)
         take = cfg.valid & cfg.ready
         for k, reg in enumerate(self.registers):

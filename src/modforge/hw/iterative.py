@@ -12,33 +12,39 @@ initiation interval N + 1.
 
 from typing import Any
 
-from amaranth.hdl import Module, Signal, Value
+from amaranth.hdl import Module, Shape, ShapeLike, Signal, Value
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
+#: a datapath's operands: a data.View of its input layout (a Value when that is a plain width)
+Operands = Any
+
 
 class Datapath:
-    """An iterative datapath as a plain builder (no module of its own): `in_width` operand
-    bits to `out_width` result bits in `steps` steps. Subclasses implement
-    `build(m, load, step, index, operands) -> result`:
+    """An iterative datapath as a plain builder (no module of its own): operands of
+    `in_layout` (the plan's input layout, or a width) to a result of `out_layout` in `steps`
+    steps. Subclasses implement `build(m, load, step, index, operands) -> result`:
 
     `load` is high in the cycle the operands arrive; `step` is high in each of the N step
     cycles; `index` counts the steps 0..N-1 (valid while `step`); `operands` is the input
-    payload, valid only while `load`. The result must depend only on registered state, so
-    it holds while the output waits for o.ready.
+    payload (a data.View of `in_layout`: its fields by name), valid only while `load`. The
+    result must depend only on registered state, so it holds while the output waits for
+    o.ready.
     """
 
-    def __init__(self, in_width: int, out_width: int, steps: int) -> None:
+    def __init__(self, in_layout: ShapeLike, out_layout: ShapeLike, steps: int) -> None:
         if steps < 1:
             raise ValueError("an iterative core needs at least one step")
-        self.in_width, self.out_width, self.steps = in_width, out_width, steps
+        self.in_layout, self.out_layout, self.steps = in_layout, out_layout, steps
+        self.in_width, self.out_width = Shape.cast(in_layout).width, Shape.cast(out_layout).width
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         raise NotImplementedError
 
 
 class IterativeCore(wiring.Component):
-    """The stream shell around one Datapath: latency and initiation interval steps + 1."""
+    """The stream shell around one Datapath: its layouts the payloads' (the datapath reads the
+    i payload's View), latency and initiation interval steps + 1."""
 
     def __init__(self, datapath: Datapath) -> None:
         self.datapath = datapath
@@ -46,8 +52,8 @@ class IterativeCore(wiring.Component):
         self.latency = self.steps + 1
         self.initiation_interval = self.steps + 1
         super().__init__({
-            "i": In(stream.Signature(datapath.in_width)),
-            "o": Out(stream.Signature(datapath.out_width)),
+            "i": In(stream.Signature(datapath.in_layout)),
+            "o": Out(stream.Signature(datapath.out_layout)),
         })
 
     def elaborate(self, platform: Any) -> Module:

@@ -6,6 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from amaranth.hdl import Value
+from amaranth.lib import data
+
+#: a plan's (input, output) payload layouts (registry.Plan.input_layout, output_layout)
+Layouts = tuple[data.StructLayout, data.StructLayout]
 
 
 def lanes(field: Any, count: int) -> list[Value]:

@@ -13,7 +13,10 @@ Timing contract (constant for every operand value):
 A datapath is a plain builder (`Datapath`, no module of its own): `build(m, stage,
 operands) -> result` builds the stages in order into the caller's module with `stage(value,
 name)`, which returns a register loaded from `value` when the pipeline advances (`value` may
-depend on the operands or on registers of the stage before). The result must be a register
+depend on the operands or on registers of the stage before). The operands come as its input
+layout says (`in_layout`: the plan's, a data.View whose fields it reads by name; a plain
+width gives a Value); a caller that builds one in its own pipeline views its bits the same
+way (`data.View(datapath.in_layout, bits)`). The result must be a register
 (or a function of registers) of stage L, so it holds while o.ready is low. `build_stages`
 checks that the stages the datapath closes with `stage.next()` are those it declares. The
 shells wrap one: `PipelinedCore(datapath)`, `ParallelCore(datapaths, ...)` (lanes side by
@@ -31,9 +34,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from amaranth.hdl import Cat, Elaboratable, Module, ShapeLike, Signal, Value, ValueLike
-from amaranth.lib import stream, wiring
+from amaranth.hdl import Cat, Elaboratable, Module, Shape, ShapeLike, Signal, Value, ValueLike
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
+
+#: a datapath's operands: a data.View of its input layout (a Value when that is a plain width)
+Operands = Any
 
 
 class Stager:
@@ -66,18 +72,20 @@ class Stager:
 
 
 class Datapath:
-    """A pipelined datapath as a plain builder: `in_width` operand bits to `out_width` result
-    bits over `stages` stages; `keep` (None: all) the stages registered, `depth` their number
-    (the latency). Subclasses implement `build(m, stage, operands) -> result`."""
+    """A pipelined datapath as a plain builder: operands of `in_layout` (the plan's input
+    layout, or a width) to a result of `out_layout` (`in_width`, `out_width`: their bits) over
+    `stages` stages; `keep` (None: all) the stages registered, `depth` their number (the
+    latency). Subclasses implement `build(m, stage, operands) -> result`."""
 
     #: run-time inputs packed after the operands, name -> bits (a modular datapath with a
     #: run-time modulus sets its own; hw.butterfly.Butterfly sizes its `rt` port by it)
     runtime: Mapping[str, int] = MappingProxyType({})
 
-    def __init__(self, in_width: int, out_width: int, stages: int) -> None:
+    def __init__(self, in_layout: ShapeLike, out_layout: ShapeLike, stages: int) -> None:
         if stages < 1:
             raise ValueError("a pipelined datapath needs at least one register stage")
-        self.in_width, self.out_width = in_width, out_width
+        self.in_layout, self.out_layout = in_layout, out_layout
+        self.in_width, self.out_width = Shape.cast(in_layout).width, Shape.cast(out_layout).width
         self.stages = self.depth = stages
         self.keep: list[bool] | None = None
 
@@ -89,11 +97,11 @@ class Datapath:
         self.keep = flags
         self.depth = sum(flags)
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         raise NotImplementedError
 
 
-def build_stages(datapath: Datapath, m: Module, stage: Stager, operands: Value) -> Value:
+def build_stages(datapath: Datapath, m: Module, stage: Stager, operands: Operands) -> Value:
     """datapath.build, checked: it closed the stages it declares."""
     first = stage.count
     result = datapath.build(m, stage, operands)
@@ -104,7 +112,8 @@ def build_stages(datapath: Datapath, m: Module, stage: Stager, operands: Value) 
 
 
 class PipelinedCore(wiring.Component):
-    """The stream shell around one Datapath: latency = its stages kept, one operand set a cycle."""
+    """The stream shell around one Datapath: its layouts the payloads' (the datapath reads the
+    i payload's View), latency = its stages kept, one operand set a cycle."""
 
     def __init__(self, datapath: Datapath) -> None:
         self.datapath = datapath
@@ -112,8 +121,8 @@ class PipelinedCore(wiring.Component):
         self.depth = self.steps = self.latency = datapath.depth
         self.initiation_interval = 1
         super().__init__({
-            "i": In(stream.Signature(datapath.in_width)),
-            "o": Out(stream.Signature(datapath.out_width)),
+            "i": In(stream.Signature(datapath.in_layout)),
+            "o": Out(stream.Signature(datapath.out_layout)),
         })
 
     def elaborate(self, platform: Any) -> Module:
@@ -133,23 +142,25 @@ class PipelinedCore(wiring.Component):
 
 
 class Lanes(Datapath):
-    """Datapaths side by side, one a lane: lane l takes bits [l in_width, (l+1) in_width) of
-    the operands and gives the low `out_width` bits of its result in bits [l out_width, ...),
-    each in a submodule of its own (`LaneDatapath`) whose registers move with the stages'.
-    Its stages are the lanes' registered ones (the first lane's depth)."""
+    """Datapaths side by side, one a lane: the operands are an ArrayLayout of the lanes' input
+    layout (lane 0 lowest), lane l takes element l and gives its result, cut to `out_lane`,
+    as element l of the result's ArrayLayout, each in a submodule of its own
+    (`LaneDatapath`) whose registers move with the stages'. Its stages are the lanes'
+    registered ones (the first lane's depth)."""
 
-    def __init__(self, datapaths: Iterable[Datapath], in_width: int, out_width: int) -> None:
+    def __init__(self, datapaths: Iterable[Datapath], out_lane: ShapeLike) -> None:
         self.datapaths = list(datapaths)
-        self.in_lane, self.out_lane = in_width, out_width
+        self.out_lane = out_lane
         lanes = len(self.datapaths)
-        super().__init__(lanes * in_width, lanes * out_width, self.datapaths[0].depth)
+        super().__init__(data.ArrayLayout(self.datapaths[0].in_layout, lanes), data.ArrayLayout(out_lane, lanes),
+                         self.datapaths[0].depth)
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         out = []
         for lane, datapath in enumerate(self.datapaths):
-            dp = LaneDatapath(datapath, stage.advance, self.in_lane, self.out_lane)
+            dp = LaneDatapath(datapath, stage.advance, self.out_lane)
             m.submodules[f"lane{lane}"] = dp
-            m.d.comb += dp.x.eq(operands[lane * self.in_lane:(lane + 1) * self.in_lane])
+            m.d.comb += dp.x.eq(operands[lane])
             out.append(dp.y)
         for _ in range(self.stages):       # the lanes' stages are this datapath's
             stage.next()
@@ -157,22 +168,20 @@ class Lanes(Datapath):
 
 
 class ParallelCore(PipelinedCore):
-    """PipelinedCore around `Lanes(datapaths, in_width, out_width)`: the lanes under one valid
-    chain. Latency: the lanes' (the first's depth)."""
+    """PipelinedCore around `Lanes(datapaths, out_lane)`: the lanes under one valid chain, its
+    payloads their ArrayLayouts. Latency: the lanes' (the first's depth)."""
 
-    def __init__(self, datapaths: Iterable[Datapath], in_width: int, out_width: int) -> None:
-        lanes = Lanes(datapaths, in_width, out_width)
-        self.in_lane, self.out_lane = in_width, out_width
-        super().__init__(lanes)
+    def __init__(self, datapaths: Iterable[Datapath], out_lane: ShapeLike) -> None:
+        super().__init__(Lanes(datapaths, out_lane))
 
 
 class LaneDatapath(Elaboratable):
-    """One lane of Lanes: datapath from x to y (its low bits), its registers moving on
-    `advance`."""
+    """One lane of Lanes: datapath from x (its input layout) to y (its result cut to `out_lane`),
+    its registers moving on `advance`."""
 
-    def __init__(self, datapath: Datapath, advance: Value, in_width: int, out_width: int) -> None:
+    def __init__(self, datapath: Datapath, advance: Value, out_lane: ShapeLike) -> None:
         self.datapath, self.advance = datapath, advance
-        self.x, self.y = Signal(in_width, name="x"), Signal(out_width, name="y")
+        self.x, self.y = Signal(datapath.in_layout, name="x"), Signal(out_lane, name="y")
 
     def elaborate(self, platform: Any) -> Module:
         m = Module()

@@ -3,6 +3,7 @@ valid/ready handshake, checks every result against the model and the exact laten
 
 from __future__ import annotations
 
+from amaranth.hdl import Value
 from amaranth.sim import Simulator
 
 
@@ -15,11 +16,11 @@ def simulate(core, pairs, model, stall_every: int = 0):
     checking that the payload holds.
     """
     results = []
-    w = len(core.o.payload)                               # a and b: as wide as the result
+    w = len(Value.cast(core.o.payload))                   # a and b: as wide as the result
 
     async def bench(ctx):
         for n, (a, b) in enumerate(pairs):
-            ctx.set(core.i.payload, a | (b << w))
+            ctx.set(Value.cast(core.i.payload), a | (b << w))
             ctx.set(core.i.valid, 1)
             ctx.set(core.o.ready, 0)
             # wait for the handshake
@@ -29,17 +30,17 @@ def simulate(core, pairs, model, stall_every: int = 0):
                 if ready:
                     break
             ctx.set(core.i.valid, 0)
-            ctx.set(core.i.payload, 0)
+            ctx.set(Value.cast(core.i.payload), 0)
             cycles = 1
             while not ctx.get(core.o.valid):
                 await ctx.tick()
                 cycles += 1
                 assert cycles < 10 * core.latency + 10, "no result"
-            got = ctx.get(core.o.payload)
+            got = ctx.get(Value.cast(core.o.payload))
             if stall_every and n % stall_every == 0:
                 for _ in range(2):
                     await ctx.tick()
-                    assert ctx.get(core.o.valid) and ctx.get(core.o.payload) == got, "output not held"
+                    assert ctx.get(core.o.valid) and ctx.get(Value.cast(core.o.payload)) == got, "output not held"
             ctx.set(core.o.ready, 1)
             await ctx.tick()
             ctx.set(core.o.ready, 0)

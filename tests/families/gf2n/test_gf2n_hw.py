@@ -4,6 +4,7 @@ back-pressure, exact latency), and Verilog export at a paper size."""
 import random
 
 import pytest
+from amaranth.hdl import Value
 from amaranth.sim import Simulator
 
 from modforge.registry import lookup
@@ -25,23 +26,23 @@ def simulate(alg, params, vectors, seed=0, stalls=True):
             if stalls:                                  # random input stall
                 for _ in range(rng.choice([0, 0, 1, 2])):
                     await ctx.tick()
-            ctx.set(core.i.payload, a | (b << n))
+            ctx.set(Value.cast(core.i.payload), a | (b << n))
             ctx.set(core.i.valid, 1)
             while not ctx.get(core.i.ready):
                 await ctx.tick()
             await ctx.tick()                            # the handshake cycle ends
             ctx.set(core.i.valid, 0)
-            ctx.set(core.i.payload, rng.getrandbits(2 * n))   # garbage after load
+            ctx.set(Value.cast(core.i.payload), rng.getrandbits(2 * n))   # garbage after load
             cycles = 1
             while not ctx.get(core.o.valid):
                 assert not ctx.get(core.i.ready)        # busy: no new operands
                 await ctx.tick()
                 cycles += 1
-            result = ctx.get(core.o.payload)
+            result = ctx.get(Value.cast(core.o.payload))
             if stalls:                                  # back-pressure: result must hold
                 for _ in range(rng.choice([0, 1, 3])):
                     await ctx.tick()
-                    assert ctx.get(core.o.valid) and ctx.get(core.o.payload) == result
+                    assert ctx.get(core.o.valid) and ctx.get(Value.cast(core.o.payload)) == result
             ctx.set(core.o.ready, 1)
             await ctx.tick()
             ctx.set(core.o.ready, 0)

@@ -2,6 +2,7 @@
 
 import random
 
+from amaranth.hdl import Value
 from amaranth.sim import Simulator
 
 
@@ -22,7 +23,7 @@ def run_stream(core, payloads, seed=0, stalls=True, max_cycles=None):
                 pending_valid = (not stalls) or rng.random() < 0.7
             ctx.set(core.i.valid, pending_valid and sent < len(payloads))
             if sent < len(payloads):
-                ctx.set(core.i.payload, payloads[sent])
+                ctx.set(Value.cast(core.i.payload), payloads[sent])
             o_ready = (not stalls) or rng.random() < 0.6
             ctx.set(core.o.ready, o_ready)
             # sample the handshakes of this cycle (before the edge)
@@ -31,7 +32,7 @@ def run_stream(core, payloads, seed=0, stalls=True, max_cycles=None):
                 if not seen or seen[-1][1] != len(outs):
                     seen.append((cycle, len(outs)))
                 if o_ready:
-                    outs.append(ctx.get(core.o.payload))
+                    outs.append(ctx.get(Value.cast(core.o.payload)))
             if took_in:
                 accepted.append(cycle)
                 sent += 1

@@ -99,7 +99,7 @@ def test_parallel_lanes(seed):
     low 9 bits of its result out), one valid chain: in order under stalls, latency 3."""
     rng = random.Random(seed)
     xs = [[rng.randrange(256) for _ in range(3)] for _ in range(120)]
-    core = ParallelCore([Toy(3) for _ in range(3)], 8, 9)
+    core = ParallelCore([Toy(3) for _ in range(3)], 9)
     outs, _, _ = run_stream(core, [x[0] | x[1] << 8 | x[2] << 16 for x in xs], seed=seed, stalls=True)
     assert outs == [sum((toy(v, 3) & 0x1FF) << (9 * lane) for lane, v in enumerate(x)) for x in xs]
     assert core.latency == 3 and core.initiation_interval == 1

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from modforge.errors import ParameterError
 from modforge.hw.iterative import IterativeCore
+from modforge.hw.layout import Layouts
 from modforge.math import irreducible, poly, presets
 from modforge.registry import POLYNOMIAL, Algorithm, Computes, Operand, param, register
 from modforge.spec import gf2_mulmod, gfp_mulmod
@@ -198,10 +199,11 @@ class _GFpm(Algorithm[FieldParams, DigitPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: FieldParams) -> IterativeCore:
-        return IterativeCore(self.datapath(self.derived(params)))
+        plan = self.plan(params)
+        return IterativeCore(self.datapath(plan.derived, (plan.input_layout, plan.output_layout)))
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        """The algorithm's datapath (hw.py)."""
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        """The algorithm's datapath (hw.py), its payloads of `layouts` (the plan's)."""
         raise NotImplementedError
 
     def tag(self, params: FieldParams) -> str:
@@ -279,8 +281,8 @@ class MseHorner(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.mse_horner(plan.p, plan.f, a, b)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.MseShu(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.MseShu(plan, layouts)
 
 
 @register
@@ -296,8 +298,8 @@ class MseShu(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.mse_shu(plan.p, plan.f, a, b, plan.D)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.MseShu(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.MseShu(plan, layouts)
 
 
 @register
@@ -313,8 +315,8 @@ class MseDigit(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.mse_digit(plan.p, plan.f, a, b, plan.D)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.MseDigit(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.MseDigit(plan, layouts)
 
 
 @register
@@ -331,8 +333,8 @@ class MsePipelined(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.mse_pipelined(plan.p, plan.f, a, b, plan.D, plan.R)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.MseDigit(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.MseDigit(plan, layouts)
 
 
 @register
@@ -349,8 +351,8 @@ class LseBasic(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.lse_basic(plan.p, plan.f, a, b)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.LseBasic(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.LseBasic(plan, layouts)
 
 
 @register
@@ -366,8 +368,8 @@ class LseDigit(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.lse_digit(plan.p, plan.f, a, b, plan.D)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.LseDigit(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.LseDigit(plan, layouts)
 
 
 @register
@@ -385,8 +387,8 @@ class LseNam(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.lse_nam(plan.p, plan.f, a, b, plan.D, plan.R)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.LseNam(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.LseNam(plan, layouts)
 
 
 @register
@@ -403,5 +405,5 @@ class LsePipelined(_GFpm):
     def _run(self, plan: DigitPlan, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return model.lse_pipelined(plan.p, plan.f, a, b, plan.D, plan.R)
 
-    def datapath(self, plan: DigitPlan) -> hw.DigitDatapath:
-        return hw.LseDigit(plan)
+    def datapath(self, plan: DigitPlan, layouts: Layouts) -> hw.DigitDatapath:
+        return hw.LseDigit(plan, layouts)

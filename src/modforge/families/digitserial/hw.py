@@ -3,8 +3,8 @@
 The datapaths (plain builders, hw.iterative.Datapath, that hw.iterative.IterativeCore
 wraps) compose the bit-sliced GF(p) vector arithmetic of `modforge.hw.gfp` (p = 3 in
 the paper's 2-bit encoding 0, 1, 2 = 00, 01, 10).  Ports use the packed encoding:
-coefficient i in bits [w*i+w-1 : w*i]; the input payload is a in the low m*w bits, b in
-the next m*w bits.
+coefficient i in bits [w*i+w-1 : w*i]; the input payload is the plan's layout, a then b
+(read by name).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 from amaranth.hdl import Module, Value
 
 from modforge.hw.gfp import GF, Vec
-from modforge.hw.iterative import Datapath
+from modforge.hw.iterative import Datapath, Operands
+from modforge.hw.layout import Layouts
 
 from .plan import DigitPlan
 
@@ -27,25 +28,23 @@ Update = tuple[Vec, Vec, Vec | None]
 
 class DigitDatapath(Datapath):
     """Common part: GF(p)[x]/f, digit size D, R group registers (0: none), packed a/b in,
-    packed m coefficients out, `steps` step cycles: the plan's.
+    packed m coefficients out (layouts: the plan's), `steps` step cycles: the plan's.
 
     Subclasses describe their registers as (register, value at load, value at each step);
     all combinational logic is built first, then one load/step block updates the state.
     """
 
-    def __init__(self, plan: DigitPlan):
+    def __init__(self, plan: DigitPlan, layouts: Layouts):
         self.p, self.f, self.D, self.R = plan.p, plan.f, plan.D, plan.R
         self.m, self.n, self.groups = plan.m, plan.digits, plan.groups
         self.gf = GF(plan.p)
-        w = self.gf.w
-        super().__init__(2 * self.m * w, self.m * w, plan.steps)
+        super().__init__(*layouts, plan.steps)
 
-    def operands_in(self, module: Module, operands: Value) -> tuple[Vec, Vec]:
-        """Bind the GF helper to the module and split the payload into a and b (wiring)."""
+    def operands_in(self, module: Module, operands: Operands) -> tuple[Vec, Vec]:
+        """Bind the GF helper to the module and read a and b from the payload (wiring)."""
         self.gf.bind(module)
-        mw = self.m * self.gf.w
-        return (self.gf.from_packed(operands[:mw], self.m),
-                self.gf.from_packed(operands[mw:2 * mw], self.m))
+        return (self.gf.from_packed(Value.cast(operands.a), self.m),
+                self.gf.from_packed(Value.cast(operands.b), self.m))
 
     def update(self, m: Module, load: Value, step: Value, regs: list[Update]) -> None:
         """regs: (register Vec, value on load, value on each step or None to hold)."""
@@ -82,7 +81,7 @@ class MseShu(DigitDatapath):
     """Algorithm 2 (Algorithm 1 for D = 1): ceil(m/D) steps, result in register p."""
 
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=True)
@@ -103,7 +102,7 @@ class MseDigit(DigitDatapath):
     the pipeline level) steps; result = s / x^D from register s."""
 
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=True)
@@ -140,7 +139,7 @@ class LseBasic(_Lse):
     """Algorithm 4: m steps, result in register p."""
 
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         gf = self.gf
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
@@ -157,7 +156,7 @@ class LseDigit(_Lse):
     the pipeline level) steps; result = s mod x^m from register s."""
 
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         gf, D = self.gf, self.D
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)
@@ -185,7 +184,7 @@ class LseNam(_Lse):
     accumulators, reduces mod f and loads the output register."""
 
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         gf = self.gf
         a_in, b_in = self.operands_in(m, operands)
         areg, a_next, digit = self.a_register(msb_first=False)

@@ -165,7 +165,7 @@ class _Build:
         for select, name in ((CFG_SELECT["T(N')"], "TNp"), (CFG_SELECT["T'(N)"], "TnN")):
             ports[select] = SimpleNamespace(addr=wr[name].addr, en=wr[name].en, data=cfg_data)
             self.data(wr[name].data, cfg_data, en=wr[name].en)
-        self.loader = ConfigLoader(self.L * self.w, self.plan.index_bits, 2, [], ports)
+        self.loader = ConfigLoader(self.core.cfg.payload.shape(), [], ports)
         self.loader.build(m)
         wiring.connect(m, wiring.flipped(self.core.cfg), self.loader.cfg)
 

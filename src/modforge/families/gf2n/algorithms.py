@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from ...errors import ParameterError
 from ...hw.iterative import IterativeCore
+from ...hw.layout import Layouts
 from ...math import gf2
 from ...math.poly import format_poly
 from ...math.presets import resolve_modulus
@@ -131,10 +132,11 @@ class Gf2nAlgorithm(Algorithm[Gf2nParams, Gf2nPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: Gf2nParams) -> IterativeCore:
-        return IterativeCore(self.datapath(self.derived(params)))
+        plan = self.plan(params)
+        return IterativeCore(self.datapath(plan.derived, (plan.input_layout, plan.output_layout)))
 
-    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
-        """The algorithm's datapath (hw.py) for F."""
+    def datapath(self, plan: Gf2nPlan, layouts: Layouts) -> hw.Gf2nDatapath:
+        """The algorithm's datapath (hw.py) for F, its payloads of `layouts` (the plan's)."""
         raise NotImplementedError
 
     # --- formal reference (modforge prove) ----------------------------------------------
@@ -183,8 +185,8 @@ class Blakely(Gf2nAlgorithm):
     def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
         return M.interleaved_blakely(plan.f, a, b)
 
-    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
-        return hw.Blakely(plan)
+    def datapath(self, plan: Gf2nPlan, layouts: Layouts) -> hw.Gf2nDatapath:
+        return hw.Blakely(plan, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "x^9+x^5+1"}, {"n": "16", "poly": "auto"},
@@ -201,8 +203,8 @@ class Montgomery(Gf2nAlgorithm):
     def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
         return M.interleaved_montgomery(plan.f, a, b)
 
-    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
-        return hw.Montgomery(plan)
+    def datapath(self, plan: Gf2nPlan, layouts: Layouts) -> hw.Gf2nDatapath:
+        return hw.Montgomery(plan, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
@@ -219,8 +221,8 @@ class Bmm(Gf2nAlgorithm):
     def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
         return M.bmm(plan.f, a, b)
 
-    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
-        return hw.Bmm(plan)
+    def datapath(self, plan: Gf2nPlan, layouts: Layouts) -> hw.Gf2nDatapath:
+        return hw.Bmm(plan, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
@@ -241,8 +243,8 @@ class Fiko(Gf2nAlgorithm):
     def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
         return M.fiko(plan.f, a, b)
 
-    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
-        return hw.Fiko(plan)
+    def datapath(self, plan: Gf2nPlan, layouts: Layouts) -> hw.Gf2nDatapath:
+        return hw.Fiko(plan, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
@@ -273,8 +275,8 @@ class RfFiko(Gf2nAlgorithm):
     def multiply(self, plan: Gf2nPlan, a: int, b: int) -> int:
         return M.rffiko(plan.n, a, b)
 
-    def datapath(self, plan: Gf2nPlan) -> hw.Gf2nDatapath:
-        return hw.RfFiko(plan)
+    def datapath(self, plan: Gf2nPlan, layouts: Layouts) -> hw.Gf2nDatapath:
+        return hw.RfFiko(plan, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9"}, {"n": "17"}, {"n": "107"}]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
 from ...hw.gf2 import const_mul
-from ...hw.iterative import Datapath
+from ...hw.iterative import Datapath, Operands
+from ...hw.layout import Layouts
 from .model import mask
 from .plan import Gf2nPlan
 
@@ -23,22 +24,22 @@ def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
 
 
 class Gf2nDatapath(Datapath):
-    """Common part: F, its degree n, the split r (h = n - r) and the step count, from the plan."""
+    """Common part: F, its degree n, the split r (h = n - r) and the step count, from the plan;
+    the payloads' layouts (layouts: the plan's, A and B in, C out)."""
 
-    def __init__(self, plan: Gf2nPlan):
+    def __init__(self, plan: Gf2nPlan, layouts: Layouts):
         self.f, self.n, self.r = plan.f, plan.n, plan.r
         self.h = self.n - self.r
-        super().__init__(2 * self.n, self.n, plan.steps)
+        super().__init__(*layouts, plan.steps)
 
-    def _operands(self, operands: Value) -> tuple[Value, Value]:
-        n = self.n
-        return operands[:n], operands[n:2 * n]  # payload: A in the low n bits, B above
+    def _operands(self, operands: Operands) -> tuple[Value, Value]:
+        return operands.a, operands.b
 
 
 class Blakely(Gf2nDatapath):
     """Interleaved Blakely (Alg 4): n steps, A*B mod F."""
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, f = self.n, self.f
         sa = Signal(n, name="sa")      # A, consumed MSB first
         b = Signal(n, name="b")        # B, static
@@ -58,7 +59,7 @@ class Blakely(Gf2nDatapath):
 class Montgomery(Gf2nDatapath):
     """Interleaved Montgomery (Alg 5): n steps, A*B*t^-n mod F (f_0 = 1)."""
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, f = self.n, self.f
         a = Signal(n, name="a")        # A, static
         sb = Signal(n, name="sb")      # B, consumed LSB first
@@ -81,7 +82,7 @@ class Bmm(Gf2nDatapath):
     """BMM (Alg 6-8): r = ceil(n/2) steps; parallel Blakely S and Montgomery T units;
     result S + T = A*B*t^-r mod F (f_0 = 1)."""
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r, f = self.n, self.r, self.f
         fl = f & mask(n)
         a = Signal(n, name="a")        # A, static (both units)
@@ -113,7 +114,7 @@ class _Karatsuba(Gf2nDatapath):
     """Shared part of FIKO and RF-FIKO: operand registers and the three Karatsuba-Ofman
     products C0 = A0*B0, C1 = (A0+A1)*(B0+B1), C2 = A1*B1, one bit of each per step."""
 
-    def karatsuba(self, m: Module, load: Value, step: Value, operands: Value) -> None:
+    def karatsuba(self, m: Module, load: Value, step: Value, operands: Operands) -> None:
         r, h = self.r, self.h
         self.a0 = a0 = Signal(r, name="a0")        # A0, static
         self.asum = asum = Signal(r, name="asum")  # A0 + A1, static
@@ -156,7 +157,7 @@ class Fiko(_Karatsuba):
     F1 = F >> r) and Montgomery (R0/Q0, modulo F0 = F mod t^r) quotient units; the
     reduction terms and the final sum are fixed xor networks on the registers."""
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r, h, f = self.n, self.r, self.h, self.f
         f0, f1 = f & mask(r), f >> r
         self.karatsuba(m, load, step, operands)
@@ -195,7 +196,7 @@ class RfFiko(_Karatsuba):
     """RF-FIKO (Fig. 4-5, Section 8.2) for F = t^n + t^r + 1, n odd: r steps computing only
     C0, C1, C2; quotients, reduction terms and the final sum are shifts and xors."""
 
-    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Value) -> Value:
+    def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r = self.n, self.r
         self.karatsuba(m, load, step, operands)
         c0, c1, c2 = self.c0, self.c1, self.c2

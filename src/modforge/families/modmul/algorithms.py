@@ -25,9 +25,10 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
+from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, PipelinedCore
 from ...math.primes import family as prime_family, is_prime, v2
-from ...registry import Algorithm, Computes, Operand, param, register
+from ...registry import Algorithm, Computes, Operand, layout, param, register
 from . import hw, model as M, plan as plans
 from .plan import ModmulPlan, Modulus, Reduction
 
@@ -98,6 +99,12 @@ RUNTIME_DOMAIN = {"qh": "q_h of this product's modulus q = q_h 2^omega + 1, top 
 
 def _hex(q: int) -> str:
     return hex(q)
+
+
+def factors(beta: int) -> list[Operand]:
+    """The product's operands a and b (the payload without reduce_only, and plain's second
+    pass's), beta bits each."""
+    return [Operand("a", beta, "unsigned binary", "a < q"), Operand("b", beta, "unsigned binary", "b < q")]
 
 
 class ModmulParams(Protocol):
@@ -188,7 +195,7 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
         bw = plan.modulus.beta
         if params.reduce_only:
             return [Operand("x", 2 * bw, "unsigned binary", f"x <= {plan.reduce_bound_text}")]
-        return [Operand("a", bw, "unsigned binary", "a < q"), Operand("b", bw, "unsigned binary", "b < q")]
+        return factors(bw)
 
     def result(self, params: P) -> Operand:
         return Operand("c", self.result_width(params), "unsigned binary", "0 <= c < q")
@@ -296,21 +303,23 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
         return PipelinedCore(self.datapath(params))
 
     def datapath(self, params: P) -> Datapath:
-        """The pipelined datapath (a plain builder, hw.pipeline.Datapath; ntt and polyring
-        build it in their own pipelines): the reduction's own, then (plain) its second pass
-        through the full multiplier; the stages kept as `pipeline` says."""
-        plan = self.derived(params)
-        own = self.reduction_datapath(plan, plan.reduce_only)
+        """The pipelined datapath (a plain builder, hw.pipeline.Datapath, its payloads the
+        plan's layouts; ntt and polyring build it in their own pipelines): the reduction's own,
+        then (plain) its second pass through the full multiplier (a and b in: plain has no
+        run-time fields); the stages kept as `pipeline` says."""
+        plan, streams = self.derived(params), self.plan(params)
+        own = self.reduction_datapath(plan, plan.reduce_only, (streams.input_layout, streams.output_layout))
         datapath: Datapath = own
         if plan.second_pass:
-            datapath = hw.Plain(own, self.reduction_datapath(plan, False), plan.plain_constant)
+            full = self.reduction_datapath(plan, False, (layout(factors(plan.modulus.beta)), streams.output_layout))
+            datapath = hw.Plain(own, full, plan.plain_constant)
         if params.pipeline:
             datapath.keep_stages(list(plan.keep))
         return datapath
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
         """The pipelined datapath of the reduction's own congruence (reduce_only: without the
-        product stages)."""
+        product stages), its payloads of `layouts`."""
         raise NotImplementedError
 
     def tag(self, params: P) -> str:
@@ -413,8 +422,8 @@ class Montgomery(GenericAlgorithm):
     def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
         return M.montgomery(modulus.q, modulus.beta, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.Montgomery(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.Montgomery(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0xffffffffffe40001", "dsp": "none", "reduce_only": "1"}, {"q": "0x80014001"},
@@ -433,8 +442,8 @@ class Barrett(GenericAlgorithm):
     def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
         return M.barrett(modulus.q, modulus.beta, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.Barrett(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.Barrett(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0xfff00001"}, {"q": "0xffffffffffe40001", "dsp": "ecp5", "reduce_only": "1"}]
@@ -458,8 +467,8 @@ class Plantard(GenericAlgorithm):
     def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
         return M.plantard(modulus.q, modulus.beta, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.Plantard(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.Plantard(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x9e140001"}, {"q": "0xffffffffffe40001", "beta": "65", "reduce_only": "1"}]
@@ -556,8 +565,8 @@ class Wlm(NttAlgorithm[NttParams]):
     def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
         return M.wlm(modulus.q, modulus.beta, modulus.omega, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.Wlm(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.Wlm(plan, reduce_only, layouts)
 
     def extra_info(self, params: NttParams) -> dict[str, Any]:
         info = super().extra_info(params)
@@ -591,8 +600,8 @@ class WlmMixed(NttAlgorithm[NttParams]):
         gamma = plan.gamma
         return M.wlm_mixed(modulus.q, modulus.beta, modulus.omega, gamma and gamma[0], a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.Wlm(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.Wlm(plan, reduce_only, layouts)
 
     def extra_info(self, params: NttParams) -> dict[str, Any]:
         info = super().extra_info(params)
@@ -618,8 +627,8 @@ class K2red(NttAlgorithm[NttParams]):
     def multiply(self, plan: ModmulPlan, modulus: Modulus, a: int, b: int) -> int:
         return M.k2red(modulus.q, modulus.omega, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.K2red(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.K2red(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x8000118000000001", "logqh": "26", "reduce_only": "1"},
@@ -722,8 +731,8 @@ class K2redShift(ShiftAlgorithm):
         assert modulus.shifts is not None
         return M.k2red_shift(modulus.q, modulus.beta, modulus.omega, modulus.shifts, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.K2red(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.K2red(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"},
@@ -743,8 +752,8 @@ class MontgomeryShift(ShiftAlgorithm):
         assert modulus.shifts is not None
         return M.montgomery_shift(modulus.q, modulus.beta, modulus.omega, modulus.shifts, a, b)
 
-    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool) -> hw.ModmulDatapath:
-        return hw.MontgomeryShift(plan, reduce_only)
+    def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
+        return hw.MontgomeryShift(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"},           # one register stage

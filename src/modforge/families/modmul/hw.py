@@ -8,21 +8,23 @@ products (the `dsp` profile's Gamma_A x Gamma_B tiling, better orientation), reg
 in one stage and summed with the step's other addends in the next, as the paper's
 multiply-accumulate architectures (Figs. 1-2) do.
 
-Payload: a in the low beta bits, b in the next beta bits; result: beta bits, in [0, q).
-With reduce_only the payload is x (2 beta bits, x <= (q-1)^2) and the two product stages
-are left out: the reduction alone, as the paper's Tables 3 and 4 measure it.
+Payload: the plan's input layout, read by name: a and b (beta bits each); result: beta
+bits, in [0, q). With reduce_only the payload is x (2 beta bits, x <= (q-1)^2) and the two
+product stages are left out: the reduction alone, as the paper's Tables 3 and 4 measure it.
 Run-time moduli (`runtime`): q_h (WLM, WLM-Mixed, K2RED; q = q_h 2^omega + 1) or the shift
-amounts l1, l2 [, l3] (K2RED-Shift, Montgomery-Shift; barrel shifters) follow the operands
-in the payload and travel down the pipeline with them (a register per stage), so every
-product may have its own modulus.
+amounts l1, l2 [, l3] (K2RED-Shift, Montgomery-Shift; barrel shifters) are fields after the
+operands and travel down the pipeline with them (a register per stage), so every product
+may have its own modulus.
 """
 
 from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Module, Mux, Shape, Signal, Value, signed
+from amaranth.lib import data
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
-from ...hw.pipeline import Datapath, Stager, build_stages
+from ...hw.layout import Layouts
+from ...hw.pipeline import Datapath, Operands, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 from .plan import ModmulPlan
 
@@ -35,9 +37,10 @@ class ModmulDatapath(Datapath):
     plan gives q's shape, the reduction's words and rho, the DSP profile, and the stages
     (with the product stages; reduce_only leaves them out; `build_stages` checks a build
     closes exactly those). `rt` holds the run-time modulus fields' registers of the stage
-    being built (a build's state, reset by start_runtime)."""
+    being built (a build's state, reset by start_runtime). layouts: the payloads' (the plan's;
+    the fields a, b or x, then the run-time ones, in, c out)."""
 
-    def __init__(self, plan: ModmulPlan, reduce_only: bool):
+    def __init__(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts):
         modulus, reduction = plan.modulus, plan.reduction
         self.q, self.beta, self.omega, self.shifts = modulus.q, modulus.beta, modulus.omega, modulus.shifts
         self.words, self.rho = list(reduction.words), reduction.rho
@@ -45,13 +48,10 @@ class ModmulDatapath(Datapath):
         self.runtime = dict(modulus.runtime)  # run-time modulus fields after the operands: name -> bits
         self.rt: dict[str, Value] = {}        # their registers at the stage being built
         depth = reduction.stages
-        super().__init__(2 * self.beta + sum(self.runtime.values()), self.beta, depth - 2 if reduce_only else depth)
+        super().__init__(*layouts, depth - 2 if reduce_only else depth)
 
-    def start_runtime(self, operands: Value) -> None:
-        offset = 2 * self.beta
-        for name, bits in self.runtime.items():
-            self.rt[name] = operands[offset:offset + bits]
-            offset += bits
+    def start_runtime(self, operands: Operands) -> None:
+        self.rt = {name: operands[name] for name in self.runtime}
 
     def carry_runtime(self, stage: Stager) -> None:
         """Run-time modulus fields move one stage with their operands (call once per stage,
@@ -85,13 +85,13 @@ class ModmulDatapath(Datapath):
             return (Const((1 << (self.beta - 1)) + 1, self.beta) + (qh << self.omega))[:self.beta]
         return self.q
 
-    def product(self, stage: Stager, operands: Value) -> Value:
+    def product(self, stage: Stager, operands: Operands) -> Value:
         """Stages 1-2: partial products of a*b, then their sum x (2 beta bits); reduce_only:
-        x is the payload."""
+        x is the payload's."""
         bw = self.beta
         if self.reduce_only:
-            return operands[:2 * bw]
-        a, b = operands[:bw], operands[bw:2 * bw]
+            return operands.x
+        a, b = operands.a, operands.b
         pp = register_products(stage, partial_products(a, bw, b, bw, self.dsp), "ab")    # stage 1: a*b partial products
         self.carry_runtime(stage)
         stage.next()
@@ -115,17 +115,18 @@ class Plain(Datapath):
     def __init__(self, first: ModmulDatapath, full: ModmulDatapath, constant: int):
         self.first, self.full, self.constant = first, full, constant
         self.runtime = first.runtime
-        super().__init__(first.in_width, full.out_width, first.stages + full.stages)
+        super().__init__(first.in_layout, full.out_layout, first.stages + full.stages)
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         r = build_stages(self.first, m, stage, operands)
-        return build_stages(self.full, m, stage, Cat(r, Const(self.constant, self.full.beta)))
+        factors = data.View(self.full.in_layout, Cat(r, Const(self.constant, self.full.beta)))     # a = r, b = F^-2
+        return build_stages(self.full, m, stage, factors)
 
 
 class Montgomery(ModmulDatapath):
     """Alg 1: 7 stages. a*b*2^-beta mod q."""
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = montgomery_factor(q, bw)
@@ -147,7 +148,7 @@ class Montgomery(ModmulDatapath):
 class Barrett(ModmulDatapath):
     """Alg 4: 7 stages. a*b mod q."""
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = barrett_factor(q, bw)
@@ -170,7 +171,7 @@ class Barrett(ModmulDatapath):
 class Plantard(ModmulDatapath):
     """Alg 5: 7 stages. -a*b*2^(-2 beta) mod q."""
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         q, bw, dsp = self.q, self.beta, self.dsp
         x = self.product(stage, operands)
         qp = plantard_factor(q, bw)
@@ -198,7 +199,7 @@ class Wlm(ModmulDatapath):
     """Alg 2 (corrected) and Alg 8 (corrected, `words` = (omega0, omega1)): 2 + 2*steps + 1
     stages. Each step: t' = -t_l mod 2^w, c = t'[w-1] | t[w-1], t <- t_h + (q_h t' << delta) + c."""
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         dsp, om = self.dsp, self.omega
         self.start_runtime(operands)
         qh_max = self.qh_max()
@@ -255,7 +256,7 @@ class K2red(ModmulDatapath):
     def width_t(self, name: str) -> Shape:
         return signed(2 * self.beta - self.omega + 3) if name == "t" else signed(self.beta + 3)
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw, om = self.beta, self.omega
         self.start_runtime(operands)
         x = self.product(stage, operands)
@@ -292,7 +293,7 @@ class MontgomeryShift(ModmulDatapath):
             neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
         return pos, neg
 
-    def build(self, m: Module, stage: Stager, operands: Value) -> Value:
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw = self.beta
         self.start_runtime(operands)
         x = self.product(stage, operands)

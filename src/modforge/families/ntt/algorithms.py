@@ -413,8 +413,9 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
     def build(self, params: NttParams) -> hw.NttCore:
         """The plan's core around the reduction's datapath (RNS, twiddles=load: with its
         run-time modulus, fed per residue the fields of q_j)."""
-        plan, alg = self.derived(params), self.modmul(params)
-        return hw.NttCore(plan, lambda: alg.datapath(plan.reduction))
+        plan, alg, streams = self.derived(params), self.modmul(params), self.plan(params)
+        return hw.NttCore(plan, lambda: alg.datapath(plan.reduction),
+                          {"i": streams.input_layout, "o": streams.output_layout, "cfg": streams.config_layout})
 
     def formula(self, params: NttParams) -> str:
         return ("C = k (L H + G) + D, L = log2(n) - incomplete layers, H = n/(2P), D = mul_depth + 3, "

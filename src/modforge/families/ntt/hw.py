@@ -41,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
-from amaranth.lib import stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -70,20 +70,23 @@ class NttCore(wiring.Component):
     of the result; a cfg stream with twiddles=load (the plan's config). latency and
     initiation_interval: the plan's (NttPlan)."""
 
-    def __init__(self, plan: NttPlan, make_datapath: Callable[[], Any]):
+    def __init__(self, plan: NttPlan, make_datapath: Callable[[], Any], layouts: dict[str, data.StructLayout]):
         """make_datapath(): the reduction's pipelined datapath (a modmul hw.pipeline.Datapath),
         one a butterfly; RNS or twiddles=load, with the run-time modulus the plan's runtime
-        fields feed per prime."""
+        fields feed per prime. layouts: the streams' payloads (the plan's i: one polynomial's
+        beat, or a's and b's; o; cfg with twiddles=load)."""
         self.plan = plan
         self.datapaths = [make_datapath() for _ in range(plan.P)]
         if self.datapaths[0].depth != plan.mul_depth:
             raise RuntimeError("the reduction's pipeline depth differs from the plan's")
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
+        assert layouts["i"].size == plan.operands * plan.P * plan.w and layouts["o"].size == plan.P * plan.w
+        assert not plan.config or layouts["cfg"].size == plan.config.width
         super().__init__({
-            "i": In(stream.Signature(plan.operands * plan.P * plan.w)),
-            "o": Out(stream.Signature(plan.P * plan.w)),
-        } | ({"cfg": In(stream.Signature(plan.config.width))} if plan.config else {}))
+            "i": In(stream.Signature(layouts["i"])),
+            "o": Out(stream.Signature(layouts["o"])),
+        } | ({"cfg": In(stream.Signature(layouts["cfg"]))} if plan.config else {}))
 
     def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
@@ -215,8 +218,9 @@ class _Build:
         take = self.take = Signal(name="take")
         m.d.comb += take.eq(core.i.valid & core.i.ready)
         LW = self.LW
-        self.in_a = core.i.payload[:LW]
-        self.in_b = core.i.payload[LW:2 * LW] if self.two else None
+        beats = [Value.cast(core.i.payload[name]) for name, _ in core.i.payload.shape()]   # x, or a and b
+        self.in_a = beats[0]
+        self.in_b = beats[1] if self.two else None
         self.inb = Signal(LW, name="inb")                # b beat, one cycle later (as a RAM read)
         if self.plan.scale_at_load:
             m.d.sync += self.inb.eq(self.in_b)
@@ -373,10 +377,9 @@ class _Build:
         rt_of = [pack_fields(core.datapaths[0].runtime, fields) for fields in plan.runtime]
         b_scale_of = [b or 0 for b in plan.b_scales]
         if self.config:
-            cm = self.config
             regs = [(f"{x}_{j}", width, init) for j, inits in enumerate(zip(q_of, rt_of, b_scale_of, strict=False))
                     for x, width, init in zip(("q", "rt", "b_scale"), (w, rt_bits, w), inits, strict=False)]
-            loader = ConfigLoader(cm.data_bits, cm.word_bits, cm.sel_bits, regs, self.tw_writes)
+            loader = ConfigLoader(core.cfg.payload.shape(), regs, self.tw_writes)
             loader.build(m)
             wiring.connect(m, wiring.flipped(core.cfg), loader.cfg)
             # no frame in the core: none loading, computing or waiting to (one being read out is done)

@@ -304,7 +304,7 @@ class Reduced(wiring.Component):
                  layout: data.StructLayout):
         """layout: the plan's output layout (the result's `lanes` lanes of k bits)."""
         self.core, self.lanes = core, lanes
-        self.reduce = ParallelCore([make_reducer() for _ in range(lanes)], x_bits, core.k)
+        self.reduce, self.x_bits = ParallelCore([make_reducer() for _ in range(lanes)], core.k), x_bits
         self.latency = core.latency + self.reduce.latency
         self.initiation_interval = core.initiation_interval
         super().__init__({"i": In(stream.Signature(core.layout)),
@@ -314,8 +314,9 @@ class Reduced(wiring.Component):
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         m.submodules.array, m.submodules.reduce = self.core, self.reduce
-        W, x_bits = self.core.out_bits, self.reduce.in_lane
+        W, x_bits = self.core.out_bits, self.x_bits
         wide = lanes(self.core.o.payload, self.lanes)             # the array's lanes, c + offset
+        # one Cat, not an assignment a lane through the View: the lanes' ports keep only the bits used
         m.d.comb += [self.reduce.i.valid.eq(self.core.o.valid), self.core.o.ready.eq(self.reduce.i.ready),
                      self.reduce.i.payload.eq(Cat(*(Cat(x, C(0, x_bits - W)) for x in wide)))]   # zero-extended
         wiring.connect(m, wiring.flipped(self.i), self.core.i)

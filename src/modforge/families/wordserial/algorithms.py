@@ -186,7 +186,9 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: MontgomeryParams) -> hw.MontgomeryCore:
-        return hw.MontgomeryCore(self.derived(params), DSP_PROFILES[params.dsp], params.modulus)
+        streams = self.plan(params)
+        return hw.MontgomeryCore(self.derived(params), DSP_PROFILES[params.dsp], params.modulus,
+                                 {"i": streams.input_layout, "o": streams.output_layout, "cfg": streams.config_layout})
 
     def tag(self, params: MontgomeryParams) -> str:
         return f"l{params.l}_w{params.w}_pe{params.pe}"

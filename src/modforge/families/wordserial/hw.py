@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from amaranth.hdl import Cat, Module, Mux, Signal, Value
-from amaranth.lib import stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -84,14 +84,16 @@ def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = 
 
 
 class MontgomeryCore(wiring.Component):
-    def __init__(self, plan: MontgomeryPlan, dsp: DspProfile, modulus: int):
+    def __init__(self, plan: MontgomeryPlan, dsp: DspProfile, modulus: int, layouts: dict[str, data.StructLayout]):
+        """layouts: the streams' payloads (the plan's i: x, y words; o: t's; cfg: data, word, sel)."""
         self.plan, self.dsp, self.modulus = plan, dsp, modulus
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
+        assert layouts["i"].size == 2 * plan.w and layouts["o"].size == plan.w and layouts["cfg"].size == plan.cfg_width
         super().__init__({
-            "i": In(stream.Signature(2 * plan.w)),
-            "o": Out(stream.Signature(plan.w)),
-            "cfg": In(stream.Signature(plan.cfg_width)),
+            "i": In(stream.Signature(layouts["i"])),
+            "o": Out(stream.Signature(layouts["o"])),
+            "cfg": In(stream.Signature(layouts["cfg"])),
         })
 
     def elaborate(self, platform: Any) -> Module:
@@ -137,7 +139,7 @@ class _Build:
     def config(self) -> None:
         """cfg: N' (register 0) and N's words (RAM) while no frame is in the core."""
         m, w, core = self.m, self.w, self.core
-        self.loader = ConfigLoader(w, self.plan.word_bits, 1, [("n_prime", w, n_prime(core.modulus, w))],
+        self.loader = ConfigLoader(core.cfg.payload.shape(), [("n_prime", w, n_prime(core.modulus, w))],
                                    {1: self.n_wr})
         self.loader.build(m)
         wiring.connect(m, wiring.flipped(core.cfg), self.loader.cfg)
@@ -152,12 +154,13 @@ class _Build:
                      self.loader.allow.eq(~self.computing & (count == 0))]
         take = core.i.valid & core.i.ready
         y0 = Signal(w, name="y0", reset_less=True)
-        m.d.comb += [self.x_wr.addr.eq(count), self.x_wr.data.eq(core.i.payload[:w]), self.x_wr.en.eq(take),
-                     self.y_wr.addr.eq(count), self.y_wr.data.eq(core.i.payload[w:]), self.y_wr.en.eq(take)]
+        x, y = core.i.payload.x, core.i.payload.y
+        m.d.comb += [self.x_wr.addr.eq(count), self.x_wr.data.eq(x), self.x_wr.en.eq(take),
+                     self.y_wr.addr.eq(count), self.y_wr.data.eq(y), self.y_wr.en.eq(take)]
         with m.If(take):
             m.d.sync += count.eq(count + 1)
             with m.If(count == 0):
-                m.d.sync += y0.eq(core.i.payload[w:])
+                m.d.sync += y0.eq(y)
         self.y0np = Signal(w, name="y0_nprime", reset_less=True)
         m.d.sync += self.y0np.eq(product(m, y0, self.np_reg, w, self.dsp, "y0np", low=True))
 
