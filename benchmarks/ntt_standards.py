@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import done_records, fmt, run  # noqa: E402
+from _compare import done_records, fmt, run, synth_failures  # noqa: E402
 from modforge.registry import lookup  # noqa: E402
 
 #: the open hand-written ML-KEM multiplier (FIPS 203 NTT, base case and NTT^-1, bit-exact
@@ -111,6 +111,11 @@ def report(db: Path) -> list[str]:
         if any(k[0] == profile for k in by):
             out += table(by, profile) + [""]
     out += peer_comparison(by)
+    failed = {(r["algorithm"], str(r["params"]), r["target"]): r for r in synth_failures(db)}
+    if failed:
+        out += ["", "### Did not synthesize", ""]
+        out += [f"- {alg} {params} on {target}: {(r['log_tail'] or r['message'] or '').strip().splitlines()[-2][:200]}"
+                for (alg, params, target), r in failed.items()]
     return out
 
 
