@@ -4,11 +4,14 @@ state, proved by Yosys (the pinned one, yosys.py).
 
 How, and why it is sound:
 
-1. Both sides are read and lowered alike (PREPARE): `proc` (processes to multiplexers and
-   flip-flops), `memory_collect` (each memory one $mem_v2 cell), `memory_nordff` (its
-   synchronous read ports become asynchronous ones and flip-flops: Amaranth's RTLIL and
-   Verilog read back express them differently), `dffunmap` (enables as multiplexers:
-   equiv_simple steps back through plain $dff only). Yosys's own passes, on both sides.
+1. Both sides are read and lowered alike (PREPARE): `proc -norom` (processes to multiplexers
+   and flip-flops; not a case table to a ROM, a memory named by Yosys's counter, which is not
+   the same on both sides), `memory_collect` (each memory one $mem_v2 cell), `memory_nordff`
+   (its synchronous read ports become asynchronous ones and flip-flops: Amaranth's RTLIL and
+   Verilog read back express them differently), `memory_map` of one-word memories (registers
+   \\mem[0], as read_verilog's mem2reg makes them of `reg [w:0] mem [0:0]`), `dffunmap` (enables
+   as multiplexers: equiv_simple steps back through plain $dff only). Yosys's own passes, on
+   both sides.
 2. Each module is proved alone, its submodule instances and memories cut out: a cut cell's
    outputs become inputs of the module and its inputs outputs, named after the cell and
    port, on both sides alike (a memory: its read addresses, its write enables, write data
@@ -64,7 +67,7 @@ NOTES = {"\\src", "\\lint_unused", "\\generator", "\\top", "\\hdlname", "\\amara
          "\\amaranth.decoding", "\\keep"}
 INTERNAL = re.compile(r"(?<!cell )(?<!\S)\$\S+")     # an internal name (a cell's type excepted)
 PORT_IDS = itertools.count(1_000_000)                # the ports proof.py adds: after the design's
-PREPARE = ["proc", "memory_collect", "memory_nordff", "dffunmap"]
+PREPARE = ["proc -norom", "memory_collect", "memory_nordff", "memory_map t:$mem_v2 r:SIZE=1 %i", "dffunmap"]
 
 
 class NotEquivalent(AssertionError):
