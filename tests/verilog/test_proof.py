@@ -10,7 +10,7 @@ from amaranth.back import rtlil
 
 from modforge.registry import all_algorithms, lookup
 from modforge.verilog import export
-from modforge.verilog.proof import NotEquivalent, Verilog, prove, prove_many
+from modforge.verilog.proof import NotEquivalent, ProofTimeout, Verilog, prove, prove_many
 from modforge.verilog.rtlil import Netlist
 
 # one small grid configuration per family
@@ -32,11 +32,13 @@ def amaranth_rtlil(name: str, args: dict) -> tuple[str, str]:
     return rtlil.convert(alg.build(params), name=module, emit_src=False), module
 
 
-def every_step(text: str, top: str, skip=()) -> list[tuple[str, str]]:
-    """(gold, gate) of every pass alone, the whole pipeline and the Verilog written from it."""
+def every_step(text: str, top: str, skip=()) -> tuple[list[tuple[str, str]], list[str]]:
+    """(gold, gate) of every pass alone, the whole pipeline and the Verilog written from it;
+    and their labels, for a failure's message."""
     st = export.steps(text, top, skip)
     pairs = [(st[k][1], st[k + 1][1]) for k in range(len(st) - 1)]
-    return [*pairs, (st[0][1], st[-1][1]), (st[0][1], Verilog(export.write_verilog(st[-1][1])))]
+    labels = [f"pass {name}" for name, _ in st[1:]] + ["the whole pipeline", "the Verilog written"]
+    return [*pairs, (st[0][1], st[-1][1]), (st[0][1], Verilog(export.write_verilog(st[-1][1])))], labels
 
 
 def test_no_private_amaranth_api():
@@ -55,7 +57,8 @@ def test_small_designs_are_in_the_grid():
 @pytest.mark.parametrize("family", sorted(SMALL))
 def test_every_pass_proved(family):
     text, top = amaranth_rtlil(*SMALL[family])
-    assert prove_many(every_step(text, top)) > 0
+    pairs, labels = every_step(text, top)
+    assert prove_many(pairs, labels=labels) > 0
 
 
 @pytest.mark.parametrize("skip", ["narrow", "drop_low", "keep_add_width", "share"])
@@ -101,8 +104,24 @@ def test_a_wrong_verilog_is_caught():
         prove(text, Verilog(bad))
 
 
+def test_a_proof_out_of_time_says_so():
+    """A proof past its time fails as such (ProofTimeout: neither proved nor disproved, with
+    the pass and module it was at), not as a difference and not by hanging."""
+    text, top = amaranth_rtlil(*SMALL["modmul"])
+    pairs, labels = every_step(text, top)
+    with pytest.raises(ProofTimeout, match=r"timed out after 0\.5 s .*neither proved nor disproved"):
+        prove_many(pairs, timeout=0.5, labels=labels)
+
+
+#: seconds for the proof of every pass on one design (both Yosys runs together)
+PROOF_TIMEOUT = 1200
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("alg", all_algorithms(), ids=lambda a: a.name)
 def test_every_pass_proved_on_every_algorithm(alg):
+    """Every pass proved on every algorithm, on its smallest grid design (grid()[0]: the
+    smallest Verilog, tests/test_conformance.py), within PROOF_TIMEOUT."""
     text, top = amaranth_rtlil(alg.name, dict(alg.grid()[0]))
-    assert prove_many(every_step(text, top), timeout=3600) > 0
+    pairs, labels = every_step(text, top)
+    assert prove_many(pairs, timeout=PROOF_TIMEOUT, labels=labels) > 0

@@ -4,11 +4,14 @@ state, proved by Yosys (the pinned one, yosys.py).
 
 How, and why it is sound:
 
-1. Both sides are read and lowered alike (PREPARE): `proc` (processes to multiplexers and
-   flip-flops), `memory_collect` (each memory one $mem_v2 cell), `memory_nordff` (its
-   synchronous read ports become asynchronous ones and flip-flops: Amaranth's RTLIL and
-   Verilog read back express them differently), `dffunmap` (enables as multiplexers:
-   equiv_simple steps back through plain $dff only). Yosys's own passes, on both sides.
+1. Both sides are read and lowered alike (PREPARE): `proc -norom` (processes to multiplexers
+   and flip-flops; not a case table to a ROM, a memory named by Yosys's counter, which is not
+   the same on both sides), `memory_collect` (each memory one $mem_v2 cell), `memory_nordff`
+   (its synchronous read ports become asynchronous ones and flip-flops: Amaranth's RTLIL and
+   Verilog read back express them differently), `memory_map` of one-word memories (registers
+   \\mem[0], as read_verilog's mem2reg makes them of `reg [w:0] mem [0:0]`), `dffunmap` (enables
+   as multiplexers: equiv_simple steps back through plain $dff only). Yosys's own passes, on
+   both sides.
 2. Each module is proved alone, its submodule instances and memories cut out: a cut cell's
    outputs become inputs of the module and its inputs outputs, named after the cell and
    port, on both sides alike (a memory: its read addresses, its write enables, write data
@@ -35,13 +38,15 @@ How, and why it is sound:
 A module whose text, or lowered netlist, is the same on both sides but for notes (source
 locations, waivers), the renames and the numbering of internal names needs no SAT. Cost: two Yosys runs for any
 number of pairs (a text in several is lowered once), and a SAT model per paired wire: a
-second or so for a module of a thousand cells.
+second or so for a module of a thousand cells. A proof has a time limit for both runs
+together: past it, ProofTimeout (neither proved nor disproved) names where it was.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+import time
 
 from .rtlil import Bit, Item, Module, Netlist, Wire, sigspec, take_sig, tokens
 from .yosys import YosysError, run_yosys
@@ -62,11 +67,15 @@ NOTES = {"\\src", "\\lint_unused", "\\generator", "\\top", "\\hdlname", "\\amara
          "\\amaranth.decoding", "\\keep"}
 INTERNAL = re.compile(r"(?<!cell )(?<!\S)\$\S+")     # an internal name (a cell's type excepted)
 PORT_IDS = itertools.count(1_000_000)                # the ports proof.py adds: after the design's
-PREPARE = ["proc", "memory_collect", "memory_nordff", "dffunmap"]
+PREPARE = ["proc -norom", "memory_collect", "memory_nordff", "memory_map t:$mem_v2 r:SIZE=1 %i", "dffunmap"]
 
 
 class NotEquivalent(AssertionError):
     """A pass changed what a module computes (or the proof could not show it did not)."""
+
+
+class ProofTimeout(AssertionError):
+    """Yosys did not finish a proof within its time: nothing proved, nothing disproved."""
 
 
 def _key(name: str) -> str:
@@ -81,18 +90,28 @@ class Verilog(str):
 def prove(gold: str, gate: str, timeout: float | None = 600) -> int:
     """Prove gate equivalent to gold (RTLIL texts, or Verilog(text)), module by module (the
     module docstring); raise NotEquivalent naming the module, else return the number of
-    modules proved by SAT."""
+    modules proved by SAT. `timeout`: seconds for the whole proof (None: no limit); past
+    it, ProofTimeout."""
     return prove_many([(gold, gate)], timeout=timeout)
 
 
-def prove_many(pairs: list[tuple[str, str]], timeout: float | None = 600) -> int:
+def prove_many(pairs: list[tuple[str, str]], timeout: float | None = 600, labels: list[str] | None = None) -> int:
     """prove() for several (gold, gate) pairs, in two Yosys runs (a text in several pairs,
-    as a pass's output is the next one's input, is read once)."""
+    as a pass's output is the next one's input, is read once) that share `timeout`. A
+    failure names the pair by its label (default: `pair k`) and the module."""
+    labels = labels or [f"pair {k}" for k in range(len(pairs))]
+    deadline = None if timeout is None else time.monotonic() + timeout
     names: dict[str, str] = {}
     for pair in pairs:
         for text in pair:
             names.setdefault(text, f"s{len(names)}")
-    lowered = _prepare({names[text]: text for text in names})
+    try:
+        lowered = _prepare({names[text]: text for text in names}, timeout)
+    except YosysError as exc:
+        if exc.status == "timeout":
+            raise ProofTimeout(f"proof timed out after {timeout:g} s reading and lowering the "
+                               f"{len(names)} sides (proof step 1): neither proved nor disproved") from None
+        raise
     modules = {name: _module_texts(text) for name, text in lowered.items()}
     files: dict[str, str] = {}
     script: list[str] = []
@@ -112,31 +131,36 @@ def prove_many(pairs: list[tuple[str, str]], timeout: float | None = 600) -> int
         sides = [{_key(m.name): m for m in Netlist(lowered[x]).modules} for x in (a, b)]
         for name in todo:
             tag = f"m{len(where)}"
-            where[tag] = f"pair {k}, module {name}"
+            where[tag] = f"{labels[k]}, module {name}"
             files |= _module_pair(tag, sides[0][name], sides[1][name], sides[0], sides[1], where[tag])
             script += [f"log proving {tag}", "design -reset", f"read_rtlil {tag}.il",
                        f"equiv_make -blacklist {tag}.bl gold gate equiv", "equiv_simple equiv",
                        "equiv_status -assert equiv"]
     if not script:
         return 0
+    left = None if deadline is None else max(deadline - time.monotonic(), 1.0)
     try:
-        run_yosys("\n".join(script) + "\n", files, timeout=timeout, what="proof")
+        run_yosys("\n".join(script) + "\n", files, timeout=left, what="proof")
     except YosysError as exc:
         failed = re.findall(r"^proving (m\d+)$", exc.log, re.M)
+        at = where[failed[-1]] if failed else "?"
+        if exc.status == "timeout":
+            raise ProofTimeout(f"proof timed out after {timeout:g} s in {at if failed else 'its SAT run'} "
+                               f"(module proof {len(failed)} of {len(where)}): neither proved nor disproved") from None
         unproved = re.findall(r"Unproven \$equiv \S+ (\S+ \[\d+\])_gold", exc.log)[:8]
-        raise NotEquivalent(f"not proved equivalent: {where[failed[-1]] if failed else '?'}"
+        raise NotEquivalent(f"not proved equivalent: {at}"
                             f"{': unproved ' + ', '.join(unproved) if unproved else ''}\n{exc}") from None
     return len(where)
 
 
-def _prepare(texts: dict[str, str]) -> dict[str, str]:
+def _prepare(texts: dict[str, str], timeout: float | None = None) -> dict[str, str]:
     """Every side (name: RTLIL or Verilog text) read and lowered (step 1) in one Yosys run."""
     script = []
     for name, text in texts.items():
         reader = "read_verilog" if isinstance(text, Verilog) else "read_rtlil"
         script += ["design -reset", f"{reader} {name}.in", *PREPARE, f"write_rtlil {name}.il"]
     out = run_yosys("\n".join(script) + "\n", {f"{n}.in": str(t) for n, t in texts.items()},
-                    [f"{n}.il" for n in texts], what="proof (prepare)")
+                    [f"{n}.il" for n in texts], timeout=timeout, what="proof (prepare)")
     return {n: out[f"{n}.il"] for n in texts}
 
 

@@ -23,9 +23,10 @@ TAIL = 3000  # characters of a failed tool's log kept
 class YosysError(ModforgeError):
     """Yosys failed on a script modforge wrote (a bug of modforge, or of the design)."""
 
-    def __init__(self, message: str, log: str = ""):
+    def __init__(self, message: str, log: str = "", status: str = "failed"):
         super().__init__(message)
         self.log = log          # the whole log
+        self.status = status    # "failed", or "timeout": it ran out of time
 
 
 def yosys_command() -> str:
@@ -69,5 +70,5 @@ def run_yosys(script: str, inputs: dict[str, str], outputs: Iterable[str] = (),
         if status != "ok":
             log = work / "yosys.log"
             whole = log.read_text(errors="replace") if log.exists() else ""
-            raise YosysError(f"{what}: yosys {status}:\n{tail}", whole)
+            raise YosysError(f"{what}: yosys {status}:\n{tail}", whole, status)
         return {name: (work / name).read_text() for name in outputs}
