@@ -455,7 +455,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         mp = plan.residues[0]
         n, P, w = params.n, params.pe, self.width(params)
         k = len(self.moduli(params))
-        sets = 2 if self.transform in TWO_OPERANDS else 1
+        sets = plan.operands
         return {
             "congruence": self.congruence(params),
             "q": hex(params.q), "psi": params.psi, "w": w, "butterflies": P,

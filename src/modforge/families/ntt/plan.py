@@ -89,7 +89,7 @@ def passes(transform: str, n: int, P: int, scale_pass: bool, incomplete: int = 0
     R shared-ROM words (pair passes), H words per lane ROM for each (direction, t) of a row
     pass, laid out in the order the passes first use them (word 0 of a shared block unused).
     scale_pass: polymul with two buffers scales b in a pass of its own, first. incomplete = k:
-    the transforms stop k layers early (no pass with t < 2^k); polymul then (k = 1) multiplies
+    the transforms stop k layers early (no pass with t < 2^k); polymul and basemul then (k = 1) multiply
     the degree-1 residues by a products pass and a basecase pass (model.py), not pointwise."""
     if transform not in TRANSFORMS:
         raise ValueError(f"transform must be one of {TRANSFORMS}")
