@@ -265,6 +265,7 @@ class Algorithm(abc.ABC, Generic[P, D]):
     frames: ClassVar[bool] = False
     config_stream: ClassVar[bool] = False
     formal: ClassVar[bool] = False
+    commands: ClassVar[bool] = False         # i carries commands (command_vectors, its own testbench)
     uses: ClassVar[tuple[str, ...]] = ()
     parallelism: ClassVar[str | None] = None   # the parameter that sets the coefficients a cycle (D, M)
 
@@ -403,6 +404,12 @@ class Algorithm(abc.ABC, Generic[P, D]):
         stream when `params` leave it out, and for moduli the core cannot take."""
         raise ParameterError(self.name, "config", "is not available: the algorithm has no cfg stream",
                              ",".join(map(hex, moduli)))
+
+    def command_vectors(self, params: P, count: int, seed: int) -> tuple[list[int], list[int], list[int], int]:
+        """(commands only) Commands that store `count` result beats at least: the i payloads,
+        per command its cycles until the next is taken without stalls (bit 32 set: it stores
+        result beats), the result beats, and how many commands lead without stalls."""
+        raise NotImplementedError
 
     def reference(self, params: P) -> str:
         """(formal only) The Verilog body of `mf_reference(operands, result, ok, in_domain)`: ok

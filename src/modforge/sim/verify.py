@@ -12,7 +12,7 @@ from ..design import Design, generate
 from ..registry import Algorithm
 from .netlist import write_netlist
 from .runners import Progress, SimResult, simulate
-from .testbench import write_testbench
+from .testbench import write_command_testbench, write_testbench
 from .vectors import make_vectors, write_hex, write_vectors
 
 
@@ -27,6 +27,8 @@ def operand_sets(algorithm: Algorithm, params: Any, vectors: int) -> int:
 def prepare(algorithm: Algorithm, params: Any, directory: Path, count: int, seed: int = 1) -> Design:
     """Write the design, at least `count` model vectors and the testbench into `directory`."""
     design = generate(algorithm, params, directory)
+    if algorithm.commands:
+        return prepare_commands(algorithm, params, design, count, seed)
     sets = operand_sets(algorithm, params, count)
     loaded, config = algorithm.verification_config(params)     # a cfg stream loads `loaded`
     vectors = make_vectors(algorithm, loaded, sets, seed)
@@ -35,6 +37,19 @@ def prepare(algorithm: Algorithm, params: Any, directory: Path, count: int, seed
         write_hex(design.directory / "vectors" / "cfg.hex", config, design.config_width)
     write_testbench(design, sets, len(config))   # tb.v holds no count: vectors/count.hex does
     ip.write(design.directory)   # the FuseSoC core gains its sim target
+    return design
+
+
+def prepare_commands(algorithm: Algorithm, params: Any, design: Design, count: int, seed: int) -> Design:
+    """A command core's vectors (Algorithm.command_vectors: programs storing `count` rows at
+    least; the first `calm` commands run without stalls) and its testbench."""
+    beats, gaps, rows, calm = algorithm.command_vectors(params, count, seed)
+    folder = design.directory / "vectors"
+    write_vectors((beats, rows), folder, design.input_width, design.output_width)
+    write_hex(folder / "gap.hex", gaps, 64)
+    calm_rows = sum(g >> 32 for g in gaps[:calm]) * design.result_beats
+    write_command_testbench(design, len(beats), len(rows), calm, calm_rows, sum(g & 0xFFFFFFFF for g in gaps))
+    ip.write(design.directory)
     return design
 
 

@@ -7,7 +7,7 @@ from modforge.cli import main
 from modforge.errors import ParameterError
 from modforge.registry import all_algorithms, lookup
 
-NAMES = ["ntt-forward", "ntt-inverse", "ntt-polymul", "ntt-basemul"]
+NAMES = ["ntt-forward", "ntt-inverse", "ntt-polymul", "ntt-basemul", "ntt-commands"]
 OK = {"q": "0x80014001", "n": "64", "pe": "4"}
 
 

@@ -24,6 +24,7 @@ from ...hw.dsp import DSP_HELP, Dsp
 from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity, v2
 from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
 from . import hw
+from .commands import OPS, STORE, Command, CommandPlan, pack_command, random_program, run_commands
 from .model import pack_fields, run
 from .plan import TWO_OPERANDS, ConfigMap, NttPlan, PrimeSchedule, drain, pass_starts, passes
 from .profiles import PROFILES
@@ -677,4 +678,157 @@ class Basemul(Polymul):
             {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift"},
             {"profile": "ml-kem", "pe": "8", "reduction": "montgomery", "buffers": "2"},
             {"profile": "ml-dsa", "pe": "4", "reduction": "k2red-shift"},                  # pointwise
+        ]
+
+
+MIN_SLOTS, MAX_SLOTS = 2, 64
+
+
+@dataclasses.dataclass(frozen=True)
+class CommandParams(NttParams):
+    slots: int = param(8, help=f"S: polynomial slots, even, {MIN_SLOTS}..{MAX_SLOTS} (slot s in bank set s mod 2; "
+                               "MUL and MAC take a and b from different sets)", lo=MIN_SLOTS, hi=MAX_SLOTS)
+
+
+@register
+class Commands(NttAlgorithm):
+    """Commands over stored polynomials (commands.py): LOAD, STORE, NTT, INTT, MUL and MAC on S
+    slots, one command at a time, each with its cycles as a formula."""
+    name = "ntt-commands"
+    title = ("polynomial slots with commands: load, store, NTT, NTT^-1, NTT-domain product and its "
+             "accumulation (FIPS 203's base case with incomplete=1)")
+    transform = "polymul"                # its passes: the forward, the product and the inverse
+    Params = CommandParams
+    commands = True
+
+    def validate(self, params: NttParams) -> NttParams:
+        params = super().validate(params)
+        assert isinstance(params, CommandParams)
+        name = self.name
+        if params.slots % 2:
+            raise ParameterError(name, "slots", "must be even (two bank sets)", params.slots)
+        for key, unset in (("base", ""), ("twiddles", "rom"), ("buffers", 1)):
+            if getattr(params, key) != unset:
+                raise ParameterError(name, key, f"must be {unset or 'unset'}: the command core keeps one "
+                                     "generation-time prime and one copy of its slots", getattr(params, key))
+        if params.incomplete > 1:
+            raise ParameterError(name, "incomplete", "must be 0 or 1 (MUL's base case: degree-1 residues, "
+                                 "FIPS 203's BaseCaseMultiply)", params.incomplete)
+        if params.incomplete and params.pe < 2:
+            raise ParameterError(name, "pe", "must be at least 2 with incomplete=1 (a residue's two "
+                                 "coefficients sit in one row)", params.pe)
+        return params
+
+    def derive(self, params: NttParams) -> Any:
+        """The polymul core's plan with b's scale F^-2 always (the add pass's factor, 1 for F = 1)
+        and the command plan around it."""
+        assert isinstance(params, CommandParams)
+        ntt = super().derive(params)
+        prime = ntt.primes[0]
+        ntt = dataclasses.replace(ntt, primes=(dataclasses.replace(prime, b_scale=pow(prime.F, -2, prime.q)),))
+        return CommandPlan.of(ntt, params.slots)
+
+    def command_plan(self, params: NttParams) -> CommandPlan:
+        return cast(CommandPlan, self.derived(params))
+
+    def ntt_plan(self, params: NttParams) -> NttPlan:
+        return self.command_plan(params).ntt
+
+    def width(self, params: NttParams) -> int:
+        return self.ntt_plan(params).w
+
+    # --- the i beat: a command ------------------------------------------------------------
+    def operands(self, params: NttParams) -> list[Operand]:
+        cp = self.command_plan(params)
+        what = {"op": "0 LOAD, 1 STORE, 2 NTT, 3 INTT, 4 MUL, 5 MAC (6, 7: nothing)",
+                "d": "the slot written (LOAD, NTT, INTT, MUL, MAC) or read out (STORE)",
+                "a": "MUL, MAC: the first factor's slot", "b": "MUL, MAC: the second's, in the other bank set "
+                "(slot parity)", "row": "LOAD: the row x goes to"}
+        return [Operand("x", params.pe * self.width(params), "LOAD: row `row`, " + self.lanes(params),
+                        "each coefficient < q", params.pe)] + [
+            Operand(name, bits, "unsigned binary", what[name]) for name, bits in cp.fields()]
+
+    def random_operands(self, params: NttParams, rng: random.Random) -> tuple[Any, ...]:
+        return (random_program(self.command_plan(params), rng, params.q),)
+
+    def cases(self, params: NttParams) -> list[tuple[Any, ...]]:
+        return []
+
+    def in_beats(self, params: NttParams, operands: tuple[Any, ...]) -> list[tuple[int, ...]]:
+        cp = self.command_plan(params)
+        return [(pack_command(cp, cmd, self.width(params)),) for cmd in operands[0]]
+
+    def out_beats(self, params: NttParams, result: Any) -> list[int]:
+        return self.pack(params, [c for row in result for c in row])
+
+    def model(self, params: NttParams, *operands: Any) -> Any:
+        """The rows STORE commands read (commands.run_commands: the hardware's passes)."""
+        cp = self.command_plan(params)
+        alg = self.modmul(params)
+        return run_commands(cp, functools.partial(alg.model, cp.ntt.residues[0]), operands[0])
+
+    def command_vectors(self, params: NttParams, count: int, seed: int) -> tuple[list[int], list[int], list[int], int]:
+        """Programs (random_program), two at least, until they store `count` rows: the i
+        payloads, for each the cycles until the next is taken without stalls (bit 32: a
+        STORE), the rows, and the commands of the first half of the programs (run without
+        stalls)."""
+        cp = self.command_plan(params)
+        rng, programs = random.Random(seed), list[list[Command]]()
+        while sum(cmd.op == STORE for prog in programs for cmd in prog) * cp.ntt.rows < count or len(programs) < 2:
+            programs.append(random_program(cp, rng, params.q))
+        program = [cmd for prog in programs for cmd in prog]
+        gaps = [cp.command_cycles(cmd.op) | (cmd.op == STORE) << 32 for cmd in program]
+        beats = [beat for (beat,) in self.in_beats(params, (program,))]
+        calm = sum(len(prog) for prog in programs[:len(programs) // 2])
+        return beats, gaps, self.out_beats(params, self.model(params, program)), calm
+
+    # --- hardware ---------------------------------------------------------------------
+    def build(self, params: NttParams) -> Any:
+        cp = self.command_plan(params)
+        alg, streams = self.modmul(params), self.plan(params)
+        return hw.NttCommandCore(cp, lambda: alg.datapath(cp.ntt.reduction),
+                                 {"i": streams.input_layout, "o": streams.output_layout})
+
+    def formula(self, params: NttParams) -> str:
+        complete = "2 n/P + max(0, D + 1 - n/P) + D"
+        base = "4 n/P + 2 max(0, D + 1 - n/P) + D"
+        return (f"per command: LOAD 1, STORE n/P, NTT and INTT L H + G + D, MUL and MAC "
+                f"{base if params.incomplete else complete}; L = log2(n) - incomplete layers, H = n/(2P), "
+                "D = mul_depth + 3; " + STALLS)
+
+    def congruence(self, params: NttParams) -> str:
+        prod = ("FIPS 203's MultiplyNTTs (pairs mod x^2 - psi^(2 bitrev(i)+1))" if params.incomplete
+                else "the pointwise product")
+        return (f"STORE d gives slot d, each coefficient < q, after the commands before it: NTT as ntt-forward, "
+                f"INTT as ntt-inverse, MUL d <- a o b and MAC d <- d + a o b with o {prod}" + self.ring_note(params))
+
+    def tag(self, params: NttParams) -> str:
+        assert isinstance(params, CommandParams)
+        return super().tag(params) + f"_s{params.slots}"
+
+    def extra_info(self, params: NttParams) -> dict[str, Any]:
+        cp = self.command_plan(params)
+        ntt, w = cp.ntt, self.width(params)
+        return {
+            "congruence": self.congruence(params), "q": hex(params.q), "psi": params.psi, "w": w,
+            "butterflies": params.pe, "incomplete": params.incomplete, "slots": cp.slots,
+            "profile": ({"name": params.profile, "standard": PROFILES[params.profile].standard}
+                        if params.profile != "none" else None),
+            "reduction": self.modmul(params).name, "reduction_params": dataclasses.asdict(ntt.residues[0]),
+            "reduction_scale": hex(ntt.primes[0].F), "mul_depth": ntt.mul_depth, "drain_D": ntt.drain,
+            "command_cycles": {name: cp.command_cycles(op) for op, name in enumerate(OPS)},
+            "cycles_formula": self.formula(params),
+            "twiddle_words": ntt.twiddle_words,
+            "coefficient_ram_bits": 2 * cp.regions * params.n * w,
+            "banks": f"4 x {cp.regions * params.n // (2 * params.pe)} words of {params.pe * w} bits "
+                     f"({cp.slots} slots and 2 temporaries)",
+        }
+
+    def grid(self) -> list[dict[str, str]]:
+        return [
+            {"q": "7681", "n": "16", "pe": "2", "incomplete": "1", "reduction": "barrett", "dsp": "none",
+             "slots": "4"},
+            {"q": "0x9fc00001", "n": "16", "pe": "4", "reduction": "montgomery-shift", "slots": "4"},
+            {"profile": "ml-kem", "pe": "2", "reduction": "k2red-shift"},
+            {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4"},
         ]

@@ -51,6 +51,8 @@ from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
 from ...hw.stream import ReadOut
+from . import commands as cmd_set
+from .commands import CommandPlan
 from .model import pack_fields
 from .plan import ConfigMap, NttPlan, Pass, issue, log2, parity, row_lanes
 
@@ -127,11 +129,16 @@ class _Build:
         """Coefficient banks (a, and b for polymul and basemul; per buffer): row r of residue j in bank
         parity(r) at word r >> 1 of region j. Twiddle ROMs: one shared (pair passes), one
         per lane (row passes); RAMs the cfg stream writes with twiddles=load (tw_writes[sel])."""
-        m, plan, B = self.m, self.plan, self.B
+        B = self.B
         self.res = Signal(range(self.K), name="residue")    # the residue computed
-        self.banks = Banks(self.LW, self.R // 2, sets=plan.operands, buffers=B, regions=self.K,
+        self.banks = Banks(self.LW, self.R // 2, sets=self.plan.operands, buffers=B, regions=self.K,
                            names=lambda x, st, b: f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else ""))
-        self.banks.build(m)
+        self.banks.build(self.m)
+        self.twiddle_memories()
+
+    def twiddle_memories(self) -> None:
+        """The shared ROM and the lane ROMs (RAMs the cfg stream writes with twiddles=load)."""
+        plan = self.plan
         self.tw_writes: dict[int, Any] = {}
         self.shared: Any = None
         self.lanes: list[Any] | None = None
@@ -471,3 +478,200 @@ class _Build:
                 load = self.take & (self.ib == x) & (parity(ld.k) == b)
                 en, addr, data = load | en, Mux(load, banks.address(ld.k >> 1, ld.res), addr), Mux(load, direct, data)
             m.d.comb += [wr.en.eq(en), wr.addr.eq(addr), wr.data.eq(data)]
+
+
+class NttCommandCore(wiring.Component):
+    """ntt-commands (commands.py): S polynomial slots and one command at a time from i (op,
+    d, a, b, row and a row x); o carries the rows STORE reads. latency: a STORE's handshake
+    to its first row on o; initiation_interval: 1 (a LOAD a cycle)."""
+
+    def __init__(self, plan: CommandPlan, make_datapath: Callable[[], Any], layouts: dict[str, data.StructLayout]):
+        self.commands, self.plan = plan, plan.ntt
+        self.datapaths = [make_datapath() for _ in range(self.plan.P)]
+        if self.datapaths[0].depth != self.plan.mul_depth:
+            raise RuntimeError("the reduction's pipeline depth differs from the plan's")
+        self.latency, self.initiation_interval = plan.latency, plan.initiation_interval
+        super().__init__({"i": In(stream.Signature(layouts["i"])), "o": Out(stream.Signature(layouts["o"]))})
+
+    def elaborate(self, platform: Any) -> Module:
+        return _CommandBuild(self).m
+
+
+class _CommandBuild(_Build):
+    """The command core: the NTT core's banks (two sets, S/2 + 1 regions each), ROMs, units,
+    routes and constants; its own command decoder, LOAD and STORE paths, and a sequencer
+    that runs the passes of one command (commands.CommandPlan) on the slots it names."""
+
+    def __init__(self, core: Any) -> None:        # an NttCommandCore
+        cp = self.cp = core.commands
+        plan = self.plan = cp.ntt
+        self.core, self.w, self.config, self.m = core, plan.w, None, Module()
+        self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, 1, 1
+        self.LW, self.two = self.P * self.w, True
+        self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
+        self.MULX = ROW0 + max(1, log2(self.P))
+        self.BASE = self.MULX + 1
+        self.basecase = any(ps.kind == "basecase" for ps in plan.passes)
+        self.table = (*cp.forward, *cp.inverse, *cp.product)          # every command's passes
+        self.first = {cmd_set.NTT: 0, cmd_set.INTT: len(cp.forward), cmd_set.MUL: len(cp.forward) + len(cp.inverse)}
+        self.memories()
+        self.butterflies()
+        self.state()
+        self.store()
+        self.sequencer()
+        self.decode()                   # after both: a command taken as one ends wins
+        self.read_addresses()
+        self.operands()
+        self.write_back()
+
+    def memories(self) -> None:
+        """Slot s: bank set s mod 2, region s div 2; region S/2 of each set its temporary."""
+        self.res = Signal(range(1), name="residue")
+        self.banks = Banks(self.LW, self.R // 2, sets=2, regions=self.cp.regions,
+                           names=lambda x, st, b: f"bank_{'ab'[st]}{b}")
+        self.banks.build(self.m)
+        self.twiddle_memories()
+        self.inb = Signal(self.LW, name="inb")        # rows_read's load source: unused here
+
+    def state(self) -> None:
+        abits, regions = self.banks.word_bits, range(self.cp.regions)
+        self.op = DelayLine(self.m, {
+            "res": range(1), "buf": range(1), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2,
+            "hi_src": 1, "lo_bank": 1, "hi_bank": 1, "lo_addr": abits, "hi_addr": abits, "lo_reg": regions,
+            "hi_reg": regions, "w_reg": regions,
+            "route": range(self.BASE + 1 if self.basecase else self.MULX), "s_src": 2})
+        self.tw_shared_addr = Signal(range(max(2, self.plan.shared_len)), name="tw_shared_addr")
+        self.tw_lane_addr = Signal(range(max(2, self.plan.lane_len)), name="tw_lane_addr")
+        self.running, self.storing = Signal(name="running"), Signal(name="storing")
+        self.finish, self.store_done = Signal(name="finish"), Signal(name="store_done")   # their last cycle
+        self.p = Signal(range(max(2, len(self.table))), name="p")
+        self.c = Signal(range(max(ps.issues for ps in self.table) + self.D), name="c")
+        self.row = Signal(range(self.R), name="store_row")     # STORE's next row
+        bits = self.cp.slot_bits
+        self.cmd = {name: Signal(width, name=f"cmd_{name}") for name, width in
+                    (("op", cmd_set.OP_BITS), ("d", bits), ("a", bits), ("b", bits))}
+
+    # --- commands in ------------------------------------------------------------------------
+    def decode(self) -> None:
+        """Take a command when idle, or in the cycle the one running ends (its last write or
+        its last read); a LOAD's row is written the cycle after (that cycle's write port is
+        the last operation's)."""
+        m, core, cmd = self.m, self.core, self.cmd
+        take = Signal(name="take")
+        m.d.comb += [core.i.ready.eq(~(self.running | self.storing) | self.finish | self.store_done),
+                     take.eq(core.i.valid & core.i.ready)]
+        beat = core.i.payload
+        self.load_row = {"en": Signal(name="ld_en"), "row": Signal(self.cp.row_bits, name="ld_row"),
+                   "d": Signal(self.cp.slot_bits, name="ld_d"), "x": Signal(self.LW, name="ld_x")}
+        m.d.sync += [self.load_row["en"].eq(take & (beat.op == cmd_set.LOAD)), self.load_row["row"].eq(beat.row),
+                     self.load_row["d"].eq(beat.d), self.load_row["x"].eq(beat.x)]
+        with m.If(take):
+            m.d.sync += [cmd[name].eq(beat[name]) for name in cmd]
+            with m.Switch(beat.op):
+                with m.Case(cmd_set.STORE):
+                    m.d.sync += [self.storing.eq(1), self.row.eq(0)]
+                starts = (((cmd_set.NTT,), self.first[cmd_set.NTT]), ((cmd_set.INTT,), self.first[cmd_set.INTT]),
+                          ((cmd_set.MUL, cmd_set.MAC), self.first[cmd_set.MUL]))
+                for ops, first in starts:
+                    with m.Case(*ops):
+                        m.d.sync += [self.running.eq(1), self.p.eq(first), self.c.eq(0)]
+
+    def store(self) -> None:
+        """STORE d: rows 0 .. R-1 of slot d into the output FIFO while it has room."""
+        m, cmd = self.m, self.cmd
+        ro = ReadOut(self.LW, FIFO_DEPTH)
+        ro.build(m)
+        self.go = ro.go
+        st1, bank1 = Signal(name="store_set"), Signal(name="store_bank")
+        m.d.comb += [ro.avail.eq(self.storing), self.store_done.eq(ro.go & (self.row == self.R - 1)),
+                     ro.data.eq(Mux(st1, self.banks.data(1, bank1), self.banks.data(0, bank1)))]
+        m.d.sync += [st1.eq(cmd["d"][0]), bank1.eq(parity(self.row))]
+        with m.If(ro.go):
+            m.d.sync += self.row.eq(self.row + 1)
+            with m.If(self.store_done):
+                m.d.sync += self.storing.eq(0)
+        wiring.connect(m, ro.o, wiring.flipped(self.core.o))
+
+    # --- the sequencer ------------------------------------------------------------------------
+    def sequencer(self) -> None:
+        """Pass p of the table, cycle c: issue, then wait as the command's schedule says; after
+        its last pass's last write, the command is done (finish)."""
+        m, c, p = self.m, self.c, self.p
+        groups = [self.cp.forward, self.cp.inverse, self.cp.product]
+        waits = [w for passes in groups for w in self.cp.waits(passes)]
+        lasts = {sum(len(g) for g in groups[:i + 1]) - 1 for i in range(3)}
+        with m.If(self.running):
+            m.d.sync += c.eq(c + 1)
+            with m.Switch(p):
+                for j, ps in enumerate(self.table):
+                    with m.Case(j):
+                        self.command_op(ps)
+                        end = c == ps.issues + waits[j] - 1
+                        if j in lasts:
+                            m.d.comb += self.finish.eq(end)
+                            with m.If(end):
+                                m.d.sync += self.running.eq(0)
+                        else:
+                            with m.If(end):
+                                m.d.sync += [c.eq(0), p.eq(j + 1)]
+
+    def command_op(self, ps: Pass) -> None:
+        """The operation of pass ps in cycle c, on the command's slots: the NTT cores' fields
+        (pass_op), with the bank sets and regions of d, a, b and the temporaries."""
+        m, op, cmd = self.m, self.op, self.cmd
+        temp, set_d, reg_d = self.cp.regions - 1, cmd["d"][0], cmd["d"] >> 1
+        fields: dict[str, Any]
+        if ps.kind == "add":                            # d <- (d or 0) + mul(X, F^-2); X = t(1 - set(d))
+            it = issue(ps, self.c, self.R, self.P)
+            mac = cmd["op"] == cmd_set.MAC
+            m.d.comb += [op["valid"].eq(self.c < ps.issues), op["lo_bank"].eq(it.lo_bank),
+                         op["hi_bank"].eq(it.hi_bank), op["lo_addr"].eq(it.lo_addr), op["hi_addr"].eq(it.hi_addr),
+                         op["s_src"].eq(S_CONST), op["route"].eq(Mux(mac, PAIR, MUL))]
+            fields = {"lo_src": Mux(mac, set_d, ~set_d), "lo_reg": Mux(mac, reg_d, temp), "hi_src": ~set_d,
+                      "hi_reg": temp, "wset": set_d, "w_reg": reg_d}
+        else:
+            self.pass_op(ps)
+            set_a, set_b = cmd["a"][0], cmd["b"][0]
+            fields = {
+                "pair": {"lo_src": set_d, "hi_src": set_d, "wset": set_d, "lo_reg": reg_d, "hi_reg": reg_d,
+                         "w_reg": reg_d},
+                "pointwise": {"lo_src": set_a, "hi_src": set_b, "wset": ~set_d, "lo_reg": cmd["a"] >> 1,
+                              "hi_reg": cmd["b"] >> 1, "w_reg": temp},
+                "basecase": {"lo_src": ~set_d, "hi_src": set_d, "wset": ~set_d, "lo_reg": temp, "hi_reg": temp,
+                             "w_reg": temp},
+            }["pair" if ps.kind == "row" else ps.kind if ps.kind != "products" else "pointwise"]
+            if ps.kind == "products":                   # a_l b_l to X (even c), a_(l^1) b_l to Y = t(set(d))
+                fields = fields | {"wset": Mux(self.c[0], set_d, ~set_d)}
+        m.d.comb += [op[name].eq(value) for name, value in fields.items()]
+
+    # --- routes ----------------------------------------------------------------------------
+    def read_addresses(self) -> None:
+        """The banks read the operation's rows (its sets and regions), or the store's row."""
+        m, op, cmd = self.m, self.op, self.cmd
+        for _, st, b, rd, _ in self.banks.ports():
+            lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
+            addr, reg = Mux(lo_here, op["lo_addr"], op["hi_addr"]), Mux(lo_here, op["lo_reg"], op["hi_reg"])
+            here = self.storing & (cmd["d"][0] == st)
+            addr, reg = Mux(here, self.row >> 1, addr), Mux(here, cmd["d"] >> 1, reg)
+            m.d.comb += rd.addr.eq(self.banks.address(addr, reg))
+        if self.shared is not None:
+            m.d.comb += self.shared.addr.eq(self.tw_shared_addr)
+        for port in self.lanes or []:
+            m.d.comb += port.addr.eq(self.tw_lane_addr)
+
+    def write_back(self) -> None:
+        """Cycle c+D: the results into the operation's write set and region; a LOAD's row the
+        cycle after its handshake."""
+        m, op, D, banks, ld = self.m, self.op, self.D, self.banks, self.load_row
+        lo_w, hi_w = self.results()
+        valid_w, wset_w, two_w, reg_w = op.at("valid", D), op.at("wset", D), op.at("two", D), op.at("w_reg", D)
+        lo_bank_w, hi_bank_w = op.at("lo_bank", D), op.at("hi_bank", D)
+        lo_addr_w, hi_addr_w = op.at("lo_addr", D), op.at("hi_addr", D)
+        for _, st, b, _, wr in banks.ports():
+            hit = valid_w & (wset_w == st)
+            hit_lo, hit_hi = hit & (lo_bank_w == b), hit & two_w & (hi_bank_w == b)
+            load = ld["en"] & (ld["d"][0] == st) & (parity(ld["row"]) == b)
+            addr = Mux(load, banks.address(ld["row"] >> 1, ld["d"] >> 1),
+                       banks.address(Mux(hit_lo, lo_addr_w, hi_addr_w), reg_w))
+            m.d.comb += [wr.en.eq(load | hit_lo | hit_hi), wr.addr.eq(addr),
+                         wr.data.eq(Mux(load, ld["x"], Mux(hit_lo, lo_w, hi_w)))]
