@@ -35,7 +35,8 @@ LUTRAM = {"RAM32M16": 8, "RAM64M8": 8, "RAM32M": 4, "RAM64M": 4, "RAM32X1D": 2, 
 def measure(args: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run([sys.executable, "-m", "modforge", "synth", "rsa-montgomery", *args.split(),
-                              "--target", "xcup", "--json", "-o", tmp], capture_output=True, text=True, check=True)
+                              "--target", "xcup", "--json", "--no-cache", "-o", tmp],    # it reads stat.txt
+                             capture_output=True, text=True, check=True)
         record = json.loads(out.stdout)
         stat = (Path(tmp) / "synth" / "xcup" / "stat.txt").read_text()
     top = stat.split("=== design hierarchy ===")[-1]          # the whole design's cell counts

@@ -25,6 +25,13 @@ def synthesize(*args, **kwargs):
         pytest.skip(str(exc))
 
 
+@pytest.fixture(autouse=True)
+def _no_synth_cache(monkeypatch):
+    """These tests look at what the tools write: every synthesis runs them (test_synth_cache.py
+    tests the cache)."""
+    monkeypatch.setenv("MODFORGE_NO_SYNTH_CACHE", "1")
+
+
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
     alg = Toy()

@@ -2,7 +2,7 @@
 reports. A user error prints one line naming the rule and exits 2.
 
 One module a verb group: design (list, generate, verify, prove, config, synth), math (poly,
-primes, rsa), explore (explore, report, best); base holds the app and the one KEY=VALUE
+primes, rsa), explore (explore, report, best), cache (info, clear); base holds the app and the one KEY=VALUE
 parser, render what the verbs print."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import typer
 
 from .. import __version__
 from ..errors import ModforgeError
-from . import design, explore, math  # noqa: F401  (each registers its verbs on the app)
+from . import cache, design, explore, math  # noqa: F401  (each registers its verbs on the app)
 from .base import (
     FAMILIES,
     FORMAT_CHOICES,

@@ -34,6 +34,8 @@ ALGORITHM_HELP = "Algorithm name (see `modforge list`)."
 JSON_HELP = "Machine-readable output."
 TIMEOUT_HELP = "Stop the search after this many seconds (exit 2, one line); 0: no limit."
 FORCE_HELP = "Write over a different design already in the -o folder (its files are removed first)."
+NO_CACHE_HELP = ("Run the synthesis tools even where the synthesis cache holds the result (see `modforge cache "
+                 "info`); $MODFORGE_NO_SYNTH_CACHE=1 does the same.")
 # the choices of the options checked by slow-to-import modules (tests/test_help.py holds them equal)
 SIM_CHOICES = ("verilator", "icarus", "both")
 TARGET_CHOICES = ("generic", "asic", "xc7", "xcup", "ecp5", "ecp5-static")

@@ -22,6 +22,7 @@ from .base import (
     FORCE_HELP,
     JSON_HELP,
     NETLIST_CHOICES,
+    NO_CACHE_HELP,
     PARAMS_HELP,
     SIM_CHOICES,
     TARGET_CHOICES,
@@ -293,11 +294,12 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
           timeout: float = typer.Option(3600, help="Seconds before a tool run is stopped (recorded as timeout)."),
           out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder (one holding "
                                                                     "another design is refused: see --force)."),
+          no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
           force: bool = typer.Option(False, "--force", help=FORCE_HELP),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Synthesize (ecp5: place and route) and report resources, Fmax, latency and ATP."""
     from ..design import generate as write_design
-    from ..synth import check as check_synth, synthesize
+    from ..synth import check as check_synth, synthesize_cached
     check_synth(target, freq)
     if not timeout > 0:
         raise ParameterError("synth", "--timeout", "must be a number of seconds > 0", timeout)
@@ -311,11 +313,17 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
         def on_step(tool: str, index: int, steps: int) -> None:
             bar.update(task, description=f"{target}: {tool}", completed=index, total=steps)
 
-        metrics = synthesize(design, target, freq, timeout=timeout, on_step=on_step)
+        metrics, cached = synthesize_cached(design, target, freq, timeout=timeout, on_step=on_step,
+                                            cache=not no_cache)
         if out is None:
             metrics.directory = None
+
+    def human() -> None:
+        print_metrics(design, target, metrics)
+        if cached:
+            console.print("(from the synthesis cache: the tools did not run; --no-cache runs them)", highlight=False)
     data = metrics.as_dict()
-    emit(as_json, data, lambda: print_metrics(design, target, metrics) if metrics.ok else None)
+    emit(as_json, data, lambda: human() if metrics.ok else None)
     if not metrics.ok:
         err_console.print(metrics.message, markup=False, highlight=False)
         raise typer.Exit(1)

@@ -10,7 +10,7 @@ import typer
 from rich.progress import TextColumn
 
 from ..errors import ParameterError
-from .base import FORMAT_CHOICES, JSON_HELP, MINIMIZE_CHOICES, TARGET_CHOICES, app, choices
+from .base import FORMAT_CHOICES, JSON_HELP, MINIMIZE_CHOICES, NO_CACHE_HELP, TARGET_CHOICES, app, choices
 from .render import console, emit, first_line, point_text, print_table, progress_bar
 
 if TYPE_CHECKING:      # imported when a verb runs
@@ -36,6 +36,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
             only: list[str] | None = typer.Option(None, "--only", metavar="NAME",
                                                   help="Run only the [[sweep]] blocks with this name (repeatable)."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and count the points; run nothing."),
+            no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
             as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Generate, verify and synthesize every point of a sweep; results go to the database.
     Points already stored are skipped, so a killed sweep resumes where it stopped. Progress on
@@ -89,7 +90,7 @@ def explore(sweep_file: Path = typer.Argument(..., metavar="SWEEP.toml",
 
         with progress:  # no bar when stderr is a log file or a pipe: a plain line for each result instead
             summary = run_sweep(sweep, store, runner, retry_failed=retry_failed, keep=keep, on_progress=on_progress,
-                                on_record=None if sys.stderr.isatty() else plain_line)
+                                on_record=None if sys.stderr.isatty() else plain_line, synth_cache=not no_cache)
     data = {"sweep": str(sweep_file), "db": str(db), "jobs": summary.jobs, "skipped": summary.skipped,
             "done": summary.done, "failed": summary.failed, "seconds": summary.seconds, "runner": summary.runner,
             "failures": [{"algorithm": a, "params": p, "target": t, "message": m} for a, p, t, m in summary.failures]}

@@ -31,8 +31,8 @@ class Summary:
         return self.jobs - self.skipped - self.done - self.failed
 
 
-def _task(point: Point, targets: list[tuple[str, float, str]], keep: str | Path | None) -> dict:
-    return {"algorithm": point.algorithm, "params": point.params, "param_hash": point.param_hash,
+def _task(point: Point, targets: list[tuple[str, float, str]], keep: str | Path | None, cache: bool = True) -> dict:
+    return {"cache": cache, "algorithm": point.algorithm, "params": point.params, "param_hash": point.param_hash,
             "targets": targets, "vectors": point.vectors, "simulators": list(point.simulators),
             "seed": point.seed, "timeout": point.timeout, "sweep": point.sweep,
             "keep": str(keep) if keep else None}
@@ -40,9 +40,10 @@ def _task(point: Point, targets: list[tuple[str, float, str]], keep: str | Path 
 
 def run_sweep(sweep: Sweep, store: Store, runner: Runner, retry_failed: bool = False, keep: str | Path | None = None,
               on_progress: Callable[[Summary], None] | None = None, poll: float = 1.0,
-              on_record: Callable[[dict, Summary], None] | None = None) -> Summary:
+              on_record: Callable[[dict, Summary], None] | None = None, synth_cache: bool = True) -> Summary:
     """Run every job of `sweep` not yet in `store`. Returns the counts. on_progress(summary) is
-    told whenever the counts change, on_record(record, summary) of each result as it is stored."""
+    told whenever the counts change, on_record(record, summary) of each result as it is stored.
+    synth_cache=False: the workers run the synthesis tools even for a result the cache holds."""
     start = time.perf_counter()
     summary = Summary(runner=runner.describe())
     versions = {(p.algorithm, t): tool_versions(t, p.algorithm) for p in sweep.points for t in p.targets}
@@ -87,7 +88,8 @@ def run_sweep(sweep: Sweep, store: Store, runner: Runner, retry_failed: bool = F
         if busy:
             deferred.append((point, busy))
         if mine:
-            task = _task(point, [(t, point.freq_for(t), versions[point.algorithm, t]) for t in mine], keep)
+            task = _task(point, [(t, point.freq_for(t), versions[point.algorithm, t]) for t in mine], keep,
+                         synth_cache)
             fut = runner.submit(task)
             in_flight[fut] = (task, [key(point, t) for t in mine])
         elif on_progress:

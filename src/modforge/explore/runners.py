@@ -48,7 +48,8 @@ def run_point(task: dict) -> list[dict]:
     """Generate + verify once, then synthesize for each target. One record per target.
 
     task: algorithm, params (canonical), param_hash, targets [(target, freq_mhz, tool_versions)],
-    vectors, simulators, seed, timeout, sweep, keep (a folder to keep the runs in, or None).
+    vectors, simulators, seed, timeout, sweep, keep (a folder to keep the runs in, or None), cache
+    (False: run the synthesis tools even for a result the synthesis cache holds).
     """
     started, t0 = now(), time.perf_counter()
     base = {"algorithm": task["algorithm"], "params": task["params"], "param_hash": task["param_hash"],
@@ -91,7 +92,8 @@ def run_point(task: dict) -> list[dict]:
         out = []
         for target, freq, tools in task["targets"]:
             try:
-                m = synthesize(design, target, freq_mhz=freq or None, timeout=task.get("timeout", 3600))
+                m = synthesize(design, target, freq_mhz=freq or None, timeout=task.get("timeout", 3600),
+                               cache=task.get("cache", True))
             except Exception as exc:
                 out.append(record(target, freq, tools, status="failed", stage="synth", verification=verification,
                                   message=f"synthesis crashed: {type(exc).__name__}: {str(exc)[:500]}",

