@@ -7,8 +7,8 @@ claim); everything else has a default, and its optional capabilities are class d
 (`frames`, `config_stream`). Its parameters are a frozen dataclass (`Params`) whose fields
 are made with `param`: the field's type drives parsing, `--help` and the errors (int, bool,
 str, Fraction, Literal choices, tuple[int, ...] lists, `| None` for a key that may be left
-out, and the kinds POW2 and POLYNOMIAL), and its bounds (lo, hi, bits) are checked before
-`validate`. `parse_params` is the one parser: the CLI's own verbs (poly, primes, rsa) declare
+out, and the kinds POW2, POLYNOMIAL and NAMED_PRIME), and its bounds (lo, hi, bits) are
+checked before `validate`. `parse_params` is the one parser: the CLI's own verbs (poly, primes, rsa) declare
 their arguments the same way.
 
 The registry stands below the families: it finds them by the names `modforge.families`
@@ -36,19 +36,23 @@ from amaranth.hdl import ShapeLike, unsigned
 from amaranth.lib import data
 
 from .errors import NotKeyValue, ParameterError
+from .math import fields
 
 _REGISTRY: dict[str, Algorithm] = {}
 
 POW2 = "power of two"
 POLYNOMIAL = "polynomial"
+#: an int that may also be given by a prime's name (math.fields.NAMED: p256, 25519, bls12-381, ...)
+NAMED_PRIME = "integer or prime name"
 
 
 def param(default: Any = dataclasses.MISSING, *, help: str, kind: str | None = None,
           lo: int | None = None, hi: int | None = None, bits: tuple[int, int] | None = None) -> Any:
     """A parameter field with its one-line meaning; kind: POW2 or POLYNOMIAL refine an int or
-    str; lo, hi: the bounds of an int (each item of an integer list), bits: the bounds of its
-    bit length (a modulus), stated in `--help` and `modforge list` and checked while parsing,
-    before `validate` (and any search it runs)."""
+    str, NAMED_PRIME lets an int be given by a name of math.fields.NAMED; lo, hi: the bounds
+    of an int (each item of an integer list), bits: the bounds of its bit length (a modulus),
+    stated in `--help` and `modforge list` and checked while parsing, before `validate` (and
+    any search it runs)."""
     return dataclasses.field(default=default, metadata={"help": help, "kind": kind, "lo": lo, "hi": hi,
                                                         "bits": bits})
 
@@ -453,7 +457,7 @@ def bound_text(value: int) -> str:
 @dataclasses.dataclass(frozen=True)
 class ParamSpec:
     """One parameter: its Python type (int, bool, str, Fraction, Literal[...], tuple[int, ...],
-    each optionally `| None`: not given), kind (POW2, POLYNOMIAL or None), default, help and
+    each optionally `| None`: not given), kind (POW2, POLYNOMIAL, NAMED_PRIME or None), default, help and
     the bounds lo, hi of an int."""
     name: str
     type: Any
@@ -545,6 +549,8 @@ class ParamSpec:
         if base is int:
             if isinstance(value, bool):
                 raise ParameterError(algorithm, self.name, f"must be an integer ({self.type_text})", text)
+            if self.kind == NAMED_PRIME and not isinstance(value, int):
+                value = fields.resolve(text, algorithm, self.name)   # a name first: 25519 is Curve25519's
             try:
                 number = value if isinstance(value, int) else int(text, 0)
             except ValueError:

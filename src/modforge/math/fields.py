@@ -36,7 +36,7 @@ from ..errors import ParameterError
 from .primes import is_prime
 
 __all__ = [
-    "MIN_BITS", "MAX_BITS", "REDUCTIONS", "Named", "NAMED", "NIST_SMALL", "resolve",
+    "MIN_BITS", "MAX_BITS", "REDUCTIONS", "Named", "NAMED", "NIST_SMALL", "resolve", "name_of",
     "Terms", "Form", "forms", "reductions", "signed_terms", "small_factor", "check",
     "Trace", "montgomery_constants", "montgomery_word_trace", "montgomery_word",
     "barrett_trace", "barrett", "pseudo_mersenne_trace", "pseudo_mersenne",
@@ -106,10 +106,10 @@ NIST_SMALL: dict[str, Named] = {n.name: n for n in (
 _INT = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|[0-9]+)")
 
 
-def resolve(spec: str | int, owner: str = "fields") -> int:
+def resolve(spec: str | int, owner: str = "fields", argument: str = "q") -> int:
     """q from a name of NAMED (case-insensitive) or an integer literal (decimal or 0x hex).
-    An unknown name raises ParameterError(owner, "q", <the names>, spec). The value is not
-    checked here: `check` does that."""
+    An unknown name raises ParameterError(owner, argument, <the names>, spec). The value is
+    not checked here: `check` does that. (registry.NAMED_PRIME parameters parse through it.)"""
     if isinstance(spec, int) and not isinstance(spec, bool):
         return spec
     s = str(spec).strip()
@@ -117,7 +117,13 @@ def resolve(spec: str | int, owner: str = "fields") -> int:
         return NAMED[s.lower()].q
     if _INT.fullmatch(s):
         return int(s, 0) if "x" in s.lower() else int(s, 10)
-    raise ParameterError(owner, "q", f"must be an integer (decimal or 0x hex) or one of {', '.join(NAMED)}", spec)
+    raise ParameterError(owner, argument, f"must be an integer (decimal or 0x hex) or one of {', '.join(NAMED)}",
+                         spec)
+
+
+def name_of(q: int) -> Named | None:
+    """The entry of NAMED whose prime is q, or None."""
+    return next((n for n in NAMED.values() if n.q == q), None)
 
 
 # --------------------------------------------------------------------------- forms

@@ -86,3 +86,17 @@ def test_load_between_frames():
     core = alg.build(p)
     outs = play(core, script, len(expected), rng, len(script) * 8 + 20 * alg.latency(p))
     assert outs == expected
+
+
+@pytest.mark.sim
+def test_p256_fast_path_on_both_simulators(tmp_path):
+    """Issue 37's iterative multiplier: P-256 itself (fixed=1: no cfg, the Montgomery-friendly
+    m = t_0 + x_i y_0) against the model on Verilator and Icarus, with the cycle claims. The
+    grid adds 2^255 - 19 through cfg (N < 2^(l-1)); the extended grid P-521 and BLS12-381."""
+    alg = lookup("rsa-montgomery")
+    params = alg.parse({"modulus": "p256", "w": "32", "pe": "4", "fixed": "1"})
+    assert alg.friendly(params)
+    design, results = verify(alg, params, tmp_path, 200, list(SIMULATORS))
+    for r in results:
+        assert r.ok and r.passed == r.vectors >= 200, r.log[-2000:]
+        assert r.latency == design.latency and r.initiation_interval == design.initiation_interval

@@ -1,11 +1,14 @@
 """The FIOS model against the Montgomery definition x*y*R^-1 mod N (Python's pow), with
 hypothesis: random odd N of exactly l bits, N = 2^l - 1, 2^(l-1) + 1, small operands."""
 
+import random
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from modforge.families.wordserial import model as M
 from modforge.families.wordserial.plan import MontgomeryPlan
+from modforge.math import fields
 from modforge.registry import lookup
 
 SIZES = [(64, 16), (64, 32), (96, 24), (68, 17), (256, 32), (128, 8), (192, 64), (8, 4), (8, 8), (16, 4)]
@@ -67,3 +70,38 @@ def test_schedule_formula():
     assert sch.latency == sch.initiation_interval + 3 and sch.cycles == sch.latency + 63
     one = MontgomeryPlan.of(1024, 32, 1)                       # one PE: rounds of s + 2 words
     assert one.round_cycles == 34 and one.initiation_interval == 64 + 31 * 34 + 6 + 3
+
+
+@st.composite
+def short_moduli(draw):
+    """N of fewer than l bits (the named primes' case: 2^255 - 19 in l = 256, P-521 in 528)."""
+    bits, w = draw(st.sampled_from(SIZES))
+    top = draw(st.integers(2, bits - 1))
+    modulus = draw(st.integers(1 << (top - 1), (1 << top) - 1)) | 1
+    modulus = max(modulus, 3)
+    operand = st.one_of(st.integers(0, modulus - 1), st.sampled_from([0, 1, modulus - 1]))
+    return bits, w, modulus, draw(operand), draw(operand)
+
+
+@settings(max_examples=400, deadline=None)
+@given(short_moduli())
+def test_fios_below_l_bits(case):
+    """3 <= N < 2^l is all FIOS needs: t < 2N before the subtraction, the result < N."""
+    bits, w, modulus, x, y = case
+    t, result = M.fios(x, y, modulus, w, bits // w)
+    assert result == reference(x, y, modulus, bits) and 0 <= result < modulus
+    assert t < 2 * modulus
+
+
+@pytest.mark.parametrize("name", list(fields.NAMED))
+def test_named_primes(name):
+    """Every named prime at w = 16, 32, 64 (l its bits rounded up to w), corners and random
+    operands, against Python; the friendly ones' N' is 1 (the fast path's m = t_0 + x_i y_0)."""
+    q, rng = fields.NAMED[name].q, random.Random(name)
+    for w in (16, 32, 64):
+        s = -(-q.bit_length() // w)
+        pairs = [(0, 0), (1, 1), (q - 1, q - 1), (q - 1, 1), ((1 << (q.bit_length() - 1)) - 1, q - 2)]
+        pairs += [(rng.randrange(q), rng.randrange(q)) for _ in range(20)]
+        for x, y in pairs:
+            assert M.montgomery(x, y, q, w, s) == reference(x, y, q, w * s)
+        assert (M.n_prime(q, w) == 1) == (fields.montgomery_constants(q, w)[1] == 1)

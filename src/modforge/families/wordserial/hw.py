@@ -4,7 +4,8 @@ processing elements (PEs) that the words of y, N and t stream through, one word 
 Data:
   x, y      RAMs of s words, written by the input frame (beat j: x_j, y_j)
   N, N'     a RAM of s words and a register, reset to the build's modulus, written by cfg
-            (sel 0 word 0: N'; sel 1 word j: N_j) while no frame is in the core
+            (sel 0 word 0: N'; sel 1 word j: N_j) while no frame is in the core; fixed: a
+            ROM and a constant, no cfg stream, and friendly (N' = 1): no products by N'
   feedback  a RAM of s + 1 words: the t that one round's last PE gives the next round
   result    a RAM of s words of {t_j - N_j (with borrow), t_j}; the final borrow picks the
             half the read-out sends (both are always formed: constant time)
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from amaranth.hdl import Cat, Module, Mux, Signal, Value
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -84,17 +85,20 @@ def delayed(m: Module, value: Value, cycles: int, name: str, reset_less: bool = 
 
 
 class MontgomeryCore(wiring.Component):
-    def __init__(self, plan: MontgomeryPlan, dsp: DspProfile, modulus: int, layouts: dict[str, data.StructLayout]):
-        """layouts: the streams' payloads (the plan's i: x, y words; o: t's; cfg: data, word, sel)."""
-        self.plan, self.dsp, self.modulus = plan, dsp, modulus
+    def __init__(self, plan: MontgomeryPlan, dsp: DspProfile, modulus: int, layouts: dict[str, data.StructLayout],
+                 fixed: bool = False, friendly: bool = False):
+        """layouts: the streams' payloads (the plan's i: x, y words; o: t's; cfg: data, word, sel);
+        fixed: the modulus is `modulus` for good (no cfg); friendly: also N' = 1 (m from t_0 + x_i y_0)."""
+        self.plan, self.dsp, self.modulus, self.fixed, self.friendly = plan, dsp, modulus, fixed, friendly
+        assert fixed or not friendly
         self.latency = plan.latency
         self.initiation_interval = plan.initiation_interval
-        assert layouts["i"].size == 2 * plan.w and layouts["o"].size == plan.w and layouts["cfg"].size == plan.cfg_width
+        assert layouts["i"].size == 2 * plan.w and layouts["o"].size == plan.w
+        assert fixed or layouts["cfg"].size == plan.cfg_width
         super().__init__({
             "i": In(stream.Signature(layouts["i"])),
             "o": Out(stream.Signature(layouts["o"])),
-            "cfg": In(stream.Signature(layouts["cfg"])),
-        })
+        } | ({} if fixed else {"cfg": In(stream.Signature(layouts["cfg"]))}))
 
     def elaborate(self, platform: Any) -> Module:
         return _Build(self).m
@@ -130,15 +134,19 @@ class _Build:
         # the ports take their names from these variables (x_rd__addr, ...)
         x_wr, x_rd = mems["x_ram"].write_port(), mems["x_ram"].read_port()
         y_wr, y_rd = mems["y_ram"].write_port(), mems["y_ram"].read_port()
-        n_wr, n_rd = mems["n_ram"].write_port(), mems["n_ram"].read_port()
+        n_wr, n_rd = (None if self.core.fixed else mems["n_ram"].write_port()), mems["n_ram"].read_port()  # fixed: ROM
         fb_wr, fb_rd = mems["feedback_ram"].write_port(), mems["feedback_ram"].read_port()
         res_wr, res_rd = mems["result_ram"].write_port(), mems["result_ram"].read_port()
         self.x_wr, self.x_rd, self.y_wr, self.y_rd, self.n_wr, self.n_rd = x_wr, x_rd, y_wr, y_rd, n_wr, n_rd
         self.fb_wr, self.fb_rd, self.res_wr, self.res_rd = fb_wr, fb_rd, res_wr, res_rd
 
     def config(self) -> None:
-        """cfg: N' (register 0) and N's words (RAM) while no frame is in the core."""
+        """cfg: N' (register 0) and N's words (RAM) while no frame is in the core; fixed: N' a
+        constant."""
         m, w, core = self.m, self.w, self.core
+        if core.fixed:
+            self.np_reg: Value = Const(n_prime(core.modulus, w), w)
+            return
         self.loader = ConfigLoader(core.cfg.payload.shape(), [("n_prime", w, n_prime(core.modulus, w))],
                                    {1: self.n_wr})
         self.loader.build(m)
@@ -150,8 +158,9 @@ class _Build:
         m, w, s, core = self.m, self.w, self.s, self.core
         count = self.count = Signal(range(s + 1), name="loaded")
         self.computing, self.unloading = Signal(name="computing"), Signal(name="unloading")
-        m.d.comb += [core.i.ready.eq(~self.computing & (count != s)),
-                     self.loader.allow.eq(~self.computing & (count == 0))]
+        m.d.comb += core.i.ready.eq(~self.computing & (count != s))
+        if not core.fixed:
+            m.d.comb += self.loader.allow.eq(~self.computing & (count == 0))
         take = core.i.valid & core.i.ready
         y0 = Signal(w, name="y0", reset_less=True)
         x, y = core.i.payload.x, core.i.payload.y
@@ -162,7 +171,9 @@ class _Build:
             with m.If(count == 0):
                 m.d.sync += y0.eq(y)
         self.y0np = Signal(w, name="y0_nprime", reset_less=True)
-        m.d.sync += self.y0np.eq(product(m, y0, self.np_reg, w, self.dsp, "y0np", low=True))
+        # N' = 1: y_0 itself, as late as the product would be
+        y0np = delayed(m, y0, 1, "y0np") if core.friendly else product(m, y0, self.np_reg, w, self.dsp, "y0np", True)
+        m.d.sync += self.y0np.eq(y0np)
 
     def feed(self) -> None:
         """Rounds of s + 2 words, one every T cycles, into PE 0 (`word`)."""
@@ -247,7 +258,9 @@ class _Build:
         t_in = word["t"]
         first1 = delayed(m, first, 1, f"{name}_first")
         # a, a+1: m = (t_0 N' + x_i (y_0 N')) mod 2^w; x_i held for the round
-        m_low = product(m, t_in, np_reg, w, dsp, f"{name}_tnp", low=True) + x_y0np
+        t_np = (delayed(m, t_in, 1, f"{name}_tnp") if self.core.friendly       # N' = 1: t_0, as late
+                else product(m, t_in, np_reg, w, dsp, f"{name}_tnp", low=True))
+        m_low = t_np + x_y0np
         quotient, x = Signal(w, name=f"{name}_m", reset_less=True), Signal(w, name=f"{name}_x", reset_less=True)
         with m.If(first1):
             m.d.sync += [quotient.eq(m_low[:w]), x.eq(x_bus)]

@@ -13,9 +13,13 @@ algorithms", IEEE Micro 1996), with words of w bits, s = l/w words, R = 2^(w s):
         t = t'
     u = t - N; result u if u >= 0 else t     (both always formed, then selected)
 
-Output congruence: result = x*y*R^-1 mod N, fully reduced (0 <= result < N), for odd N of
-exactly l bits and 0 <= x, y < N. Before the selection t < 2N (t_i < 2N and y < N give
-t_(i+1) < (2N + 2 (2^w - 1) N) / 2^w < 2N).
+Output congruence: result = x*y*R^-1 mod N, fully reduced (0 <= result < N), for odd N with
+3 <= N < 2^l = R (not necessarily of exactly l bits: P-521 in l = 528, 2^255 - 19 in 256)
+and 0 <= x, y < N. Before the selection t < 2N (t_i < 2N, x_i, m <= 2^w - 1 and y < N give
+t_(i+1) < (2N + 2 (2^w - 1) N) / 2^w = 2N, whatever N's size), so t has s + 1 words and
+one subtraction of N fully reduces it; m makes the low word zero because N N' = -1 mod
+2^w (N odd), and the s divisions by 2^w give t = x y R^-1 mod N with R = 2^(w s) coprime
+to N. N's bit length enters nowhere.
 
 The hardware's schedule and cycle formulas: plan.py.
 """
@@ -74,7 +78,8 @@ def montgomery(x: int, y: int, modulus: int, w: int, s: int) -> int:
 
 
 def default_modulus(bits: int, salt: int = 0) -> int:
-    """A fixed odd modulus of exactly `bits` bits (the build's reset value; salt: another one)."""
+    """A fixed odd modulus of exactly `bits` bits (the build's reset value; salt: another one;
+    `bits` >= 2)."""
     v = random.Random(2 * bits + salt).getrandbits(bits)
     return v | 1 | (1 << (bits - 1))
 

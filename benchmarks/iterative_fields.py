@@ -1,0 +1,49 @@
+"""rsa-montgomery as issue 37's iterative field multiplier (P-256, 2^255 - 19) on xcup (Yosys
+synth_xilinx, modforge's flow), against the iterative anchor: a 256-bit DSP-cascade Montgomery
+multiplier on UltraScale+ (published: 16 DSP, 1,526 LUT, 3,155 FF, a product per 36 cycles;
+folded 5 DSP, 542 LUT, 171 cycles). LUT x II is the area-time product of the brief (II: the
+cycles between products; a product's first input beat to its last output beat is `cycles`).
+
+    PYTHONPATH=src python3 benchmarks/iterative_fields.py [-o benchmarks/iterative_fields.md]
+
+Each point is `modforge synth rsa-montgomery modulus=... --target xcup` (10 to 40 s each).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _compare import run_measured  # noqa: E402
+from rsa_montgomery import measure  # noqa: E402
+
+ANCHORS = {"cascade": (1526, 36), "folded": (542, 171)}      # (LUT, cycles a product)
+POINTS = ["modulus=p256 w=16 pe=1", "modulus=p256 w=16 pe=1 fixed=1", "modulus=p256 w=32 pe=1",
+          "modulus=p256 w=32 pe=1 fixed=1", "modulus=p256 w=32 pe=2 fixed=1", "modulus=p256 w=32 pe=8 fixed=1",
+          "modulus=p256 w=64 pe=1 fixed=1", "modulus=p256 w=64 pe=2 fixed=1", "modulus=p256 w=64 pe=4 fixed=1",
+          "modulus=25519 w=32 pe=1 fixed=1"]
+
+
+def report() -> list[str]:
+    rows = ["| configuration | LUT | LUT-RAM/SRL | FF | DSP | II | cycles | LUT x II | / cascade | / folded "
+            "| (LUT + LUT-RAM) x II | / cascade | / folded |", "|---" * 13 + "|"]
+    for args in POINTS:
+        r = measure(args)
+        cells = []
+        for luts in (r["lut"], r["lut"] + r["lutram"]):
+            atp = luts * r["initiation_interval"]
+            cells.append(f"{atp:,} | " + " | ".join(f"{atp / (lut * cycles):.2f}" for lut, cycles in ANCHORS.values()))
+        rows.append(f"| {args} | {r['lut']:,} | {r['lutram']:,} | {r['ff']:,} | {r['dsp']} | "
+                    f"{r['initiation_interval']} | {r['cycles']} | {' | '.join(cells)} |")
+        print(rows[-1], file=sys.stderr)
+    cascade, folded = (lut * cycles for lut, cycles in ANCHORS.values())
+    return rows + ["", f"Anchor LUT x cycles: cascade 1,526 x 36 = {cascade:,}, folded 542 x 171 = {folded:,} "
+                   "(published figures, Vivado; ours: Yosys synth_xilinx, no place and route; no BRAM in any "
+                   "point). / cascade, / folded: our area x II over theirs (below 1: smaller). LUT-RAM/SRL: the "
+                   "LUTs of distributed RAMs and shift registers, counted apart from LUT; the second product "
+                   "adds them (Vivado's LUT count includes LUTs as memory)."]
+
+
+if __name__ == "__main__":
+    sys.exit(run_measured(__doc__, "rsa-montgomery as an iterative 256-bit field multiplier (xcup)", report))
