@@ -102,3 +102,19 @@ def test_bad_input(extra, argument):
     with pytest.raises(ParameterError) as e:
         ALG.parse(cfg)
     assert e.value.argument == argument
+
+
+@pytest.mark.sim
+def test_the_testbench_catches_wrong_cycles_and_rows(tmp_path, monkeypatch):
+    """The command testbench fails a core whose MUL takes other cycles than claimed, and a
+    stored row other than the model's."""
+    from modforge.families.ntt import commands
+    from modforge.sim.verify import verify
+
+    claimed = commands.CommandPlan.command_cycles
+    monkeypatch.setattr(commands.CommandPlan, "command_cycles", lambda self, op: claimed(self, op) + (op == MUL))
+    model = ALG.model
+    monkeypatch.setattr(type(ALG), "model", lambda self, p, *ops: [[(model(p, *ops)[0][0] + 1) % p.q,
+                                                                    *model(p, *ops)[0][1:]], *model(p, *ops)[1:]])
+    _, (result,) = verify(ALG, ALG.parse(ALG.grid()[0]), tmp_path, 64, ["icarus"])
+    assert result.failed == 1 and result.ii_failures > 0 and not result.ok
