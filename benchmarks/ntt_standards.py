@@ -27,7 +27,7 @@ from modforge.registry import lookup  # noqa: E402
 #: (LUT, FF, DSP, BRAM36 (4 RAMB18 = 2), ECP5 MHz, cycles per NTT, per base-case
 #: multiplication (not quoted at 4), per product)
 PEER = {1: (1202, 527, 1, 2.0, 87.5, 905, 648, 3363), 4: (3358, 1021, 4, 8.0, 84.1, 233, None, 868)}
-NAMES = {"ntt-forward": "NTT", "ntt-basemul": "base case", "ntt-polymul": "product"}
+NAMES = {"ntt-forward": "NTT", "ntt-basemul": "base case", "ntt-polymul": "product", "ntt-commands": "commands"}
 
 
 def cycles(r: dict) -> int:
@@ -100,6 +100,29 @@ def peer_comparison(by: dict[tuple, dict[str, dict]]) -> list[str]:
     return lines
 
 
+def command_comparison(by: dict[tuple, dict[str, dict]]) -> list[str]:
+    """ntt-commands against the hand-written multiplier, command by command as both run them:
+    NTT, base case (MUL), and a product as NTT, NTT, MUL, NTT^-1 on stored polynomials."""
+    lines = ["### ML-KEM's command core (ntt-commands, 8 slots) beside the open hand-written multiplier", "",
+             "| peer butterflies | ours P | LUT + LUTRAM ours / LUT peer | FF ours/peer | DSP ours/peer | "
+             "BRAM36 ours/peer | ECP5 MHz ours/peer | NTT cycles ours/peer | base case ours/peer | product ours/peer "
+             "| product LUT x cycles ours/peer |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for bf, (lut, ff, dsp, bram, mhz, ntt, base, product) in PEER.items():
+        got = by.get(("ml-kem", "ntt-commands", max(2, bf), 0), {})
+        x, e = got.get("xcup"), got.get("ecp5")
+        if not x:
+            continue
+        alg = lookup("ntt-commands")
+        cp = alg.derived(alg.parse({k: str(v) for k, v in x["params"].items()}))
+        c_ntt, c_mul = cp.command_cycles(2), cp.command_cycles(4)
+        c_prod, ours = 3 * c_ntt + c_mul, luts(x) or 0
+        lines.append(f"| {bf} | {max(2, bf)} | {ours:,}/{lut:,} | {x['ff']:,}/{ff:,} | {x['dsp']}/{dsp} | "
+                     f"{fmt((x['metrics'] or {}).get('bram'))}/{bram} | {fmt(e and e['fmax_mhz'])}/{mhz} | "
+                     f"{c_ntt}/{ntt} | {c_mul}/{fmt(base)} | {c_prod:,}/{product:,} | "
+                     f"{ours * c_prod / (lut * product):.2f} |")
+    return lines
+
+
 def report(db: Path) -> list[str]:
     by = rows_of(done_records(db))
     out = ["# The standards' rings: NTT profiles", "",
@@ -110,7 +133,7 @@ def report(db: Path) -> list[str]:
     for profile in ("ml-kem", "q=3329", "ml-dsa", "falcon-512", "falcon-1024"):
         if any(k[0] == profile for k in by):
             out += table(by, profile) + [""]
-    out += peer_comparison(by)
+    out += peer_comparison(by) + [""] + command_comparison(by)
     failed = {(r["algorithm"], str(r["params"]), r["target"]): r for r in synth_failures(db)}
     if failed:
         out += ["", "### Did not synthesize", ""]

@@ -12,7 +12,9 @@ and one write port each, addressed as (region, word).
 A plain builder: `build(m)` puts its RAMs into the caller's module m (no module of its own).
 rd[x][s][b] and wr[x][s][b] are the ports (amaranth.lib.memory: addr, data, en); drive
 their addresses with `address(word, region)`. `data(s, bank, buf)` picks the read data of
-set s by a bank and a buffer index (Values, those of the read issued the cycle before).
+set s by a bank and a buffer index (Values, those of the read issued the cycle before; with
+`registered`, of the read two cycles before, through a register after each RAM that a block
+RAM takes in as its output register: its clock-to-output delay then leaves the path).
 """
 
 from __future__ import annotations
@@ -20,15 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from amaranth.hdl import Cat, Module, Mux, Value, ValueLike
+from amaranth.hdl import Cat, Module, Mux, Signal, Value, ValueLike
 from amaranth.lib.memory import Memory
 
 
 class Banks:
     def __init__(self, width: int, words: int, *, banks: int = 2, sets: int = 1, buffers: int = 1,
-                 regions: int = 1, names: Callable[[int, int, int], str] | None = None) -> None:
+                 regions: int = 1, names: Callable[[int, int, int], str] | None = None,
+                 registered: bool = False) -> None:
         """names(buf, set, bank): each RAM's name (default bank{buf}_{set}_{bank})."""
-        self.width, self.words, self.regions = width, words, regions
+        self.width, self.words, self.regions, self.registered = width, words, regions, registered
         self.banks, self.sets, self.buffers = banks, sets, buffers
         self.word_bits = max(1, (words - 1).bit_length())
         depth = words if regions == 1 else regions << self.word_bits
@@ -43,6 +46,8 @@ class Banks:
                     for x in range(buffers)]
         self.rd = grid(lambda mem: mem.read_port())
         self.wr = grid(lambda mem: mem.write_port())
+        self.read_data = [[[Signal(width, name=f"{names(x, s, b)}_q") if registered else self.rd[x][s][b].data
+                            for b in range(banks)] for s in range(sets)] for x in range(buffers)]
 
     def ports(self) -> list[tuple[int, int, int, Any, Any]]:
         """(buf, set, bank, read port, write port) of every RAM."""
@@ -55,13 +60,15 @@ class Banks:
 
     def data(self, s: int, bank: ValueLike, buf: ValueLike = 0) -> Value:
         """The read data of set s's bank `bank` in buffer `buf`."""
-        rows = [_pick(bank, [port.data for port in self.rd[x][s]]) for x in range(self.buffers)]
+        rows = [_pick(bank, self.read_data[x][s]) for x in range(self.buffers)]
         return _pick(buf, rows)
 
     def build(self, m: Module) -> None:
         """The RAMs as submodules of m."""
         for name, mem in self.memories.items():
             m.submodules[name] = mem
+        if self.registered:
+            m.d.sync += [self.read_data[x][s][b].eq(self.rd[x][s][b].data) for x, s, b, *_ in self.ports()]
 
 
 def _pick(index: ValueLike, values: Sequence[Value]) -> Value:

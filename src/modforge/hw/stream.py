@@ -6,8 +6,9 @@ available (`avail`) and there is room for it. A plain builder: `build(m)` puts i
 the caller's module m (no module of its own).
 
 - depth > 0: through a FIFO of that many words; a read is issued only while the FIFO has room
-  for it and the read in flight. With the output always ready, a word read in cycle t is on
-  `o` at t + 3 (RAM, FIFO write, FIFO read); 4 words sustain one read per cycle.
+  for it and the reads in flight. With the output always ready, a word read in cycle t is on
+  `o` at t + 2 + latency (RAM and its registers, FIFO write, FIFO read); 3 + latency words
+  sustain one read per cycle. latency: cycles from go to data (1: the RAM alone).
 - depth = 0 (held): no FIFO, for a RAM whose read port has an enable and whose read data goes
   straight to `o`: under back-pressure the RAM keeps its word (`hold`: drive the read port's
   en with ~hold). A word read in cycle t is on `o` at t + 1; one read per cycle. hold is low
@@ -23,12 +24,12 @@ from amaranth.lib.fifo import SyncFIFOBuffered
 
 class ReadOut:
     """avail: a word can be read (drive it); go: read it now (drive the RAM's address with it
-    this cycle); data: the RAM's read data, the cycle after go (drive it); o: the words in
+    this cycle); data: the RAM's read data, `latency` cycles after go (drive it); o: the words in
     read order (a stream source); hold (depth 0 only): the RAM keeps its read data this
     cycle."""
 
-    def __init__(self, width: int, depth: int = 4):
-        self.depth = depth
+    def __init__(self, width: int, depth: int = 4, latency: int = 1):
+        self.depth, self.latency = depth, latency
         self.avail, self.go, self.data = Signal(name="avail"), Signal(name="go"), Signal(width, name="data")
         self.o = stream.Signature(width).create(path=("o",))
         if depth == 0:
@@ -45,11 +46,12 @@ class ReadOut:
             return
         fifo = SyncFIFOBuffered(width=len(self.data), depth=self.depth)
         m.submodules.fifo = fifo
-        inflight = Signal()
-        m.d.comb += self.go.eq(self.avail & (fifo.level + inflight < self.depth))
-        m.d.sync += inflight.eq(self.go)
+        inflight = [Signal(name=f"inflight{k}" if k else "inflight") for k in range(self.latency)]
+        flying = inflight[0] if self.latency == 1 else sum(inflight[1:], inflight[0])
+        m.d.comb += self.go.eq(self.avail & (fifo.level + flying < self.depth))
+        m.d.sync += [reg.eq(prev) for reg, prev in zip(inflight, [self.go, *inflight], strict=False)]
         m.d.comb += [
-            fifo.w_en.eq(inflight),
+            fifo.w_en.eq(inflight[-1]),
             fifo.w_data.eq(self.data),
             self.o.valid.eq(fifo.r_rdy),
             self.o.payload.eq(fifo.r_data),

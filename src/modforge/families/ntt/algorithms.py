@@ -71,6 +71,10 @@ class NttParams:
                                "(same bit length and log q_h as q, each = 1 mod 2n); a frame is then one residue "
                                "polynomial per prime, q's first, through the one core with a run-time modulus "
                                "(wlm, wlm-mixed, k2red, k2red-shift, montgomery-shift)")
+    read_register: Literal[0, 1] = param(0, help="1: a register after every coefficient RAM's and twiddle ROM's "
+                                         "read port, one more drain cycle (D = mul_depth + 4); block RAM takes it "
+                                         "in as its output register, whose clock-to-output delay then leaves the "
+                                         "critical path (ECP5: 5.6 ns)")
     twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation "
                                       "(ROMs); load: run-time primes of q's form (bit length, log q_h, Proth-l "
                                       "form), one per residue slot (q's, and the base's in RNS mode): their "
@@ -343,7 +347,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             config = ConfigMap.of(len(primes), P, len(primes[0].shared), len(primes[0].lanes[0]), w,
                                   sum(alg.runtime(datapath).values()))
         return NttPlan(self.transform, n, P, params.buffers, w, mul_depth, shape,
-                       pass_starts(shape, n // P, P, drain(mul_depth)), primes, datapath, residues, runtime, config)
+                       pass_starts(shape, n // P, P, drain(mul_depth) + params.read_register), primes, datapath,
+                       residues, runtime, config, params.read_register)
 
     def width(self, params: NttParams) -> int:
         """w: bits per coefficient, the reduction's word width."""
@@ -419,8 +424,11 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
                           {"i": streams.input_layout, "o": streams.output_layout, "cfg": streams.config_layout})
 
     def formula(self, params: NttParams) -> str:
-        return ("C = k (L H + G) + D, L = log2(n) - incomplete layers, H = n/(2P), D = mul_depth + 3, "
+        return (f"C = k (L H + G) + D, L = log2(n) - incomplete layers, H = n/(2P), {self.drain_text(params)}, "
                 "k = residues per frame; " + STALLS)
+
+    def drain_text(self, params: NttParams) -> str:
+        return "D = mul_depth + 3" + (" + 1 (read_register=1)" if params.read_register else "")
 
     def ring_note(self, params: NttParams) -> str:
         """q, psi, n, the profile's standard, the moduli (moduli_note)."""
@@ -444,6 +452,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         extra += f"_rns{len(self.moduli(params))}" if params.base else ""
         extra += "_pingpong" if params.buffers == 2 else ""
         extra += "_load" if params.twiddles == "load" else ""
+        extra += "_rreg" if params.read_register else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -474,7 +483,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             "coefficient_ram_bits": params.buffers * sets * k * n * w,
             "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
             "twiddles": params.twiddles,
-        } | (self.config_info(params) if params.twiddles == "load" else {})
+        } | ({"read_register": 1} if params.read_register else {}) | (
+            self.config_info(params) if params.twiddles == "load" else {})
 
     def config_info(self, params: NttParams) -> dict[str, Any]:
         cm = self.config_map(params)
@@ -568,6 +578,8 @@ class Forward(NttAlgorithm):
             {"profile": "ml-kem", "pe": "1", "reduction": "k2red", "dsp": "none"},
             {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery-shift"},
             {"profile": "falcon-1024", "pe": "16", "reduction": "barrett"},
+            {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "64", "pe": "4",
+             "reduction": "k2red", "buffers": "2", "read_register": "1"},   # RNS and ping-pong behind read registers
         ]
 
 
@@ -626,9 +638,9 @@ class Polymul(NttAlgorithm):
         scale = " + n/P (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
         if params.incomplete:     # the base case: products (2 n/P) and basecase (n/P) passes, not pointwise
             return (f"C = k (3 (L H + G) + 3 n/P{scale} + 2 max(0, D + 1 - H) + max(0, D + 1 - n/P)) + D, "
-                    "L = log2(n) - 1 layers, H = n/(2P), D = mul_depth + 3, k = residues per frame; " + STALLS)
+                    f"L = log2(n) - 1 layers, H = n/(2P), {self.drain_text(params)}, k = residues per frame; " + STALLS)
         return (f"C = k (3 log2(n) H + n/P{scale} + 3 G + 2 max(0, D + 1 - H)) + D, H = n/(2P), "
-                "D = mul_depth + 3, k = residues per frame; " + STALLS)
+                f"{self.drain_text(params)}, k = residues per frame; " + STALLS)
 
     def cases(self, params: NttParams) -> list[tuple[Any, ...]]:
         zero, full, one, top, alt = self.corner_polys(params)
@@ -645,6 +657,7 @@ class Polymul(NttAlgorithm):
             # ML-KEM: incomplete NTTs and FIPS 203's base case
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"},
             {"profile": "ml-kem", "pe": "4", "reduction": "montgomery", "buffers": "2"},
+            {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift", "read_register": "1"},   # b scaled at load
         ]
 
 
@@ -668,9 +681,9 @@ class Basemul(Polymul):
         plan = self.derived(params)
         scale = " + n/P + max(0, D + 1 - n/P) (b's scale pass)" if plan.b_scales[0] and not plan.scale_at_load else ""
         if params.incomplete:
-            return (f"C = k (3 n/P + max(0, D + 1 - n/P){scale}) + D, D = mul_depth + 3, k = residues per frame: "
-                    "products (2 n/P), basecase (n/P)")
-        return f"C = k (n/P{scale}) + D, D = mul_depth + 3, k = residues per frame: the pointwise pass"
+            return (f"C = k (3 n/P + max(0, D + 1 - n/P){scale}) + D, {self.drain_text(params)}, k = residues per "
+                    "frame: products (2 n/P), basecase (n/P)")
+        return f"C = k (n/P{scale}) + D, {self.drain_text(params)}, k = residues per frame: the pointwise pass"
 
     def grid(self) -> list[dict[str, str]]:
         return [
@@ -688,6 +701,8 @@ MIN_SLOTS, MAX_SLOTS = 2, 64
 class CommandParams(NttParams):
     slots: int = param(8, help=f"S: polynomial slots, even, {MIN_SLOTS}..{MAX_SLOTS} (slot s in bank set s mod 2; "
                                "MUL and MAC take a and b from different sets)", lo=MIN_SLOTS, hi=MAX_SLOTS)
+    read_register: Literal[0, 1] = param(1, help="1 (the default here: the slots fill block RAM): a register after "
+                                         "every RAM's and ROM's read port, D = mul_depth + 4; 0: none")
 
 
 @register
@@ -794,7 +809,7 @@ class Commands(NttAlgorithm):
         base = "4 n/P + 2 max(0, D + 1 - n/P) + D"
         return (f"per command: LOAD 1, STORE n/P, NTT and INTT L H + G + D, MUL and MAC "
                 f"{base if params.incomplete else complete}; L = log2(n) - incomplete layers, H = n/(2P), "
-                "D = mul_depth + 3; " + STALLS)
+                f"{self.drain_text(params)}; " + STALLS)
 
     def congruence(self, params: NttParams) -> str:
         prod = ("FIPS 203's MultiplyNTTs (pairs mod x^2 - psi^(2 bitrev(i)+1))" if params.incomplete

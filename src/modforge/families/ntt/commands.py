@@ -15,7 +15,8 @@ coefficients; o: the rows STORE reads out):
   5   MAC    slot d <- d + a o b                     M
   6, 7       nothing                                 1
 
-with R = n/P rows, H = n/(2P), L = log2(n) - incomplete layers, D = mul_depth + 3, G the
+with R = n/P rows, H = n/(2P), L = log2(n) - incomplete layers, D = mul_depth + 4 (the
+NTT cores' drain and a register after the RAMs' and ROMs' read ports), G the
 stalls of the transform passes (algorithms.STALLS), and M = 2R + max(0, D+1-R) + D for a
 complete NTT (pointwise), M = 4R + 2 max(0, D+1-R) + D for incomplete=1 (FIPS 203's base
 case). MUL and MAC need a and b in different bank sets (slot parity: one even, one odd);
@@ -134,15 +135,15 @@ class CommandPlan:
 
     # --- the timing (Schedule): the NTT command's cycles; a STORE's first row LATENCY cycles
     # after its handshake, its R rows the result; a command a beat, LOADs one a cycle -------
-    LATENCY = 4       # the first read the cycle after the handshake, then RAM, FIFO write and read
-
     @property
     def cycles(self) -> int:
         return self.command_cycles(NTT)
 
     @property
     def latency(self) -> int:
-        return self.LATENCY
+        """The first read the cycle after the handshake, then the RAM and its registers, FIFO
+        write and read."""
+        return 4 + self.ntt.read_stages
 
     @property
     def initiation_interval(self) -> int:

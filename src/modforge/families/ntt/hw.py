@@ -104,6 +104,7 @@ class _Build:
         self.core, self.w, self.config, self.m = core, plan.w, plan.config, Module()
         self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, plan.k, plan.buffers
         self.LW = self.P * self.w
+        self.RD = 1 + plan.read_stages                     # issue to the units' input stage
         self.two = plan.operands == 2                      # a and b (polymul, basemul)
         self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
         self.MULX = ROW0 + max(1, log2(self.P))                # the base case's routes (if any)
@@ -132,7 +133,8 @@ class _Build:
         B = self.B
         self.res = Signal(range(self.K), name="residue")    # the residue computed
         self.banks = Banks(self.LW, self.R // 2, sets=self.plan.operands, buffers=B, regions=self.K,
-                           names=lambda x, st, b: f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else ""))
+                           names=lambda x, st, b: f"bank_{'ab'[st]}{b}" + (f"_buf{x}" if B > 1 else ""),
+                           registered=bool(self.plan.read_stages))
         self.banks.build(self.m)
         self.twiddle_memories()
 
@@ -148,6 +150,16 @@ class _Build:
         if lanes[0]:
             self.lanes = [self.twiddle_memory(f"tw_lane{u}", lanes[u], 2 + u).read_port()
                           for u in range(self.P)]
+        self.shared_data = self.read_data(self.shared, "tw_shared_q")
+        self.lane_data = [self.read_data(port, f"tw_lane{u}_q") for u, port in enumerate(self.lanes or [])]
+
+    def read_data(self, port: Any, name: str) -> Any:
+        """A ROM's read data in the units' input cycle: registered with read_stages."""
+        if port is None or not self.plan.read_stages:
+            return port and port.data
+        reg = Signal.like(port.data, name=name)
+        self.m.d.sync += reg.eq(port.data)
+        return reg
 
     def twiddle_memory(self, name: str, words: list[int], sel: int) -> Memory:
         mem = Memory(shape=self.w, depth=len(words), init=words)
@@ -194,12 +206,14 @@ class _Build:
         """Row ul of buffer ub's a banks when the FIFO has room (counting the read in flight);
         the results in the order of the frames."""
         m, ul, ub, full = self.m, self.ul, self.ub, self.full
-        ro = ReadOut(self.LW, FIFO_DEPTH)
+        ro = ReadOut(self.LW, FIFO_DEPTH + self.plan.read_stages, self.RD)
         ro.build(m)
         self.go = ro.go
         ubank, ubuf = Signal(name="ubank"), Signal(range(self.B), name="ubuf")
         m.d.comb += ro.avail.eq(full.bit_select(ub, 1))
         m.d.sync += [ubank.eq(parity(ul.k)), ubuf.eq(ub)]
+        for _ in range(self.plan.read_stages):          # the banks' read registers
+            ubank, ubuf = self.delayed(ubank), self.delayed(ubuf)
         with m.If(ro.go):
             ul.advance(m, full.bit_select(ub, 1).eq(0), ub.eq(ub + 1 if self.B > 1 else 0))
         m.d.comb += ro.data.eq(self.banks.data(0, ubank, ubuf))
@@ -231,6 +245,8 @@ class _Build:
         self.inb = Signal(LW, name="inb")                # b beat, one cycle later (as a RAM read)
         if self.plan.scale_at_load:
             m.d.sync += self.inb.eq(self.in_b)
+            for _ in range(self.plan.read_stages):      # and through the read registers
+                self.inb = self.delayed(self.inb)
             with m.If(~running):
                 m.d.comb += [op["valid"].eq(take), op["lo_src"].eq(SRC_IN), op["lo_bank"].eq(parity(ld.k)),
                              op["lo_addr"].eq(ld.k >> 1), op["wset"].eq(1), op["route"].eq(MUL),
@@ -241,6 +257,12 @@ class _Build:
         m.d.sync += [ahead.eq(ul_next > Mux(loaded, 0, ld.index + take)), mid.eq(~loaded & (mid | take))]
         with m.If(take):
             ld.advance(m, busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if self.B > 1 else 0))
+
+    def delayed(self, x: Signal) -> Signal:
+        """x one cycle later."""
+        reg = Signal.like(x, name=f"{x.name}_d")
+        self.m.d.sync += reg.eq(x)
+        return reg
 
     # --- COMPUTE: the pass controller -----------------------------------------------------
     def passes(self) -> None:
@@ -334,8 +356,9 @@ class _Build:
     def operands(self) -> None:
         """Cycle c+1: rows and twiddles to the units."""
         lo_row, hi_row = self.rows_read()
-        route1, s_src1, gs1 = self.op.at("route", 1), self.op.at("s_src", 1), self.op.at("gs", 1)
-        self.res1 = self.op.at("res", 1)
+        RD = self.RD
+        route1, s_src1, gs1 = self.op.at("route", RD), self.op.at("s_src", RD), self.op.at("gs", RD)
+        self.res1 = self.op.at("res", RD)
         q1, rt1, b_scale1 = self.constants()
         for u, bf in enumerate(self.units):
             self.m.d.comb += bf.gs.eq(gs1)
@@ -349,9 +372,9 @@ class _Build:
         """The rows the operation issued the cycle before reads: lo (a bank set or the b beat
         being loaded) and hi."""
         m, op, banks = self.m, self.op, self.banks
-        buf1 = op.at("buf", 1)
-        lo_src, hi_src = op.at("lo_src", 1), op.at("hi_src", 1)
-        lo_bank, hi_bank = op.at("lo_bank", 1), op.at("hi_bank", 1)
+        buf1 = op.at("buf", self.RD)
+        lo_src, hi_src = op.at("lo_src", self.RD), op.at("hi_src", self.RD)
+        lo_bank, hi_bank = op.at("lo_bank", self.RD), op.at("hi_bank", self.RD)
         lo_row, hi_row = Signal(self.LW, name="lo_row"), Signal(self.LW, name="hi_row")
         with m.Switch(lo_src):
             for st in range(banks.sets):
@@ -425,10 +448,10 @@ class _Build:
         with m.Switch(s_src):
             if self.shared is not None:
                 with m.Case(S_SHARED):
-                    m.d.comb += bf.s.eq(self.shared.data)
+                    m.d.comb += bf.s.eq(self.shared_data)
             if self.lanes is not None:
                 with m.Case(S_LANE):
-                    m.d.comb += bf.s.eq(self.lanes[u].data)
+                    m.d.comb += bf.s.eq(self.lane_data[u])
             with m.Case(S_HI):
                 m.d.comb += bf.s.eq(self.lane(hi_row, u))
             with m.Case(S_CONST):
@@ -507,7 +530,7 @@ class _CommandBuild(_Build):
         plan = self.plan = cp.ntt
         self.core, self.w, self.config, self.m = core, plan.w, None, Module()
         self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, 1, 1
-        self.LW, self.two = self.P * self.w, True
+        self.LW, self.two, self.RD = self.P * self.w, True, 1 + plan.read_stages
         self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
         self.MULX = ROW0 + max(1, log2(self.P))
         self.BASE = self.MULX + 1
@@ -528,7 +551,7 @@ class _CommandBuild(_Build):
         """Slot s: bank set s mod 2, region s div 2; region S/2 of each set its temporary."""
         self.res = Signal(range(1), name="residue")
         self.banks = Banks(self.LW, self.R // 2, sets=2, regions=self.cp.regions,
-                           names=lambda x, st, b: f"bank_{'ab'[st]}{b}")
+                           names=lambda x, st, b: f"bank_{'ab'[st]}{b}", registered=bool(self.plan.read_stages))
         self.banks.build(self.m)
         self.twiddle_memories()
         self.inb = Signal(self.LW, name="inb")        # rows_read's load source: unused here
@@ -579,13 +602,14 @@ class _CommandBuild(_Build):
     def store(self) -> None:
         """STORE d: rows 0 .. R-1 of slot d into the output FIFO while it has room."""
         m, cmd = self.m, self.cmd
-        ro = ReadOut(self.LW, FIFO_DEPTH)
+        ro = ReadOut(self.LW, FIFO_DEPTH + self.plan.read_stages, self.RD)
         ro.build(m)
         self.go = ro.go
-        st1, bank1 = Signal(name="store_set"), Signal(name="store_bank")
+        where = DelayLine(m, {"set": 1, "bank": 1}, "store")
         m.d.comb += [ro.avail.eq(self.storing), self.store_done.eq(ro.go & (self.row == self.R - 1)),
-                     ro.data.eq(Mux(st1, self.banks.data(1, bank1), self.banks.data(0, bank1)))]
-        m.d.sync += [st1.eq(cmd["d"][0]), bank1.eq(parity(self.row))]
+                     where["set"].eq(cmd["d"][0]), where["bank"].eq(parity(self.row))]
+        st, bank = where.at("set", self.RD), where.at("bank", self.RD)
+        m.d.comb += ro.data.eq(Mux(st, self.banks.data(1, bank), self.banks.data(0, bank)))
         with m.If(ro.go):
             m.d.sync += self.row.eq(self.row + 1)
             with m.If(self.store_done):

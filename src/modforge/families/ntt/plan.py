@@ -299,6 +299,7 @@ class NttPlan:
     residues: tuple[Any, ...]             # per prime, the reduction's parameters for it (the model's mul)
     runtime: tuple[tuple[int, ...], ...]  # RNS or twiddles=load: per prime, its run-time modulus fields
     config: ConfigMap | None              # twiddles=load: the cfg stream's layout
+    read_stages: int = 0                  # registers after the RAMs' and ROMs' read data (D grows by as many)
 
     # --- shape --------------------------------------------------------------------------
     @property
@@ -359,8 +360,8 @@ class NttPlan:
     # --- the schedule ---------------------------------------------------------------------
     @property
     def drain(self) -> int:
-        """D = mul_depth + 3 (`drain`)."""
-        return drain(self.mul_depth)
+        """D = mul_depth + 3 (`drain`), + read_stages."""
+        return drain(self.mul_depth) + self.read_stages
 
     @property
     def span(self) -> int:
@@ -394,8 +395,8 @@ class NttPlan:
         """k R + C + 3, the same for every beat b of a frame: beat b is accepted at t0 + b; the
         compute phase starts at t0 + k R (the cycle after the last beat) and takes C cycles;
         the unload then reads row b at t0 + k R + C + b (RAM read: 1 cycle) into the output
-        FIFO (write to o.valid: 2 cycles)."""
-        return self.frame_beats + self.cycles + 3
+        FIFO (write to o.valid: 2 cycles); + read_stages (the banks' read registers)."""
+        return self.frame_beats + self.cycles + 3 + self.read_stages
 
     @property
     def initiation_interval(self) -> int:
