@@ -16,11 +16,13 @@ coefficients; o: the rows STORE reads out):
   6, 7       nothing                                 1
 
 with R = n/P rows, H = n/(2P), L = log2(n) - incomplete layers, D = mul_depth + 4 (the
-NTT cores' drain and a register after the RAMs' and ROMs' read ports), G the
-stalls of the transform passes (algorithms.STALLS), and M = 2R + max(0, D+1-R) + D for a
+NTT cores' drain and read_register=1's register after the RAMs' and ROMs' read ports, the
+default here; + 3 with read_register=0), G the stalls of the transform passes
+(algorithms.STALLS), and M = 2R + max(0, D+1-R) + D for a
 complete NTT (pointwise), M = 4R + 2 max(0, D+1-R) + D for incomplete=1 (FIPS 203's base
 case). MUL and MAC need a and b in different bank sets (slot parity: one even, one odd);
-d is any slot, and may be a or b. o o is the product of `computes` in the NTT domain.
+d is any slot, and may be a or b; a o b is the product in the NTT domain (pointwise, or
+FIPS 203's MultiplyNTTs with incomplete=1).
 
 Memory: slot s sits in bank set s mod 2, region s div 2 (the NTT cores' banks, rows in
 bank parity(r)); each set has one more region, its temporary t0 / t1. A command's passes
@@ -36,16 +38,15 @@ are those of the NTT cores (plan.passes), on the slots its fields name:
 
 A command starts one cycle after it is taken and the next is taken in the cycle its last
 write lands (RAMs read the new word the cycle after): a command's cycles do not depend on
-the data, the slots or the command before. A load writes its row in the cycle it is taken;
-a store issues its reads into the output FIFO while it has room (back-pressure stretches
-STORE, nothing else)."""
+the data, the slots or the command before. A load writes its row the cycle after it is
+taken (the write port of that cycle may be the last operation's); a store issues its reads
+into the output FIFO while it has room (back-pressure stretches STORE, nothing else)."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from .model import Memory, Mul, butterfly, step
 from .plan import NttPlan, Pass, parity, pass_starts
@@ -236,6 +237,3 @@ def pack_command(plan: CommandPlan, cmd: Command, w: int) -> int:
         off += bits
     return word
 
-
-def describe(cmd: Command) -> dict[str, Any]:
-    return {"op": OPS[cmd.op], "d": cmd.d, "a": cmd.a, "b": cmd.b, "row": cmd.row}

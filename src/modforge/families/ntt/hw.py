@@ -157,9 +157,7 @@ class _Build:
         """A ROM's read data in the units' input cycle: registered with read_stages."""
         if port is None or not self.plan.read_stages:
             return port and port.data
-        reg = Signal.like(port.data, name=name)
-        self.m.d.sync += reg.eq(port.data)
-        return reg
+        return self.delayed(port.data, name)
 
     def twiddle_memory(self, name: str, words: list[int], sel: int) -> Memory:
         mem = Memory(shape=self.w, depth=len(words), init=words)
@@ -258,9 +256,9 @@ class _Build:
         with m.If(take):
             ld.advance(m, busy.bit_select(ib, 1).eq(1), ib.eq(ib + 1 if self.B > 1 else 0))
 
-    def delayed(self, x: Signal) -> Signal:
+    def delayed(self, x: Signal, name: str | None = None) -> Signal:
         """x one cycle later."""
-        reg = Signal.like(x, name=f"{x.name}_d")
+        reg = Signal.like(x, name=name or f"{x.name}_d")
         self.m.d.sync += reg.eq(x)
         return reg
 
@@ -584,10 +582,10 @@ class _CommandBuild(_Build):
         m.d.comb += [core.i.ready.eq(~(self.running | self.storing) | self.finish | self.store_done),
                      take.eq(core.i.valid & core.i.ready)]
         beat = core.i.payload
-        self.load_row = {"en": Signal(name="ld_en"), "row": Signal(self.cp.row_bits, name="ld_row"),
-                   "d": Signal(self.cp.slot_bits, name="ld_d"), "x": Signal(self.LW, name="ld_x")}
-        m.d.sync += [self.load_row["en"].eq(take & (beat.op == cmd_set.LOAD)), self.load_row["row"].eq(beat.row),
-                     self.load_row["d"].eq(beat.d), self.load_row["x"].eq(beat.x)]
+        ld = self.load_row = {"en": Signal(name="ld_en"), "row": Signal(self.cp.row_bits, name="ld_row"),
+                              "d": Signal(self.cp.slot_bits, name="ld_d"), "x": Signal(self.LW, name="ld_x")}
+        m.d.sync += [ld["en"].eq(take & (beat.op == cmd_set.LOAD)), ld["row"].eq(beat.row), ld["d"].eq(beat.d),
+                     ld["x"].eq(beat.x)]
         with m.If(take):
             m.d.sync += [cmd[name].eq(beat[name]) for name in cmd]
             with m.Switch(beat.op):
@@ -663,7 +661,7 @@ class _CommandBuild(_Build):
                               "hi_reg": cmd["b"] >> 1, "w_reg": temp},
                 "basecase": {"lo_src": ~set_d, "hi_src": set_d, "wset": ~set_d, "lo_reg": temp, "hi_reg": temp,
                              "w_reg": temp},
-            }["pair" if ps.kind == "row" else ps.kind if ps.kind != "products" else "pointwise"]
+            }[{"row": "pair", "products": "pointwise"}.get(ps.kind, ps.kind)]
             if ps.kind == "products":                   # a_l b_l to X (even c), a_(l^1) b_l to Y = t(set(d))
                 fields = fields | {"wset": Mux(self.c[0], set_d, ~set_d)}
         m.d.comb += [op[name].eq(value) for name, value in fields.items()]
