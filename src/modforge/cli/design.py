@@ -92,6 +92,11 @@ def check_out(command: str, out: Path, algorithm: Algorithm, params: Any, force:
 
 
 def timing(design: Design) -> str:
+    """The design's cycle figures; a command core's, each command's cycles and a STORE's latency."""
+    commands = design.info.get("command_cycles")
+    if commands:
+        return ("cycles per command (to the next handshake): " + ", ".join(f"{k} {v}" for k, v in commands.items())
+                + f"; a STORE's first row {design.latency} cycles after its handshake")
     return timing_text(design.cycles, design.latency, design.initiation_interval, design.frame_beats)
 
 
@@ -104,6 +109,11 @@ def vector_count(design: Design) -> int:
 
 def result_beats(design: Design) -> int:
     return design.result_beats or design.frame_beats
+
+
+def counted(design: Design, count: int, asked: int) -> str:
+    """The vectors written or checked, and why they differ from those asked (count_text)."""
+    return count_text(count, asked, result_beats(design), "command_cycles" in design.info)
 
 
 #: the model writes about 10^4-10^5 vectors a second, a simulator runs them at about the same rate
@@ -136,7 +146,7 @@ def generate(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGO
     count = vector_count(design)
     data = design_summary(design) | {"vectors": count, "vectors_asked": vectors}
     emit(as_json, data, lambda: console.print(
-        f"wrote {', '.join(design.files)}, tb.v, vectors/ ({count_text(count, vectors, result_beats(design))} "
+        f"wrote {', '.join(design.files)}, tb.v, vectors/ ({counted(design, count, vectors)} "
         f"vectors), "
         f"design.json and {', '.join(design.ip_files)} to {design.directory}\n"
         f"{design.congruence}\n{timing(design)}", highlight=False))
@@ -200,7 +210,7 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
         if "config" in design.info:
             console.print(f"the testbench first loads {', '.join(design.info['config']['verified_moduli'])} "
                           f"through cfg ({design.info['config']['words']} words); the vectors follow them")
-        rows = [[r.simulator, count_text(r.vectors, vectors, result_beats(design)), str(r.passed),
+        rows = [[r.simulator, counted(design, r.vectors, vectors), str(r.passed),
                  str(r.failed), str(r.latency), str(r.initiation_interval),
                  "cached" if r.build_cached else f"{r.build_seconds:.2f}", f"{r.run_seconds:.2f}",
                  Text("PASS", style="green") if r.ok else Text("FAIL", style="red")] for r in results]

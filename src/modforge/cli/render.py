@@ -147,11 +147,13 @@ def first_line(message: str | None) -> str:
     return lines[0][:160] if lines else ""
 
 
-def count_text(count: int, asked: int, beats: int) -> str:
+def count_text(count: int, asked: int, beats: int, commands: bool = False) -> str:
     """'256 (200 asked, rounded up to whole results of 64 beats, at least 3)': a count that
     differs from the one asked says why."""
     if count == asked:
         return str(count)
+    if commands:
+        return f"{count} ({asked} asked, rounded up to whole programs of commands, at least 2)"
     if beats > 1:
         return f"{count} ({asked} asked, rounded up to whole results of {beats} beats, at least 3)"
     return f"{count} ({asked} asked)"
