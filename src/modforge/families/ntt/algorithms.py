@@ -75,6 +75,10 @@ class NttParams:
                                          "read port, one more drain cycle (D = mul_depth + 4); block RAM takes it "
                                          "in as its output register, whose clock-to-output delay then leaves the "
                                          "critical path (ECP5: 5.6 ns)")
+    unit_register: Literal[0, 1] = param(0, help="1: a register between the routes of rows and twiddles to the "
+                                         "butterfly units and the units' inputs, one more drain cycle: the read, the "
+                                         "bank and route multiplexers and the units' input adders no longer share a "
+                                         "cycle")
     twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation "
                                       "(ROMs); load: run-time primes of q's form (bit length, log q_h, Proth-l "
                                       "form), one per residue slot (q's, and the base's in RNS mode): their "
@@ -347,8 +351,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             config = ConfigMap.of(len(primes), P, len(primes[0].shared), len(primes[0].lanes[0]), w,
                                   sum(alg.runtime(datapath).values()))
         return NttPlan(self.transform, n, P, params.buffers, w, mul_depth, shape,
-                       pass_starts(shape, n // P, P, drain(mul_depth) + params.read_register), primes, datapath,
-                       residues, runtime, config, params.read_register)
+                       pass_starts(shape, n // P, P, drain(mul_depth) + params.read_register + params.unit_register),
+                       primes, datapath, residues, runtime, config, params.read_register, params.unit_register)
 
     def width(self, params: NttParams) -> int:
         """w: bits per coefficient, the reduction's word width."""
@@ -428,7 +432,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
                 "k = residues per frame; " + STALLS)
 
     def drain_text(self, params: NttParams) -> str:
-        return "D = mul_depth + 3" + (" + 1 (read_register=1)" if params.read_register else "")
+        return ("D = mul_depth + 3" + (" + 1 (read_register=1)" if params.read_register else "")
+                + (" + 1 (unit_register=1)" if params.unit_register else ""))
 
     def ring_note(self, params: NttParams) -> str:
         """q, psi, n, the profile's standard, the moduli (moduli_note)."""
@@ -453,6 +458,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         extra += "_pingpong" if params.buffers == 2 else ""
         extra += "_load" if params.twiddles == "load" else ""
         extra += "_rreg" if params.read_register else ""
+        extra += "_ureg" if params.unit_register else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -483,7 +489,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             "coefficient_ram_bits": params.buffers * sets * k * n * w,
             "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
             "twiddles": params.twiddles,
-        } | ({"read_register": 1} if params.read_register else {}) | (
+        } | {k: 1 for k in ("read_register", "unit_register") if getattr(params, k)} | (
             self.config_info(params) if params.twiddles == "load" else {})
 
     def config_info(self, params: NttParams) -> dict[str, Any]:

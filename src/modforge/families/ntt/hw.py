@@ -67,6 +67,13 @@ S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
 SRC_A, SRC_B, SRC_IN = 0, 1, 2
 
 
+class UnitInputs:
+    """A butterfly unit's u, v and s before unit_register's register."""
+
+    def __init__(self, w: int, lane: int) -> None:
+        self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}_in") for x in ("u", "v", "s"))
+
+
 class NttCore(wiring.Component):
     """The whole core: i carries one beat (P coefficients, or P of a and P of b), o one beat
     of the result; a cfg stream with twiddles=load (the plan's config). latency and
@@ -358,13 +365,18 @@ class _Build:
         route1, s_src1, gs1 = self.op.at("route", RD), self.op.at("s_src", RD), self.op.at("gs", RD)
         self.res1 = self.op.at("res", RD)
         q1, rt1, b_scale1 = self.constants()
+        staged = bool(self.plan.unit_stages)            # unit_register: the units' inputs registered
+        to_unit = self.m.d.sync if staged else self.m.d.comb
         for u, bf in enumerate(self.units):
-            self.m.d.comb += bf.gs.eq(gs1)
+            to_unit += bf.gs.eq(gs1)
             if self.K > 1 or self.config:
                 assert not isinstance(bf.q, int)           # q_input: a port, not the constant
-                self.m.d.comb += [bf.q.eq(q1), bf.rt.eq(rt1)]
-            self.unit_inputs(u, bf, route1, lo_row, hi_row)
-            self.unit_factor(u, bf, s_src1, hi_row, b_scale1)
+                to_unit += [bf.q.eq(q1), bf.rt.eq(rt1)]
+            ins = UnitInputs(self.w, u) if staged else bf
+            self.unit_inputs(u, ins, route1, lo_row, hi_row)
+            self.unit_factor(u, ins, s_src1, hi_row, b_scale1)
+            if staged:
+                to_unit += [bf.u.eq(ins.u), bf.v.eq(ins.v), bf.s.eq(ins.s)]
 
     def rows_read(self) -> tuple[Signal, Signal]:
         """The rows the operation issued the cycle before reads: lo (a bank set or the b beat
@@ -417,7 +429,7 @@ class _Build:
         return (self.per_residue(q_of, w), self.per_residue(rt_of, rt_bits) if rt_of else None,
                 self.per_residue(b_scale_of, w))
 
-    def unit_inputs(self, u: int, bf: Butterfly, route: Value, lo_row: Value, hi_row: Value) -> None:
+    def unit_inputs(self, u: int, bf: Butterfly | UnitInputs, route: Value, lo_row: Value, hi_row: Value) -> None:
         """Unit u's u and v by the route: lane u of both rows (pair), lane u of lo with u = 0
         (a product), or its two lanes in one row (row pass with distance t)."""
         m = self.m
@@ -439,7 +451,7 @@ class _Build:
                     row = hi_row if which else lo_row
                     m.d.comb += [bf.u.eq(self.lane(row, lane)), bf.v.eq(self.lane(row, l2))]
 
-    def unit_factor(self, u: int, bf: Butterfly, s_src: Value, hi_row: Value, b_scale: Value) -> None:
+    def unit_factor(self, u: int, bf: Butterfly | UnitInputs, s_src: Value, hi_row: Value, b_scale: Value) -> None:
         """Unit u's multiplier factor s: the shared or its lane's twiddle, lane u of the hi
         row (pointwise), or b's scale."""
         m = self.m

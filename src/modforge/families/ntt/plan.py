@@ -300,6 +300,7 @@ class NttPlan:
     runtime: tuple[tuple[int, ...], ...]  # RNS or twiddles=load: per prime, its run-time modulus fields
     config: ConfigMap | None              # twiddles=load: the cfg stream's layout
     read_stages: int = 0                  # registers after the RAMs' and ROMs' read data (D grows by as many)
+    unit_stages: int = 0                  # registers between the routes and the units' inputs (likewise)
 
     # --- shape --------------------------------------------------------------------------
     @property
@@ -360,8 +361,8 @@ class NttPlan:
     # --- the schedule ---------------------------------------------------------------------
     @property
     def drain(self) -> int:
-        """D = mul_depth + 3 (`drain`), + read_stages."""
-        return drain(self.mul_depth) + self.read_stages
+        """D = mul_depth + 3 (`drain`), + read_stages + unit_stages."""
+        return drain(self.mul_depth) + self.read_stages + self.unit_stages
 
     @property
     def span(self) -> int:
