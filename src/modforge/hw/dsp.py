@@ -168,10 +168,12 @@ def _magnitude(m: Module, d: Value, bits: int, name: str) -> tuple[Value, Value]
 
 
 def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes,
-           name: str) -> Tree:
+           name: str, wires: bool = False) -> Tree:
     """Stage 1: the tree of leaf operands (registered) and middle signs (registered). A
     middle stays signed, (x0 - x1)(y1 - y0) of signed operands, when that needs no more DSPs
-    than its magnitude (`_cost`): no magnitude, no sign."""
+    than its magnitude (`_cost`): no magnitude, no sign. wires: each signed middle's
+    differences in a wire (else an expression each leaf below re-emits: slow to elaborate
+    at hundreds of bits)."""
     if levels == 0 or bits < 2:
         x, y = stage(x[:bits], f"{name}_x"), stage(y[:bits], f"{name}_y")
         return ("leaf", bits, is_signed, x.as_signed() if is_signed else x, y.as_signed() if is_signed else y)
@@ -180,15 +182,19 @@ def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels
     x0, x1, y0, y1 = x[:h], x[h:bits], y[:h], y[h:bits]
     if is_signed:
         x1, y1 = x1.as_signed(), y1.as_signed()
-    low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0")
-    high = _split(stage, x1, y1, bits - h, is_signed, levels - 1, dsp, f"{name}2")
+    low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0", wires)
+    high = _split(stage, x1, y1, bits - h, is_signed, levels - 1, dsp, f"{name}2", wires)
     if _cost(bits, is_signed, levels, dsp)[1]:
-        mid = _split(stage, x0 - x1, y1 - y0, dw, True, levels - 1, dsp, f"{name}m")
+        dx, dy = x0 - x1, y1 - y0
+        if wires:
+            dx, dy = Signal(signed(dw), name=f"{name}_mx"), Signal(signed(dw), name=f"{name}_my")
+            stage.m.d.comb += [dx.eq(x0 - x1), dy.eq(y1 - y0)]
+        mid = _split(stage, dx, dy, dw, True, levels - 1, dsp, f"{name}m", wires)
         return ("node", bits, is_signed, h, None, low, high, mid)
     dx, sx = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
     dy, sy = _magnitude(stage.m, y1 - y0, dw - 1, f"{name}_dy")
     return ("node", bits, is_signed, h, stage(sx ^ sy, f"{name}_s"), low, high,
-            _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m"))
+            _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m", wires))
 
 
 def _shape(tree: Tree) -> Shape:
@@ -263,10 +269,12 @@ def _recombine(bits: int, is_signed: bool, h: int, sign: Value | None, z0: Value
     return product if addend is None else product + addend
 
 
-def karatsuba_split(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str) -> Tree:
+def karatsuba_split(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str,
+                    wires: bool = False) -> Tree:
     """Stage 1 of x * y (bits-bit unsigned Values): the differences; the registered tree
-    (karatsuba_levels(bits, dsp) levels) for `karatsuba_multiply`. No stage.next()."""
-    return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name)
+    (karatsuba_levels(bits, dsp) levels) for `karatsuba_multiply`. No stage.next(). wires:
+    see `_split` (hw.wide's products set it)."""
+    return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name, wires)
 
 
 def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:
