@@ -8,8 +8,9 @@ recursively wherever that needs fewer DSPs than the whole product:
 
 one whole h-bit product and two low (n-h)-bit ones (`low_pieces`, `low_product_dsps`: the
 pieces and their DSPs; each whole product is `karatsuba_product`'s, its levels chosen by
-`karatsuba_levels` for the profile). A constant operand (q, q', mu) is a Const: its
-registers and DSPs are the tiling's (an upper bound; the tool may fold them).
+`karatsuba_levels` for the profile). A constant operand (q, q', mu) stays an int: its
+leaves, differences and magnitudes are constants, no registers; the DSPs counted are the
+tiling's (an upper bound: zero constant chunks are dropped).
 """
 
 from __future__ import annotations
@@ -54,11 +55,17 @@ def low_product_dsps(bits: int, dsp: DspSizes) -> int:
     return 0 if dsp is None else _low(bits, dsp)[0]
 
 
-def _operand(v: Value | int, bits: int) -> Value:
-    """v as a Value of at least `bits` bits (zero-extended; an int a Const)."""
+def _operand(v: Value, bits: int) -> Value:
+    """v as a Value of at least `bits` bits (zero-extended)."""
+    return Cat(v, Const(0, bits - len(v))) if len(v) < bits else v
+
+
+def _slice(v: Value | int, lo: int, bits: int) -> Value | int:
+    """v[lo:lo+bits], zero-extended; an int constant stays an int (hw.dsp keeps its leaves
+    constant: no register)."""
     if isinstance(v, int):
-        return Const(v & ((1 << bits) - 1), bits)
-    return Cat(v, Const(0, max(0, bits - len(v)))) if len(v) < bits else v
+        return (v >> lo) & ((1 << bits) - 1)
+    return _operand(v, lo + bits)[lo:lo + bits]
 
 
 def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
@@ -69,8 +76,7 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
-    trees = [karatsuba_split(stage, _operand(x, bits)[:bits], _operand(y, bits)[:bits], bits, dsp, f"{name}{k}",
-                             wires=True)
+    trees = [karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}", wires=True)
              for k, (x, y, bits) in enumerate(pairs)]
     riders = carry(ride)
     stage.next()
@@ -88,9 +94,8 @@ def low_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSize
     """x*y mod 2^bits (x, y zero-extended to `bits`; y may be an int constant) after
     KARATSUBA_STAGES stages (see `products`): (the `bits`-bit product, combinational from the
     last stage's registers, the riders)."""
-    xv, yv = _operand(x, bits), _operand(y, bits)
     pieces = low_pieces(bits, dsp)
-    pairs: list[Pair] = [(xv[xo:xo + b], yv[yo:yo + b], b) for xo, yo, b in pieces]
+    pairs: list[Pair] = [(_operand(x, bits)[xo:xo + b], _slice(y, yo, b), b) for xo, yo, b in pieces]
     trees, riders = products(stage, pairs, dsp, name, ride)
     total: Value | None = None
     for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True)):
