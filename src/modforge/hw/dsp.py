@@ -167,28 +167,46 @@ def _magnitude(m: Module, d: Value, bits: int, name: str) -> tuple[Value, Value]
     return wire, sign
 
 
-def _split(stage: Stager, x: Value, y: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes,
-           name: str) -> Tree:
+def _halve(y: Value | int, h: int, bits: int, is_signed: bool) -> tuple[Value | int, Value | int]:
+    """(y0, y1) = (y[:h], y[h:bits]), y1 signed if y is; an int constant stays an int (Python's
+    >> is the signed slice)."""
+    if isinstance(y, int):
+        return y & ((1 << h) - 1), y >> h
+    return y[:h], (y[h:bits].as_signed() if is_signed else y[h:bits])
+
+
+def _split(stage: Stager, x: Value, y: Value | int, bits: int, is_signed: bool, levels: int, dsp: DspSizes,
+           name: str, wires: bool = False) -> Tree:
     """Stage 1: the tree of leaf operands (registered) and middle signs (registered). A
     middle stays signed, (x0 - x1)(y1 - y0) of signed operands, when that needs no more DSPs
-    than its magnitude (`_cost`): no magnitude, no sign."""
+    than its magnitude (`_cost`): no magnitude, no sign. wires: each signed middle's
+    differences in a wire (else an expression each leaf below re-emits: slow to elaborate
+    at hundreds of bits). y may be an int constant: its leaves, differences and magnitudes
+    are constants, no register."""
     if levels == 0 or bits < 2:
-        x, y = stage(x[:bits], f"{name}_x"), stage(y[:bits], f"{name}_y")
-        return ("leaf", bits, is_signed, x.as_signed() if is_signed else x, y.as_signed() if is_signed else y)
+        x = stage(x[:bits], f"{name}_x")
+        y = y if isinstance(y, int) else stage(y[:bits], f"{name}_y")
+        signed_y = y if isinstance(y, int) else y.as_signed()
+        return ("leaf", bits, is_signed, x.as_signed() if is_signed else x, signed_y if is_signed else y)
     assert dsp is not None          # levels > 0: karatsuba_levels found a profile
     h, dw = _halves(bits, is_signed)
-    x0, x1, y0, y1 = x[:h], x[h:bits], y[:h], y[h:bits]
-    if is_signed:
-        x1, y1 = x1.as_signed(), y1.as_signed()
-    low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0")
-    high = _split(stage, x1, y1, bits - h, is_signed, levels - 1, dsp, f"{name}2")
+    (x0, x1), (y0, y1) = _halve(x, h, bits, is_signed), _halve(y, h, bits, is_signed)
+    low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0", wires)
+    high = _split(stage, x1, y1, bits - h, is_signed, levels - 1, dsp, f"{name}2", wires)
+    dx, dy = x0 - x1, y1 - y0
     if _cost(bits, is_signed, levels, dsp)[1]:
-        mid = _split(stage, x0 - x1, y1 - y0, dw, True, levels - 1, dsp, f"{name}m")
+        if wires:
+            dx = Signal(signed(dw), name=f"{name}_mx")
+            stage.m.d.comb += dx.eq(x0 - x1)
+        if wires and not isinstance(dy, int):
+            dy = Signal(signed(dw), name=f"{name}_my")
+            stage.m.d.comb += dy.eq(y1 - y0)
+        mid = _split(stage, dx, dy, dw, True, levels - 1, dsp, f"{name}m", wires)
         return ("node", bits, is_signed, h, None, low, high, mid)
-    dx, sx = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
-    dy, sy = _magnitude(stage.m, y1 - y0, dw - 1, f"{name}_dy")
+    dx, sx = _magnitude(stage.m, dx, dw - 1, f"{name}_dx")
+    dy, sy = (abs(dy), Const(dy < 0, 1)) if isinstance(dy, int) else _magnitude(stage.m, dy, dw - 1, f"{name}_dy")
     return ("node", bits, is_signed, h, stage(sx ^ sy, f"{name}_s"), low, high,
-            _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m"))
+            _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m", wires))
 
 
 def _shape(tree: Tree) -> Shape:
@@ -263,10 +281,12 @@ def _recombine(bits: int, is_signed: bool, h: int, sign: Value | None, z0: Value
     return product if addend is None else product + addend
 
 
-def karatsuba_split(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str) -> Tree:
-    """Stage 1 of x * y (bits-bit unsigned Values): the differences; the registered tree
-    (karatsuba_levels(bits, dsp) levels) for `karatsuba_multiply`. No stage.next()."""
-    return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name)
+def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
+                    wires: bool = False) -> Tree:
+    """Stage 1 of x * y (bits-bit unsigned Values; y may be an int constant): the differences;
+    the registered tree (karatsuba_levels(bits, dsp) levels) for `karatsuba_multiply`. No
+    stage.next(). wires: see `_split` (hw.wide's products set it)."""
+    return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name, wires)
 
 
 def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:

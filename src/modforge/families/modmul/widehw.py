@@ -1,0 +1,160 @@
+"""Fully pipelined datapaths of the wide field multipliers (128 to 1024 bits, wide.py): the
+product a*b and the reductions' products from hw.wide's Karatsuba tiling (whole products
+and truncated low halves), the special forms' folds as shift-adds and word sums, then the
+final correction; one register stage per step, the stages of wideplan.py's formulas.
+
+Payload: a in the low k bits, b in the next k bits (a, b < q), k = bits(q); result: k bits,
+in [0, q) (fully reduced). Each datapath's model is math.fields' (bit-exact at the output).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
+
+from ...hw.dsp import accumulate, karatsuba_sum, partial_products, register_products
+from ...hw.layout import Layouts
+from ...hw.pipeline import Datapath, Operands, Stager
+from ...hw.wide import low_product, products
+from ...math import fields as F
+from .wideplan import WidePlan
+
+
+def wire(m: Module, value: Value, name: str) -> Signal:
+    """value in a wire: an expression read twice (compared, then chosen) is built once, and
+    Amaranth checks its bits once (wide arithmetic elaborates slowly otherwise)."""
+    w = Signal(value.shape(), name=name)
+    m.d.comb += w.eq(value)
+    return w
+
+
+class WideDatapath(Datapath):
+    """Common part: the product a*b (PRODUCT_STAGES stages) and the last correction."""
+
+    def __init__(self, plan: WidePlan, layouts: Layouts):
+        self.plan, self.q, self.k, self.dsp = plan, plan.q, plan.k, plan.gamma
+        super().__init__(*layouts, plan.stages)
+
+    def product(self, stage: Stager, operands: Operands) -> Value:
+        """x = a*b, 2k bits: the Karatsuba stages, then the sum registered."""
+        k = self.k
+        trees, _ = products(stage, [(operands.a, operands.b, k)], self.dsp, "ab")
+        x = stage(karatsuba_sum(stage.m, trees[0], "ab")[:2 * k], "x", 2 * k)   # stage 4: x = a b
+        stage.next()
+        return x
+
+    def correct(self, stage: Stager, r: Value, most: int = 1) -> Value:
+        """Last stage: r in [0, (most + 1) q) -> r mod q, the conditional subtractions side by side."""
+        out: Value = r
+        for j in range(1, most + 1):
+            d = wire(stage.m, r - j * self.q, f"r_{j}q")
+            out = Mux(d[-1], out, d)                              # d >= 0: its sign bit clear
+        c = stage(out[:self.k], "c", self.k)
+        stage.next()
+        return c
+
+
+class Montgomery(WideDatapath):
+    """x 2^-k mod q, R = 2^k: t = x q' mod R (a truncated product), s = (x + t q) / R =
+    x_h + (t q)_h + (x_l != 0) (the low halves sum to 0 or R), s < 2q, one subtraction."""
+
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
+        k, q = self.k, self.q
+        x = self.product(stage, operands)
+        qp = F.montgomery_constants(q, k)[1]
+        xh = x[k:] + (x[:k] != 0)                                          # x_h + carry of the low halves
+        t, [xh] = low_product(stage, x[:k], qp, k, self.dsp, "t", [xh])   # t = x_l q' mod R
+        t, xh = stage(t, "t", k), stage(xh, "xh")
+        stage.next()
+        trees, [xh] = products(stage, [(t, q, k)], self.dsp, "tq", [xh])
+        tq = karatsuba_sum(m, trees[0], "tq", addend=Cat(Const(0, k), xh))   # t q + (x_h + carry) R
+        s = stage(tq[k:2 * k + 1], "s", k + 1)                            # s = (x + t q) / R < 2q
+        stage.next()
+        return self.correct(stage, s)
+
+
+class Barrett(WideDatapath):
+    """x mod q (HAC 14.42, radix 2): q3 = ((x >> (k-1)) mu) >> (k+1), mu = floor(4^k / q);
+    r = x - q3 q in [0, 3q) from the low k+2 bits of both (a truncated product); two
+    conditional subtractions."""
+
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
+        k, q = self.k, self.q
+        x = self.product(stage, operands)
+        mu = (1 << 2 * k) // q
+        trees, [xl] = products(stage, [(x[k - 1:], mu, k + 1)], self.dsp, "qm", [x[:k + 2]])
+        q3 = stage(karatsuba_sum(m, trees[0], "qm")[k + 1:2 * k + 2], "q3", k + 1)
+        xl = stage(xl, "xl")
+        stage.next()
+        lo, [xl] = low_product(stage, q3, q, k + 2, self.dsp, "q3q", [xl])   # q3 q mod 2^(k+2)
+        r = stage((xl - lo)[:k + 2], "r", k + 2)                            # r = x - q3 q in [0, 3q)
+        stage.next()
+        return self.correct(stage, r, most=2)
+
+
+class PseudoMersenne(WideDatapath):
+    """q = 2^k - c: folds x = lo + hi c (2^k = c mod q) until x < 2^k < 2q, then one
+    subtraction. hi c as shift-adds of c's signed digits (sparse c), else DSP tiles."""
+
+    def fold(self, stage: Stager, v: Value, i: int, hi_bits: int, width: int) -> Value:
+        k, plan = self.k, self.plan
+        lo, hi = v[:k], v[k:k + hi_bits]
+        if plan.shift_add:
+            pos = [(e, hi) for s, e in plan.terms if s > 0]
+            neg = [(e, hi) for s, e in plan.terms if s < 0]
+            total = lo + accumulate(pos) - (accumulate(neg) if neg else 0)
+        else:
+            pp = register_products(stage, partial_products(hi, hi_bits, plan.c, plan.c.bit_length(), self.dsp),
+                                   f"f{i}")
+            lo = stage(lo, f"f{i}_lo")
+            stage.next()
+            total = lo + accumulate(pp)
+        out = stage(total[:width], f"f{i}", width)
+        stage.next()
+        return out
+
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
+        v = self.product(stage, operands)
+        for i, (hi_bits, width) in enumerate(self.plan.folds):
+            v = self.fold(stage, v, i, hi_bits, width)
+        return self.correct(stage, v)
+
+
+class Solinas(WideDatapath):
+    """The NIST-style word fold (fields.solinas): x's 2n words a_i (w bits), s = sum_j (a_j +
+    sum_i a_(n+i) m_ij) 2^(w j), packed into as few k-bit addends as the coefficients allow
+    (a word of each column in each), adds and subtracts only; s in [-A q, (B+1) q); then the
+    s - j q in [0, q) chosen among the A + B + 1 candidates side by side."""
+
+    def addends(self, x: Value) -> tuple[list[Value], list[Value]]:
+        """(positive, negative) k-bit addends whose sum is s."""
+        w, n = self.plan.w, self.k // self.plan.w
+        rows = F.solinas_table(self.plan.terms, w)
+        words = [x[w * i:w * (i + 1)] for i in range(2 * n)]
+        pos: list[list[Value]] = [[words[j]] for j in range(n)]
+        neg: list[list[Value]] = [[] for _ in range(n)]
+        for i, row in enumerate(rows):
+            for j, mij in enumerate(row):
+                (pos if mij > 0 else neg)[j].extend([words[n + i]] * abs(mij))
+        zero = Const(0, w)
+        pack = lambda cols: [Cat(*(col[r] if r < len(col) else zero for col in cols))  # noqa: E731
+                             for r in range(max(map(len, cols)))]
+        return pack(pos), pack(neg)
+
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
+        q, k = self.q, self.k
+        x = self.product(stage, operands)
+        low, high = F.solinas_bounds(self.plan.terms, self.plan.w)
+        pos, neg = self.addends(x)
+        width = max((low * q).bit_length(), ((high + 1) * q).bit_length()) + 1
+        total: Value = sum(pos[1:], pos[0])
+        if neg:
+            total = total - sum(neg[1:], neg[0])
+        s = stage(total, "s", signed(width))                                # s = x + j q, -A <= j <= B
+        stage.next()
+        out: Value = s + low * q                                            # j = -A: never negative
+        for j in range(-low + 1, high + 1):
+            cand = wire(m, s - j * q, f"s_{j + low}")
+            out = Mux(cand[-1], out, cand)
+        c = stage(out[:k], "c", k)
+        stage.next()
+        return c
