@@ -585,7 +585,7 @@ class Forward(NttAlgorithm):
             {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery-shift"},
             {"profile": "falcon-1024", "pe": "16", "reduction": "barrett"},
             {"q": "0xfff00001", "base": "0xffdf0001,0xffd50001", "logqh": "16", "n": "64", "pe": "4",
-             "reduction": "k2red", "buffers": "2", "read_register": "1"},   # RNS and ping-pong behind read registers
+             "reduction": "k2red", "buffers": "2", "read_register": "1", "unit_register": "1"},  # RNS, ping-pong, both
         ]
 
 
@@ -663,7 +663,7 @@ class Polymul(NttAlgorithm):
             # ML-KEM: incomplete NTTs and FIPS 203's base case
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"},
             {"profile": "ml-kem", "pe": "4", "reduction": "montgomery", "buffers": "2"},
-            {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift", "read_register": "1"},   # b scaled at load
+            {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift", "unit_register": "1"},   # b scaled at load
         ]
 
 
@@ -851,5 +851,5 @@ class Commands(NttAlgorithm):
              "slots": "4"},
             {"q": "0x9fc00001", "n": "16", "pe": "4", "reduction": "montgomery-shift", "slots": "4"},
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red-shift"},
-            {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4"},
+            {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4", "unit_register": "1"},
         ]
