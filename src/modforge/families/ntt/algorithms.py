@@ -708,7 +708,9 @@ class CommandParams(NttParams):
     slots: int = param(8, help=f"S: polynomial slots, even, {MIN_SLOTS}..{MAX_SLOTS} (slot s in bank set s mod 2; "
                                "MUL and MAC take a and b from different sets)", lo=MIN_SLOTS, hi=MAX_SLOTS)
     read_register: Literal[0, 1] = param(1, help="1 (the default here: the slots fill block RAM): a register after "
-                                         "every RAM's and ROM's read port, D = mul_depth + 4; 0: none")
+                                         "every RAM's and ROM's read port, one more drain cycle; 0: none")
+    unit_register: Literal[0, 1] = param(1, help="1 (the default here): a register between the routes and the "
+                                         "butterfly units' inputs, one more drain cycle; 0: none")
 
 
 @register
@@ -851,5 +853,6 @@ class Commands(NttAlgorithm):
              "slots": "4"},
             {"q": "0x9fc00001", "n": "16", "pe": "4", "reduction": "montgomery-shift", "slots": "4"},
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red-shift"},
-            {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4", "unit_register": "1"},
+            {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4", "read_register": "0",
+             "unit_register": "0"},
         ]

@@ -15,9 +15,10 @@ coefficients; o: the rows STORE reads out):
   5   MAC    slot d <- d + a o b                     M
   6, 7       nothing                                 1
 
-with R = n/P rows, H = n/(2P), L = log2(n) - incomplete layers, D = mul_depth + 4 (the
-NTT cores' drain and read_register=1's register after the RAMs' and ROMs' read ports, the
-default here; + 3 with read_register=0), G the stalls of the transform passes
+with R = n/P rows, H = n/(2P), L = log2(n) - incomplete layers, D = mul_depth + 5 (the
+NTT cores' drain mul_depth + 3, read_register=1's register after the RAMs' and ROMs' read
+ports and unit_register=1's before the butterflies, both the default here), G the stalls of
+the transform passes
 (algorithms.STALLS), and M = 2R + max(0, D+1-R) + D for a
 complete NTT (pointwise), M = 4R + 2 max(0, D+1-R) + D for incomplete=1 (FIPS 203's base
 case). MUL and MAC need a and b in different bank sets (slot parity: one even, one odd);
