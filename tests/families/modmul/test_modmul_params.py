@@ -186,3 +186,12 @@ def test_reduce_only_takes_a_wide_x(name):
             assert top == (q << r.beta) - 1
             for x in [top, top - 1, 0, 1] + [rng.randrange(top) for _ in range(300)]:
                 assert alg.model(r, x) == x % q
+
+
+@pytest.mark.parametrize("name, wide", [("modmul-montgomery", "modmul-field-montgomery"),
+                                        ("modmul-barrett", "modmul-field-barrett")])
+def test_a_wide_or_named_q_points_to_the_field_algorithm(name, wide):
+    for q in ("p256", hex((1 << 255) - 19)):
+        with pytest.raises(ParameterError) as e:
+            lookup(name).parse({"q": q})
+        assert e.value.argument == "q" and wide in e.value.rule

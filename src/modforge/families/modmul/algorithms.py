@@ -393,6 +393,17 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
 
 class GenericAlgorithm(ModmulAlgorithm[GenericParams]):
     """Montgomery, Barrett, Plantard: q a generation-time constant, any beta >= its bits."""
+    wide: ClassVar[str] = ""            # the algorithm for 128- to 1024-bit and named primes
+
+    def parse(self, args: dict[str, Any]) -> GenericParams:
+        """The parameters; a q too wide or a curve's name points to the wide algorithm."""
+        try:
+            return super().parse(args)
+        except ParameterError as e:
+            if self.wide and e.argument == "q" and ("at most" in e.rule or "integer" in e.rule):
+                raise ParameterError(self.name, "q", f"{e.rule} ({self.wide} takes 128- to 1024-bit primes and "
+                                     "named ones such as p256)", e.value) from None
+            raise
 
     def validate(self, params: GenericParams) -> GenericParams:
         bits = self.check_q(params.q)
@@ -413,6 +424,7 @@ class GenericAlgorithm(ModmulAlgorithm[GenericParams]):
 @register
 class Montgomery(GenericAlgorithm):
     name = "modmul-montgomery"
+    wide = "modmul-field-montgomery"
     title = "pipelined naive Montgomery multiplier a*b*2^-beta mod q (Alg 1)"
     paper = PAPER + ", Alg. 1"
 
@@ -433,6 +445,7 @@ class Montgomery(GenericAlgorithm):
 @register
 class Barrett(GenericAlgorithm):
     name = "modmul-barrett"
+    wide = "modmul-field-barrett"
     title = "pipelined Barrett multiplier a*b mod q (Alg 4)"
     paper = PAPER + ", Alg. 4"
 
