@@ -253,7 +253,8 @@ class Algorithm(abc.ABC, Generic[P, D]):
     `frames` (an operand set streams as several beats: in_beats, out_beats; the plan's
     frame_beats and result_beats) and `config_stream` (a cfg stream: config_width,
     verification_config, config_fields, config_words) and `formal` (a reference relation
-    `modforge prove` checks the core against: reference); `uses`, the families whose
+    `modforge prove` checks the core against: reference) and `commands` (i carries commands
+    on state the core keeps: command_vectors, and a testbench of its own); `uses`, the families whose
     algorithms it composes through `lookup` (a stored result follows their code too);
     `parallelism`, the parameter that sets how many coefficients a cycle handles (the digit
     size D, the parallelism M: the x axis of the report's throughput plots).
@@ -650,9 +651,10 @@ def param_hash(algorithm: Algorithm, params: Any) -> str:
 # --- the registry -----------------------------------------------------------------------
 CAPABILITIES = {"frames": ("in_beats", "out_beats"),
                 "config_stream": ("config_width", "verification_config", "config_fields", "config_words"),
-                "formal": ("reference",)}
+                "formal": ("reference",), "commands": ("command_vectors",)}
 #: what a declared capability must implement (the rest have defaults that fit)
-REQUIRED = {"config_stream": ("config_width", "config_words"), "formal": ("reference",)}
+REQUIRED = {"config_stream": ("config_width", "config_words"), "formal": ("reference",),
+            "commands": ("command_vectors",)}
 #: the timing is the derived plan's (Schedule): an algorithm states it there, once
 FORWARDED = ("cycles", "latency", "initiation_interval", "frame_beats", "result_beats", "derived", "plan")
 
