@@ -39,7 +39,8 @@ def parity(x: Any) -> Any:
 
 @dataclasses.dataclass(frozen=True)
 class Pass:
-    kind: str        # "pair" (t >= P), "row" (t < P), "pointwise", "scale", "products" or "basecase"
+    kind: str        # "pair" (t >= P), "row" (t < P), "pointwise", "scale", "products", "basecase" or
+                     # "add" (ntt-commands: a slot plus the product in the set-0 temporary, commands.py)
     inverse: bool    # GS butterflies (True) or CT
     bank_set: int    # 0: the a banks, 1: the b banks
     t: int           # butterfly distance in coefficients (0: pointwise)
@@ -147,6 +148,8 @@ def accesses(ps: Pass, c: int, rows: int, P: int) -> tuple[list[Row], list[Row]]
         return [lo, (1, op.hi_bank, op.hi_addr)], [written]
     if ps.kind == "scale":
         return [(1, op.lo_bank, op.lo_addr)], [(1, op.lo_bank, op.lo_addr)]
+    if ps.kind == "add":                                  # the product's row; the slot it goes to is no pass's
+        return [(0, op.lo_bank, op.lo_addr)], []
     pair = [(ps.bank_set, op.lo_bank, op.lo_addr), (ps.bank_set, op.hi_bank, op.hi_addr)]
     return pair, pair
 
