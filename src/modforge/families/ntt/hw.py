@@ -106,7 +106,12 @@ class _Build:
     config loader), the IO and pass controllers, and the routes of rows to the units and back.
     Statement order matters where two of them write one flag (busy, full): the later wins."""
 
-    def __init__(self, core: NttCore) -> None:
+    def __init__(self, core: Any) -> None:         # an NttCore or an NttCommandCore
+        self.shape(core)
+        self.build()
+
+    def shape(self, core: Any) -> None:
+        """The plan's figures the blocks below read."""
         plan = self.plan = core.plan
         self.core, self.w, self.config, self.m = core, plan.w, plan.config, Module()
         self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, plan.k, plan.buffers
@@ -117,6 +122,8 @@ class _Build:
         self.MULX = ROW0 + max(1, log2(self.P))                # the base case's routes (if any)
         self.BASE = self.MULX + 1
         self.basecase = any(ps.kind == "basecase" for ps in plan.passes)
+
+    def build(self) -> None:
         self.memories()
         self.butterflies()
         self.state()
@@ -535,18 +542,15 @@ class _CommandBuild(_Build):
     routes and constants; its own command decoder, LOAD and STORE paths, and a sequencer
     that runs the passes of one command (commands.CommandPlan) on the slots it names."""
 
-    def __init__(self, core: Any) -> None:        # an NttCommandCore
+    def shape(self, core: Any) -> None:
+        """The NTT core's figures (its plan: one prime, one buffer, no cfg, a and b), and every
+        command's passes in one table."""
+        super().shape(core)
         cp = self.cp = core.commands
-        plan = self.plan = cp.ntt
-        self.core, self.w, self.config, self.m = core, plan.w, None, Module()
-        self.P, self.R, self.D, self.K, self.B = plan.P, plan.rows, plan.drain, 1, 1
-        self.LW, self.two, self.RD = self.P * self.w, True, 1 + plan.read_stages
-        self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
-        self.MULX = ROW0 + max(1, log2(self.P))
-        self.BASE = self.MULX + 1
-        self.basecase = any(ps.kind == "basecase" for ps in plan.passes)
-        self.table = (*cp.forward, *cp.inverse, *cp.product)          # every command's passes
+        self.table = (*cp.forward, *cp.inverse, *cp.product)
         self.first = {cmd_set.NTT: 0, cmd_set.INTT: len(cp.forward), cmd_set.MUL: len(cp.forward) + len(cp.inverse)}
+
+    def build(self) -> None:
         self.memories()
         self.butterflies()
         self.state()
