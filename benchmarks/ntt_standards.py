@@ -15,7 +15,6 @@ parallelism.
 
 from __future__ import annotations
 
-import itertools
 import sys
 from pathlib import Path
 
@@ -45,11 +44,24 @@ def luts(r: dict | None) -> int | None:
     return r["lut"] + ((r["metrics"] or {}).get("lutram") or 0)
 
 
+def variant(r: dict) -> str:
+    """The registers and twiddle memory a record was built with ("" for none). Records from
+    before a parameter existed lack it and had its old behaviour: no register (the command
+    core: read_register=1 from its start), twiddle ROMs left to the tools."""
+    p = r["params"]
+    rreg = int(p.get("read_register", 1 if r["algorithm"] == "ntt-commands" else 0))
+    memory = p.get("twiddle_memory", "any")
+    block = memory == "block" or (memory == "auto" and rreg == 1)
+    ureg = int(p.get("unit_register", 0))
+    return ", ".join(what for what, on in (("read_register=1", rreg), ("unit_register=1", ureg),
+                                           ("twiddles in block RAM", block)) if on)
+
+
 def key(r: dict) -> tuple:
-    """(profile, algorithm, P, small, unit_register)."""
+    """(profile, algorithm, P, small, variant)."""
     p = r["params"]
     return (p.get("profile", f"q={p.get('q')}"), r["algorithm"], int(p.get("pe", p.get("M", 1))),
-            int(p.get("small", 0)), int(p.get("unit_register", 0)))
+            int(p.get("small", 0)), variant(r))
 
 
 def rows_of(records: list[dict]) -> dict[tuple, dict[str, dict]]:
@@ -72,7 +84,7 @@ def table(by: dict[tuple, dict[str, dict]], profile: str) -> list[str]:
         m = (x or {}).get("metrics") or {}
         fmax = e["fmax_mhz"] if e else None
         atp = e["lut"] * c / fmax if e and fmax and e["lut"] else None
-        name = NAMES.get(k[1], k[1] + (f" small={k[3]}" if k[3] else "")) + (" (unit_register=1)" if k[4] else "")
+        name = NAMES.get(k[1], k[1] + (f" small={k[3]}" if k[3] else "")) + (f" ({k[4]})" if k[4] else "")
         all_luts = luts(x)
         lines.append(f"| {name} | {k[2]} | {fmt(x and x['lut'])} | {fmt(m.get('lutram'))} | {fmt(x and x['ff'])} "
                      f"| {fmt(x and x['dsp'])} | {fmt(m.get('bram'))} | {fmt(e and e['lut'])} | {fmt(fmax)} "
@@ -89,18 +101,17 @@ def peer_comparison(by: dict[tuple, dict[str, dict]]) -> list[str]:
              "| ECP5 MHz ours/peer | cycles ours/peer | LUT x cycles ours/peer |",
              "|---|---|---|---|---|---|---|---|---|"]
     for bf, (lut, _ff, dsp, bram, mhz, ntt, base, product) in PEER.items():
-        for alg, peer_cycles, ureg in (("ntt-forward", ntt, 0), ("ntt-basemul", base, 0), ("ntt-polymul", product, 0),
-                                       ("ntt-polymul", product, 1)):
+        for alg, peer_cycles in (("ntt-forward", ntt), ("ntt-basemul", base), ("ntt-polymul", product)):
             ours_p = bf if alg == "ntt-forward" else max(2, bf)
-            got = by.get(("ml-kem", alg, ours_p, 0, ureg), {})
-            x, e = got.get("xcup"), got.get("ecp5")
-            if not x or not peer_cycles:
-                continue
-            what = NAMES[alg] + (" (unit_register=1)" if ureg else "")
-            c, ours = cycles(x), luts(x) or 0
-            lines.append(f"| {bf} | {what} | {ours_p} | {ours:,}/{lut:,} | {x['dsp']}/{dsp} | "
-                         f"{fmt((x['metrics'] or {}).get('bram'))}/{bram} | {fmt(e and e['fmax_mhz'])}/{mhz} | "
-                         f"{c:,}/{peer_cycles:,} | {ours * c / (lut * peer_cycles):.2f} |")
+            for k in sorted(k for k in by if k[:4] == ("ml-kem", alg, ours_p, 0)):
+                x, e = by[k].get("xcup"), by[k].get("ecp5")
+                if not x or not peer_cycles:
+                    continue
+                what = NAMES[alg] + (f" ({k[4]})" if k[4] else "")
+                c, ours = cycles(x), luts(x) or 0
+                lines.append(f"| {bf} | {what} | {ours_p} | {ours:,}/{lut:,} | {x['dsp']}/{dsp} | "
+                             f"{fmt((x['metrics'] or {}).get('bram'))}/{bram} | {fmt(e and e['fmax_mhz'])}/{mhz} | "
+                             f"{c:,}/{peer_cycles:,} | {ours * c / (lut * peer_cycles):.2f} |")
     return lines
 
 
@@ -110,20 +121,21 @@ def command_comparison(by: dict[tuple, dict[str, dict]]) -> list[str]:
     lines = ["### ML-KEM's command core (ntt-commands, 8 slots) beside the open hand-written multiplier", "",
              "| peer butterflies | ours P | LUT + LUTRAM ours / LUT peer | FF ours/peer | DSP ours/peer | "
              "BRAM36 ours/peer | ECP5 MHz ours/peer | NTT cycles ours/peer | base case ours/peer | product ours/peer "
-             "| product LUT x cycles ours/peer | unit_register |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (bf, (lut, ff, dsp, bram, mhz, ntt, base, product)), ureg in itertools.product(PEER.items(), (0, 1)):
-        got = by.get(("ml-kem", "ntt-commands", max(2, bf), 0, ureg), {})
-        x, e = got.get("xcup"), got.get("ecp5")
-        if not x:
-            continue
-        alg = lookup("ntt-commands")
-        cp = alg.derived(alg.parse({k: str(v) for k, v in x["params"].items()}))
-        c_ntt, c_mul = cp.command_cycles(2), cp.command_cycles(4)
-        c_prod, ours = 3 * c_ntt + c_mul, luts(x) or 0
-        lines.append(f"| {bf} | {max(2, bf)} | {ours:,}/{lut:,} | {x['ff']:,}/{ff:,} | {x['dsp']}/{dsp} | "
-                     f"{fmt((x['metrics'] or {}).get('bram'))}/{bram} | {fmt(e and e['fmax_mhz'])}/{mhz} | "
-                     f"{c_ntt}/{ntt} | {c_mul}/{fmt(base)} | {c_prod:,}/{product:,} | "
-                     f"{ours * c_prod / (lut * product):.2f} | {ureg} |")
+             "| product LUT x cycles ours/peer | registers, twiddles |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for bf, (lut, ff, dsp, bram, mhz, ntt, base, product) in PEER.items():
+        for k in sorted(k for k in by if k[:4] == ("ml-kem", "ntt-commands", max(2, bf), 0)):
+            x, e = by[k].get("xcup"), by[k].get("ecp5")
+            if not x:
+                continue
+            alg = lookup("ntt-commands")
+            cp = alg.derived(alg.parse({k: str(v) for k, v in x["params"].items()}))
+            c_ntt, c_mul = cp.command_cycles(2), cp.command_cycles(4)
+            c_prod, ours = 3 * c_ntt + c_mul, luts(x) or 0
+            lines.append(f"| {bf} | {max(2, bf)} | {ours:,}/{lut:,} | {x['ff']:,}/{ff:,} | {x['dsp']}/{dsp} | "
+                         f"{fmt((x['metrics'] or {}).get('bram'))}/{bram} | {fmt(e and e['fmax_mhz'])}/{mhz} | "
+                         f"{c_ntt}/{ntt} | {c_mul}/{fmt(base)} | {c_prod:,}/{product:,} | "
+                         f"{ours * c_prod / (lut * product):.2f} | {k[4]} |")
     return lines
 
 

@@ -4,6 +4,7 @@ latency and II in the first), deliberately broken variants that must fail, the e
 
 import dataclasses
 import random
+import re
 
 import pytest
 
@@ -151,6 +152,20 @@ def test_verilog_export_is_deterministic(tmp_path):
     assert design.latency == alg.latency(params) and design.cycles == alg.cycles(params)
     assert design.info["twiddle_words"] == alg.derived(params).twiddle_words
     assert f"{mod}.v" in design.files
+
+
+@pytest.mark.parametrize("memory, read_register, block", [("auto", "0", False), ("auto", "1", True),
+                                                         ("block", "0", True), ("any", "1", False)])
+def test_twiddle_memory_marks_the_roms_block_ram(memory, read_register, block):
+    """twiddle_memory: the ROMs carry ram_style = "block" (block, or auto with read_register=1)
+    and only then; design.json says which."""
+    alg = lookup("ntt-forward")
+    params = alg.parse({"q": "7681", "n": "16", "pe": "2", "twiddle_memory": memory,
+                        "read_register": read_register})
+    text = to_verilog(alg.build(params), alg.module_name(params))
+    roms = len(re.findall(r"reg \[12:0\] tw_\w+ \[", text))
+    assert roms > 0 and text.count('(* ram_style = "block" *)') == (roms if block else 0)
+    assert alg.extra_info(params)["twiddle_memory"] == ("block" if block else "any")
 
 
 @pytest.mark.sim

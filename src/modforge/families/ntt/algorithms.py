@@ -79,6 +79,11 @@ class NttParams:
                                          "butterfly units and the units' inputs, one more drain cycle: the read, the "
                                          "bank and route multiplexers and the units' input adders no longer share a "
                                          "cycle")
+    twiddle_memory: Literal["auto", "block", "any"] = param(
+        "auto", help="where the twiddle ROMs (RAMs with twiddles=load) go: block (ram_style block: one RAMB18 / "
+                     "DP16KD each instead of LUTs), any (the synthesis tool chooses: small ROMs become LUTs), "
+                     "auto: block with read_register=1 (its register then follows the block RAM's slow read "
+                     "port), else any")
     twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation "
                                       "(ROMs); load: run-time primes of q's form (bit length, log q_h, Proth-l "
                                       "form), one per residue slot (q's, and the base's in RNS mode): their "
@@ -352,7 +357,12 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
                                   sum(alg.runtime(datapath).values()))
         return NttPlan(self.transform, n, P, params.buffers, w, mul_depth, shape,
                        pass_starts(shape, n // P, P, drain(mul_depth) + params.read_register + params.unit_register),
-                       primes, datapath, residues, runtime, config, params.read_register, params.unit_register)
+                       primes, datapath, residues, runtime, config, params.read_register, params.unit_register,
+                       self.twiddles_in_block_ram(params))
+
+    def twiddles_in_block_ram(self, params: NttParams) -> bool:
+        """twiddle_memory=auto: block RAM where a register follows its read port (read_register=1)."""
+        return params.twiddle_memory == "block" or (params.twiddle_memory == "auto" and bool(params.read_register))
 
     def width(self, params: NttParams) -> int:
         """w: bits per coefficient, the reduction's word width."""
@@ -459,6 +469,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         extra += "_load" if params.twiddles == "load" else ""
         extra += "_rreg" if params.read_register else ""
         extra += "_ureg" if params.unit_register else ""
+        extra += {"auto": "", "block": "_twblock", "any": "_twany"}[params.twiddle_memory]
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -489,6 +500,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             "coefficient_ram_bits": params.buffers * sets * k * n * w,
             "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
             "twiddles": params.twiddles,
+            "twiddle_memory": "block" if plan.twiddles_in_block_ram else "any",
         } | {k: 1 for k in ("read_register", "unit_register") if getattr(params, k)} | (
             self.config_info(params) if params.twiddles == "load" else {})
 
@@ -707,7 +719,8 @@ MIN_SLOTS, MAX_SLOTS = 2, 64
 class CommandParams(NttParams):
     slots: int = param(8, help=f"S: polynomial slots, even, {MIN_SLOTS}..{MAX_SLOTS} (slot s in bank set s mod 2; "
                                "MUL and MAC take a and b from different sets)", lo=MIN_SLOTS, hi=MAX_SLOTS)
-    read_register: Literal[0, 1] = param(1, help="1 (the default here: the slots fill block RAM): a register after "
+    read_register: Literal[0, 1] = param(1, help="1 (the default here: the slots fill block RAM, and "
+                                         "twiddle_memory=auto puts the twiddle ROMs there too): a register after "
                                          "every RAM's and ROM's read port, one more drain cycle; 0: none")
     unit_register: Literal[0, 1] = param(1, help="1 (the default here): a register between the routes and the "
                                          "butterfly units' inputs, one more drain cycle; 0: none")

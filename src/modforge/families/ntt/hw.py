@@ -174,7 +174,8 @@ class _Build:
         return self.delayed(port.data, name)
 
     def twiddle_memory(self, name: str, words: list[int], sel: int) -> Memory:
-        mem = Memory(shape=self.w, depth=len(words), init=words)
+        mem = Memory(shape=self.w, depth=len(words), init=words,
+                     attrs={"ram_style": "block"} if self.plan.twiddles_in_block_ram else None)
         self.m.submodules[name] = mem
         if self.config:
             self.tw_writes[sel] = mem.write_port()

@@ -304,6 +304,7 @@ class NttPlan:
     config: ConfigMap | None              # twiddles=load: the cfg stream's layout
     read_stages: int = 0                  # registers after the RAMs' and ROMs' read data (D grows by as many)
     unit_stages: int = 0                  # registers between the routes and the units' inputs (likewise)
+    twiddles_in_block_ram: bool = False   # the twiddle memories' ram_style: block, else left to the tools
 
     # --- shape --------------------------------------------------------------------------
     @property
