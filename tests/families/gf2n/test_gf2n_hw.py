@@ -77,10 +77,15 @@ SMALL = [
     ("gf2n-fiko", {"n": "12", "poly": "type2"}),
     ("gf2n-rffiko", {"n": "9"}),
     ("gf2n-rffiko", {"n": "15"}),
+    ("gf2n-blakely", {"n": "9", "poly": "rft", "serial": "select"}),
+    ("gf2n-montgomery", {"n": "12", "poly": "type1", "serial": "select"}),
+    ("gf2n-bmm", {"n": "12", "poly": "x^12+x^11+x^5+x^2+1", "serial": "select"}),
+    ("gf2n-fiko", {"n": "13", "poly": "x^13+x^12+x^10+x^9+x^4+x+1", "serial": "select"}),
+    ("gf2n-rffiko", {"n": "15", "serial": "select"}),
 ]
 
 
-@pytest.mark.parametrize("name,cfg", SMALL, ids=[f"{n}-{c['n']}" for n, c in SMALL])
+@pytest.mark.parametrize("name,cfg", SMALL, ids=[f"{n}-{c['n']}" + "-select" * ("serial" in c) for n, c in SMALL])
 def test_hw_matches_model(name, cfg):
     alg = lookup(name)
     params = alg.parse(cfg)
@@ -89,11 +94,12 @@ def test_hw_matches_model(name, cfg):
     check(alg, params, vectors)
 
 
+@pytest.mark.parametrize("serial", ["shift", "select"])
 @pytest.mark.parametrize("name", NAMES)
-def test_hw_tiny_degrees(name):
+def test_hw_tiny_degrees(name, serial):
     alg = lookup(name)
     for n in ((3, 5) if name == "gf2n-rffiko" else (2, 3, 4)):
-        params = alg.parse({"n": str(n), "poly": "rft" if name == "gf2n-rffiko" else "auto"})
+        params = alg.parse({"n": str(n), "poly": "rft" if name == "gf2n-rffiko" else "auto", "serial": serial})
         vectors = [(a, b) for a in range(1 << n) for b in range(1 << n)]
         check(alg, params, vectors, stalls=False)
 

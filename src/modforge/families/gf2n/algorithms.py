@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ...errors import ParameterError
 from ...hw.iterative import IterativeCore
@@ -37,6 +37,11 @@ class Gf2nParams:
     poly: str = param(kind=POLYNOMIAL, default="auto", help="F(t): rft (x^n+x^ceil(n/2)+1), type1 "
                                    "(x^n+x^floor(n/2)+1), type2 (x^n+x+1), nist, auto (lowest-weight irreducible) "
                                    "or an expression such as x^9+x^5+1", hi=MAX_N)
+    serial: Literal["shift", "select"] = param(
+        "shift", help="how the operand read a bit a step is held: shift (a shift register, a LUT per bit for "
+                      "its load multiplexer; the fastest) or select (a register loaded once and a multiplexer "
+                      "tree that picks the next bit a cycle ahead: fewer LUTs on 6-input-LUT devices, slower "
+                      "on 4-input ones; benchmarks/rffiko_paper.md)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,7 +93,7 @@ class Gf2nAlgorithm(Algorithm[Gf2nParams, Gf2nPlan]):
 
     def derive(self, params: Gf2nParams) -> Gf2nPlan:
         """F, the split r, the exponent e, the step count and the timing (plan.py)."""
-        return derive(params.n, params.poly, self.interleaving)
+        return derive(params.n, params.poly, self.interleaving, params.serial)
 
     # --- mathematics ------------------------------------------------------------------
     def operands(self, params: Gf2nParams) -> list[Operand]:
@@ -157,7 +162,7 @@ class Gf2nAlgorithm(Algorithm[Gf2nParams, Gf2nPlan]):
                 + "  assign in_domain = 1'b1;\n")
 
     def tag(self, params: Gf2nParams) -> str:
-        return f"n{params.n}"
+        return f"n{params.n}" + ("_select" if params.serial == "select" else "")
 
     def computes(self, params: Gf2nParams) -> Computes:
         return Computes("GF(p^m)", 2, params.n, params.poly, self.derived(params).irreducible, ("n", "poly"))
@@ -171,6 +176,7 @@ class Gf2nAlgorithm(Algorithm[Gf2nParams, Gf2nPlan]):
             "structure": plan.structure,
             "split_r": plan.r,
             "congruence": self.congruence(params),
+            "serial": params.serial,
         }
 
 
@@ -190,7 +196,7 @@ class Blakely(Gf2nAlgorithm):
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "x^9+x^5+1"}, {"n": "16", "poly": "auto"},
-                {"n": "17", "poly": "x^17+x^16+x^3+x"}, {"n": "163", "poly": "nist"}]
+                {"n": "17", "poly": "x^17+x^16+x^3+x", "serial": "select"}, {"n": "163", "poly": "nist"}]
 
 
 @register
@@ -208,7 +214,7 @@ class Montgomery(Gf2nAlgorithm):
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
-                {"n": "17", "poly": "type1"}, {"n": "233", "poly": "type1"}]
+                {"n": "17", "poly": "type1", "serial": "select"}, {"n": "233", "poly": "type1"}]
 
 
 @register
@@ -226,7 +232,7 @@ class Bmm(Gf2nAlgorithm):
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
-                {"n": "163", "poly": "nist"}]
+                {"n": "163", "poly": "nist"}, {"n": "17", "poly": "rft", "serial": "select"}]
 
 
 @register
@@ -248,7 +254,7 @@ class Fiko(Gf2nAlgorithm):
 
     def grid(self) -> list[dict[str, str]]:
         return [{"n": "9", "poly": "rft"}, {"n": "16", "poly": "auto"},
-                {"n": "17", "poly": "type2"}, {"n": "163", "poly": "nist"}]
+                {"n": "17", "poly": "type2", "serial": "select"}, {"n": "163", "poly": "nist"}]
 
 
 @register
@@ -279,4 +285,4 @@ class RfFiko(Gf2nAlgorithm):
         return hw.RfFiko(plan, layouts)
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"n": "9"}, {"n": "17"}, {"n": "107"}]
+        return [{"n": "9"}, {"n": "17"}, {"n": "107"}, {"n": "17", "serial": "select"}]

@@ -23,12 +23,58 @@ def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
     return s
 
 
+def _select(bits: Value, index: Value) -> Value:
+    """bits[index] as a balanced tree of 2:1 multiplexers (log2 levels, no decoder); an index
+    past the end gives some bit."""
+    level = list(bits) or [Const(0, 1)]
+    for k in range(len(index)):
+        if len(level) == 1:
+            break
+        level += [Const(0, 1)] * (len(level) % 2)
+        level = [Mux(index[k], level[i + 1], level[i]) for i in range(0, len(level), 2)]
+    return level[0]
+
+
+def _bit_ahead(m: Module, load: Value, step: Value, index: Value, first: Value, sources: list[Value],
+               name: str) -> Signal:
+    """A register that holds bit `index` of a serial operand during step `index`: `first` at
+    load, then chosen a cycle ahead as the xor of bit index + 1 of every source (registers
+    loaded once; source[1:] indexed by `index`, no adder). One multiplexer tree per source
+    instead of a shift register's load multiplexer on every bit (a LUT per bit), and the bit
+    still leaves a register."""
+    bit = Signal(name=name)
+    with m.If(load):
+        m.d.sync += bit.eq(first)
+    with m.Elif(step):
+        ahead = Const(0, 1)
+        for source in sources:                   # index + 1 = len: after the last step, unused
+            ahead = ahead ^ _select(source[1:], index)
+        m.d.sync += bit.eq(ahead)
+    return bit
+
+
+def _serial_bits(m: Module, load: Value, step: Value, index: Value, value: Value, name: str,
+                 select: bool) -> tuple[Signal, Signal]:
+    """value's bits one a step, bit 0 first, and the register that holds value: with select,
+    loaded once (static) and the bit chosen a cycle ahead (_bit_ahead); else a shift register
+    (a LUT per bit for its load multiplexer, the bit straight from its end)."""
+    held = Signal(len(value), name=name)
+    with m.If(load):
+        m.d.sync += held.eq(value)
+    if select:
+        return held, _bit_ahead(m, load, step, index, value[0], [held], f"{name}_bit")
+    with m.Elif(step):
+        m.d.sync += held.eq(held >> 1)
+    return held, held[0]
+
+
 class Gf2nDatapath(Datapath):
     """Common part: F, its degree n, the split r (h = n - r) and the step count, from the plan;
     the payloads' layouts (layouts: the plan's, A and B in, C out)."""
 
     def __init__(self, plan: Gf2nPlan, layouts: Layouts):
         self.f, self.n, self.r = plan.f, plan.n, plan.r
+        self.select = plan.serial == "select"
         self.h = self.n - self.r
         super().__init__(*layouts, plan.steps)
 
@@ -41,18 +87,18 @@ class Blakely(Gf2nDatapath):
 
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, f = self.n, self.f
-        sa = Signal(n, name="sa")      # A, consumed MSB first
+        a_in, b_in = self._operands(operands)
+        _, a_bit = _serial_bits(m, load, step, index, a_in[::-1], "a", self.select)  # A, MSB first
         b = Signal(n, name="b")        # B, static
         r = Signal(n, name="R")        # residue, deg < n
         # shift-add: R*t + a_i*B (n+1 bits)
-        rs = _wire(m, n + 1, Cat(Const(0, 1), r) ^ Mux(sa[n - 1], b, 0), "R_shift_add")
+        rs = _wire(m, n + 1, Cat(Const(0, 1), r) ^ Mux(a_bit, b, 0), "R_shift_add")
         with m.If(load):
-            # load: A, B in, R = 0
-            a_in, b_in = self._operands(operands)
-            m.d.sync += [sa.eq(a_in), b.eq(b_in), r.eq(0)]
+            # load: B in, R = 0
+            m.d.sync += [b.eq(b_in), r.eq(0)]
         with m.Elif(step):
-            # step: next bit of A; reduce by F when r_n = 1 (clears bit n)
-            m.d.sync += [sa.eq(sa << 1), r.eq(rs[:n] ^ Mux(rs[n], f & mask(n), 0))]
+            # step: reduce by F when r_n = 1 (clears bit n)
+            m.d.sync += r.eq(rs[:n] ^ Mux(rs[n], f & mask(n), 0))
         return r
 
 
@@ -61,20 +107,20 @@ class Montgomery(Gf2nDatapath):
 
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, f = self.n, self.f
+        a_in, b_in = self._operands(operands)
         a = Signal(n, name="a")        # A, static
-        sb = Signal(n, name="sb")      # B, consumed LSB first
+        _, b_bit = _serial_bits(m, load, step, index, b_in, "b", self.select)   # B, LSB first
         r = Signal(n, name="R")        # residue, deg < n
         # add: R + b_i*A; the quotient bit is its constant coefficient
-        ra = _wire(m, n, r ^ Mux(sb[0], a, 0), "R_add")
+        ra = _wire(m, n, r ^ Mux(b_bit, a, 0), "R_add")
         # reduce: + q*F (F's t^n term becomes bit n-1 after the shift), then / t
         rr = _wire(m, n - 1, (ra ^ Mux(ra[0], f & mask(n), 0))[1:], "R_red")   # its bit 0 is 0: / t drops it
         with m.If(load):
-            # load: A, B in, R = 0
-            a_in, b_in = self._operands(operands)
-            m.d.sync += [a.eq(a_in), sb.eq(b_in), r.eq(0)]
+            # load: A in, R = 0
+            m.d.sync += [a.eq(a_in), r.eq(0)]
         with m.Elif(step):
             # step: (R + b_i*A + q*F) / t
-            m.d.sync += [sb.eq(sb >> 1), r.eq(Cat(rr, ra[0]))]
+            m.d.sync += r.eq(Cat(rr, ra[0]))
         return r
 
 
@@ -85,24 +131,24 @@ class Bmm(Gf2nDatapath):
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r, f = self.n, self.r, self.f
         fl = f & mask(n)
+        a_in, b_in = self._operands(operands)
         a = Signal(n, name="a")        # A, static (both units)
-        sbh = Signal(r, name="sbh")    # BH = B >> r, zero-extended to r bits, MSB first
-        sbl = Signal(r, name="sbl")    # BL = B mod t^r, LSB first
+        bh = Cat(b_in >> r, Const(0, r))[:r][::-1]        # BH = B >> r, MSB first
+        _, bh_bit = _serial_bits(m, load, step, index, bh, "bh", self.select)
+        _, bl_bit = _serial_bits(m, load, step, index, b_in[:r], "bl", self.select)  # BL = B mod t^r, LSB first
         s = Signal(n, name="S")        # Blakely residue A*BH mod F
         t = Signal(n, name="T")        # Montgomery residue A*BL*t^-j mod F
         # Blakely unit: S*t + bh*A, reduced when bit n is set
-        ss = _wire(m, n + 1, Cat(Const(0, 1), s) ^ Mux(sbh[r - 1], a, 0), "S_shift_add")
+        ss = _wire(m, n + 1, Cat(Const(0, 1), s) ^ Mux(bh_bit, a, 0), "S_shift_add")
         # Montgomery unit: T + bl*A, + q*F, / t
-        ta = _wire(m, n, t ^ Mux(sbl[0], a, 0), "T_add")
+        ta = _wire(m, n, t ^ Mux(bl_bit, a, 0), "T_add")
         tr = _wire(m, n - 1, (ta ^ Mux(ta[0], fl, 0))[1:], "T_red")            # its bit 0 is 0: / t drops it
         with m.If(load):
-            # load: A, the halves of B, S = T = 0
-            a_in, b_in = self._operands(operands)
-            m.d.sync += [a.eq(a_in), sbh.eq(b_in >> r), sbl.eq(b_in[:r]), s.eq(0), t.eq(0)]
+            # load: A, S = T = 0
+            m.d.sync += [a.eq(a_in), s.eq(0), t.eq(0)]
         with m.Elif(step):
             # step: one Blakely and one Montgomery iteration in parallel
             m.d.sync += [
-                sbh.eq(sbh << 1), sbl.eq(sbl >> 1),
                 s.eq(ss[:n] ^ Mux(ss[n], fl, 0)),
                 t.eq(Cat(tr, ta[0])),
             ]
@@ -114,33 +160,35 @@ class _Karatsuba(Gf2nDatapath):
     """Shared part of FIKO and RF-FIKO: operand registers and the three Karatsuba-Ofman
     products C0 = A0*B0, C1 = (A0+A1)*(B0+B1), C2 = A1*B1, one bit of each per step."""
 
-    def karatsuba(self, m: Module, load: Value, step: Value, operands: Operands) -> None:
+    def karatsuba(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> None:
         r, h = self.r, self.h
         self.a0 = a0 = Signal(r, name="a0")        # A0, static
         self.asum = asum = Signal(r, name="asum")  # A0 + A1, static
         self.b1 = b1 = Signal(h, name="b1")        # B1, static
-        self.sa1 = sa1 = Signal(r, name="sa1")     # A1 (zero-extended), MSB first
-        self.sb0 = sb0 = Signal(r, name="sb0")     # B0, LSB first
-        self.sbs = sbs = Signal(r, name="sbs")     # B0 + B1, MSB first
         self.c0 = c0 = Signal(2 * r - 1, name="C0")
         self.c1 = c1 = Signal(2 * r - 1, name="C1")
         self.c2 = c2 = Signal(max(2 * h - 1, 1), name="C2")
-        self.a1_bit, self.b0_bit = sa1[r - 1], sb0[0]
+        a_in, b_in = self._operands(operands)
+        msb_first = lambda v: Cat(v, Const(0, r))[:r][::-1]   # noqa: E731  (r bits, zero-extended)
+        _, self.a1_bit = _serial_bits(m, load, step, index, msb_first(a_in >> r), "a1", self.select)  # A1, MSB 1st
+        b0, self.b0_bit = _serial_bits(m, load, step, index, b_in[:r], "b0", self.select)  # B0, LSB first
+        bs = msb_first(b_in[:r] ^ (b_in >> r))          # B0 + B1, MSB first
+        if self.select:     # from the B0 and B1 registers: no third register, no xor per bit
+            bs_bit = _bit_ahead(m, load, step, index, bs[0], [msb_first(b0), msb_first(b1)], "bs_bit")
+        else:
+            _, bs_bit = _serial_bits(m, load, step, index, bs, "bs", False)
         with m.If(load):
             # load: split A and B at t^r, form the Karatsuba-Ofman sums, clear C0, C1, C2
-            a_in, b_in = self._operands(operands)
             m.d.sync += [
                 a0.eq(a_in[:r]), asum.eq(a_in[:r] ^ (a_in >> r)), b1.eq(b_in >> r),
-                sa1.eq(a_in >> r), sb0.eq(b_in[:r]), sbs.eq(b_in[:r] ^ (b_in >> r)),
                 c0.eq(0), c1.eq(0), c2.eq(0),
             ]
         with m.Elif(step):
             # step: C0 LSB first (C0/t + b0_s*A0*t^(r-1)), C1 and C2 MSB first (Horner)
             m.d.sync += [
-                sa1.eq(sa1 << 1), sb0.eq(sb0 >> 1), sbs.eq(sbs << 1),
-                c0.eq((c0 >> 1) ^ Mux(sb0[0], a0 << (r - 1), 0)),
-                c1.eq((c1 << 1) ^ Mux(sbs[r - 1], asum, 0)),
-                c2.eq((c2 << 1) ^ Mux(sa1[r - 1], b1, 0)),
+                c0.eq((c0 >> 1) ^ Mux(self.b0_bit, a0 << (r - 1), 0)),
+                c1.eq((c1 << 1) ^ Mux(bs_bit, asum, 0)),
+                c2.eq((c2 << 1) ^ Mux(self.a1_bit, b1, 0)),
             ]
 
     def final_sum(self, m: Module, c0p_ur: Value, c1p: Value, c2p_lr: Value) -> Value:
@@ -160,7 +208,7 @@ class Fiko(_Karatsuba):
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r, h, f = self.n, self.r, self.h, self.f
         f0, f1 = f & mask(r), f >> r
-        self.karatsuba(m, load, step, operands)
+        self.karatsuba(m, load, step, index, operands)
         a0, b1 = self.a0, self.b1
         r1 = Signal(h, name="R1")                   # Blakely residue of A1*B1 mod F1
         q1 = Signal(r, name="Q1")                   # Blakely quotient Q
@@ -198,7 +246,7 @@ class RfFiko(_Karatsuba):
 
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r = self.n, self.r
-        self.karatsuba(m, load, step, operands)
+        self.karatsuba(m, load, step, index, operands)
         c0, c1, c2 = self.c0, self.c1, self.c2
         # quotients without reduction units: Q' = C0_LR, Q = C2 >> (r-1)
         q0 = _wire(m, r, c0[:r], "Q0")

@@ -48,14 +48,15 @@ class Gf2nPlan(Timing):
     irreducible: bool    # F irreducible: GF(2^n), else a ring
     kind: str            # "field" or "ring"
     structure: str       # F's structure in words
+    serial: str = "shift"  # how the operand read a bit a step is held: "shift" or "select" (hw.py)
 
 
-def derive(n: int, poly: str, interleaving: Interleaving) -> Gf2nPlan:
+def derive(n: int, poly: str, interleaving: Interleaving, serial: str = "shift") -> Gf2nPlan:
     """The plan of degree n, canonical F `poly`, for an algorithm interleaving as `interleaving`
     says (the module docstring's table)."""
     r = split_point(n)
     steps, exponent = {"blakely": (n, 0), "montgomery": (n, n), "bipartite": (r, r)}[interleaving]
     irreducible, kind, message = _structure(poly)
     return Gf2nPlan(n=n, poly=poly, f=poly_int(poly), r=r, exponent=exponent, steps=steps,
-                    irreducible=irreducible, kind=kind, structure=message,
+                    irreducible=irreducible, kind=kind, structure=message, serial=serial,
                     **dataclasses.asdict(Timing.iterative(steps)))
