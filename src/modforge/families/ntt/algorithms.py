@@ -638,9 +638,6 @@ class Polymul(NttAlgorithm):
         if params.incomplete > 1:
             raise ParameterError(self.name, "incomplete", "must be 0 or 1 for the product (its base case: "
                                  "degree-1 residues, FIPS 203's BaseCaseMultiply)", params.incomplete)
-        if params.incomplete and params.pe < 2:
-            raise ParameterError(self.name, "pe", "must be at least 2 with incomplete=1 (a residue's two "
-                                 "coefficients sit in one row)", params.pe)
         return params
 
     def operands(self, params: NttParams) -> list[Operand]:
@@ -750,9 +747,6 @@ class Commands(NttAlgorithm):
         if params.incomplete > 1:
             raise ParameterError(name, "incomplete", "must be 0 or 1 (MUL's base case: degree-1 residues, "
                                  "FIPS 203's BaseCaseMultiply)", params.incomplete)
-        if params.incomplete and params.pe < 2:
-            raise ParameterError(name, "pe", "must be at least 2 with incomplete=1 (a residue's two "
-                                 "coefficients sit in one row)", params.pe)
         return params
 
     def derive(self, params: NttParams) -> Any:
