@@ -673,6 +673,7 @@ class Polymul(NttAlgorithm):
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"},
             {"profile": "ml-kem", "pe": "4", "reduction": "montgomery", "buffers": "2"},
             {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift", "unit_register": "1"},   # b scaled at load
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red-shift"},    # one butterfly: a pair over both banks
         ]
 
 
@@ -706,6 +707,7 @@ class Basemul(Polymul):
             {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift"},
             {"profile": "ml-kem", "pe": "8", "reduction": "montgomery", "buffers": "2"},
             {"profile": "ml-dsa", "pe": "4", "reduction": "k2red-shift"},                  # pointwise
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red-shift"},                  # a pair over both banks
         ]
 
 
@@ -862,4 +864,5 @@ class Commands(NttAlgorithm):
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red-shift"},
             {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4", "read_register": "0",
              "unit_register": "0"},
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red-shift", "slots": "4"},    # a pair over both banks
         ]
