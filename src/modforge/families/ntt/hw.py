@@ -59,7 +59,7 @@ from .plan import ConfigMap, NttPlan, Pass, issue, log2, operand_sets, parity, r
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
 
 # routes of the rows to the units (read side) and back (write side); after the row passes'
-# (polymul with incomplete=1): MULX, the products pass's crossed products, and BASE
+# (polymul with incomplete=1, P >= 2): MULX, the products pass's crossed products, and BASE
 PAIR, MUL, ROW0 = 0, 1, 2   # ROW0 + log2(t): a row pass with distance t
 # twiddle (multiplier's second operand) sources
 S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3

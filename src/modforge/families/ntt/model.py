@@ -20,7 +20,7 @@ Passes (one cycle = one issue):
     and l + t; per-unit twiddles from per-lane ROMs.
   pointwise pass (polymul): cycle c reads row c of a and row c of b, lane-wise products.
   products and basecase passes (polymul, incomplete=1: the NTTs leave pairs (x_2i, x_2i+1) =
-    x mod (X^2 - gamma_i), gamma_i = psi^(2 bitrev(i) + 1), in lanes 2j, 2j+1 of a row, P >= 2):
+    x mod (X^2 - gamma_i), gamma_i = psi^(2 bitrev(i) + 1), in lanes 2j, 2j+1 of a row; P = 1 below):
     products, cycles 2c and 2c+1 read row c of a and of b; 2c writes lane l of a's row with
     a_l b_l, 2c+1 lane l of b's with a_(l^1) b_l (the hardware reads both rows before either
     write lands). basecase, cycle c reads both rows again; units u < P/2 make pair u's
