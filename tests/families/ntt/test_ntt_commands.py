@@ -26,7 +26,7 @@ def stored(rows: list[list[int]], n: int) -> list[list[int]]:
     return [flat[i:i + n] for i in range(0, len(flat), n)]
 
 
-@pytest.mark.parametrize("reduction, pe", [("k2red-shift", 2), ("montgomery", 4), ("barrett", 8)])
+@pytest.mark.parametrize("reduction, pe", [("k2red-shift", 1), ("k2red-shift", 2), ("montgomery", 4), ("barrett", 8)])
 def test_ml_kem_matrix_vector_is_fips_203(reduction, pe):
     """k = 2: t_hat_i = sum_j A_hat_ij o s_hat_j (MUL then MAC), s_hat_j = NTT(s_j), and
     NTT^-1(t_hat_i), as kyber-py computes them; the stored NTTs equal kyber-py's too."""
@@ -52,6 +52,7 @@ def test_ml_kem_matrix_vector_is_fips_203(reduction, pe):
 
 
 @pytest.mark.parametrize("cfg", [{"q": "7681", "n": "16", "pe": "2", "incomplete": "1", "reduction": "barrett"},
+                                 {"q": "7681", "n": "16", "pe": "1", "incomplete": "1", "reduction": "montgomery"},
                                  {"q": "0x9fc00001", "n": "32", "pe": "4", "reduction": "montgomery-shift"},
                                  {"profile": "ml-dsa", "pe": "2", "reduction": "k2red-shift"}])
 def test_products_are_schoolbook(cfg):
@@ -73,7 +74,9 @@ def test_every_command_takes_its_formula():
     """The cycles the schedule gives (what the testbench checks) equal the closed forms the
     module states, over shapes where the stalls and waits differ."""
     for cfg in ALG.grid() + [{"q": "7681", "n": "256", "pe": pe, "incomplete": "1", "reduction": "barrett"}
-                             for pe in ("2", "8", "32", "64")] + [
+                             for pe in ("1", "2", "8", "32", "64")] + [
+                            {"q": "7681", "n": n, "pe": "1", "incomplete": "1", "reduction": "montgomery"}
+                            for n in ("16", "32")] + [
                             {"q": "0x80014001", "n": str(n), "pe": pe, "reduction": "montgomery"}
                             for n in (16, 64, 1024) for pe in ("1", "4") if int(pe) <= n // 2]:
         cp = ALG.derived(ALG.parse(cfg))
@@ -96,8 +99,7 @@ def test_random_programs_respect_the_bank_sets():
 
 @pytest.mark.parametrize("extra, argument", [({"slots": "5"}, "slots"), ({"base": "0x1801"}, "base"),
                                              ({"twiddles": "load"}, "twiddles"), ({"buffers": "2"}, "buffers"),
-                                             ({"incomplete": "2", "q": "7681", "n": "32"}, "incomplete"),
-                                             ({"pe": "1"}, "pe")])
+                                             ({"incomplete": "2", "q": "7681", "n": "32"}, "incomplete")])
 def test_bad_input(extra, argument):
     cfg = {"q": "7681", "n": "16", "pe": "2", "incomplete": "1", "reduction": "wlm"} | extra
     with pytest.raises(ParameterError) as e:
@@ -119,3 +121,17 @@ def test_the_testbench_catches_wrong_cycles_and_rows(tmp_path, monkeypatch):
                                                                     *model(p, *ops)[0][1:]], *model(p, *ops)[1:]])
     _, (result,) = verify(ALG, ALG.parse(ALG.grid()[0]), tmp_path, 64, ["icarus"])
     assert result.failed == 1 and result.ii_failures > 0 and not result.ok
+
+
+@pytest.mark.sim
+def test_one_butterfly_on_both_simulators(tmp_path):
+    """pe=1 with incomplete=1: MUL and MAC's base case on a pair held in word i of a set's two
+    banks (the grid's ML-KEM core at pe=1 runs with -m slow)."""
+    from modforge.sim.runners import SIMULATORS
+    from modforge.sim.verify import verify
+
+    p = ALG.parse({"q": "7681", "n": "16", "pe": "1", "incomplete": "1", "reduction": "barrett", "dsp": "none",
+                   "slots": "4"})
+    _, results = verify(ALG, p, tmp_path, 64, list(SIMULATORS))
+    for r in results:
+        assert r.ok and r.passed == r.vectors >= 64, r.log[-3000:]

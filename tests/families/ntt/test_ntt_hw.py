@@ -50,6 +50,10 @@ CONFIGS = [
     ("ntt-polymul", {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"}),
     ("ntt-polymul", {"profile": "ml-kem", "pe": "8", "reduction": "barrett", "dsp": "none", "buffers": "2"}),
     ("ntt-forward", {"profile": "ml-kem", "pe": "1", "reduction": "montgomery", "dsp": "none"}),
+    # one butterfly with the base case: a pair is word i of a set's two banks
+    ("ntt-polymul", {"q": "7681", "n": "16", "pe": "1", "incomplete": "1", "reduction": "montgomery", "dsp": "none"}),
+    ("ntt-basemul", {"q": "7681", "n": "16", "pe": "1", "incomplete": "1", "reduction": "montgomery", "dsp": "none",
+                     "buffers": "2"}),                                           # b scaled by a pass
 ]
 SETS = 6
 
@@ -60,9 +64,9 @@ def cid(c):
 
 # the default tier runs one case of each behaviour the conformance test's smallest cores do
 # not show: an RNS base loaded through cfg, two buffers with a prime loaded, ML-KEM's base
-# case; -m slow all
+# case, the base case with one butterfly; -m slow all
 DEFAULT_TIER = {"ntt-polymul-0x80130001-16-2-k2red-2-load", "ntt-polymul-0xfff00001-0xffdf0001-16-16-2-k2red-load",
-                "ntt-polymul-ml-kem-2-k2red-none"}
+                "ntt-polymul-ml-kem-2-k2red-none", "ntt-polymul-7681-16-1-1-montgomery-none"}
 CASES = [pytest.param(*c, id=cid(c), marks=[] if cid(c) in DEFAULT_TIER else [pytest.mark.slow]) for c in CONFIGS]
 
 

@@ -12,7 +12,7 @@ from dilithium_py.polynomials.polynomials import PolynomialRing as DilithiumRing
 from kyber_py.polynomials.polynomials import PolynomialRing as KyberRing
 
 from modforge.errors import ParameterError
-from modforge.families.ntt.plan import issue, parity
+from modforge.families.ntt.plan import accesses, issue, parity
 from modforge.families.ntt.profiles import PROFILES
 from modforge.math.primes import bit_reverse, intt_negacyclic, ntt_negacyclic, twiddles
 from modforge.registry import lookup
@@ -37,7 +37,7 @@ def test_ml_kem_is_fips_203(reduction, pe, extra):
     the schoolbook one."""
     ring, rng = KyberRing(), random.Random(203)
     cfg = {"profile": "ml-kem", "pe": str(pe), "reduction": reduction, "dsp": "none", **extra}
-    pf, pi, pm = FWD.parse(cfg), INV.parse(cfg), MUL.parse({**cfg, "pe": str(max(2, pe))})
+    pf, pi, pm = FWD.parse(cfg), INV.parse(cfg), MUL.parse(cfg)
     assert (pf.q, pf.n, pf.psi, pf.incomplete) == (3329, 256, 17, 1)
     polys = special(3329, 256, rng)
     for a in polys:
@@ -50,7 +50,8 @@ def test_ml_kem_is_fips_203(reduction, pe, extra):
         assert MUL.model(pm, a, b) == want == schoolbook(a, b, 3329)
 
 
-@pytest.mark.parametrize("reduction, pe, buffers", [("k2red-shift", 2, 1), ("montgomery", 8, 2), ("barrett", 4, 1)])
+@pytest.mark.parametrize("reduction, pe, buffers", [("k2red-shift", 2, 1), ("montgomery", 8, 2), ("barrett", 4, 1),
+                                                     ("k2red-shift", 1, 1), ("montgomery", 1, 2)])
 def test_basemul_is_multiply_ntts(reduction, pe, buffers):
     """ntt-basemul: FIPS 203's MultiplyNTTs (ML-KEM) and FIPS 204's pointwise product (ML-DSA)
     on NTT-domain polynomials, as kyber-py and dilithium-py compute them."""
@@ -120,6 +121,33 @@ def test_base_case_passes_read_and_write_each_row_once():
                 assert (op.lo_bank, op.lo_addr) == (op.hi_bank, op.hi_addr) == (parity(r), r >> 1)
 
 
+def test_base_case_passes_at_one_butterfly_read_a_pair_from_both_banks():
+    """P = 1: pair i is word i of a set's two banks (rows 2i, 2i+1). products, cycles 4i ..
+    4i+3: a_j with b_j, then with b_(j^1), each product of a pair into a word of the pair's
+    four (a's two first); basecase, cycles 2i and 2i+1: both words of set 0, then of set 1,
+    into a's rows 2i and 2i+1. Every word is written once per pass."""
+    plan = MUL.derived(MUL.parse({"profile": "ml-kem", "pe": "1"}))
+    R = plan.rows
+    for ps in plan.passes:
+        if ps.kind not in ("products", "basecase"):
+            continue
+        group = 4 if ps.kind == "products" else 2
+        assert ps.issues == group * R // 2
+        written = []
+        for c in range(ps.issues):
+            i, k = divmod(c, group)
+            reads, writes = accesses(ps, c, R, 1)
+            assert {addr for _, _, addr in reads + writes} == {i}
+            if ps.kind == "products":
+                assert [(st, bank ^ parity(i)) for st, bank, _ in reads] == [(0, k & 1), (1, (k & 1) ^ (k >> 1))]
+                assert [st for st, _, _ in writes] == [k >> 1]
+            else:
+                assert sorted(reads) == [(k, 0, i), (k, 1, i)] and writes == [(0, parity(2 * i + k), i)]
+            written += writes
+        sets = (0, 1) if ps.kind == "products" else (0,)
+        assert sorted(written) == sorted((st, parity(r), r >> 1) for st in sets for r in range(R))
+
+
 def test_profile_rules():
     def reject(name, cfg, argument, text):
         with pytest.raises(ParameterError) as e:
@@ -140,7 +168,6 @@ def test_profile_rules():
            "incomplete=1 stops early enough")
     reject("ntt-forward", {"q": "3329", "n": "256", "incomplete": "8"}, "incomplete", "must leave a layer")
     reject("ntt-polymul", {"q": "7681", "n": "64", "incomplete": "2"}, "incomplete", "must be 0 or 1")
-    reject("ntt-polymul", {"profile": "ml-kem", "pe": "1"}, "pe", "at least 2 with incomplete=1")
 
 
 def test_profiles_are_the_standards_rings():
@@ -156,7 +183,7 @@ def test_incomplete_cycle_formulas(reduction):
     """C = L H + G + D per transform, L = log2(n) - k layers; the product with the base case:
     C = 3 (L H + G) + 3 n/P + 2 max(0, D + 1 - H) + max(0, D + 1 - n/P) + D (products 2 n/P,
     basecase n/P); latency = n/P + C + 3, II = n/P + C (one buffer)."""
-    for n, pe in [(64, 2), (64, 4), (64, 8), (64, 32), (256, 1), (256, 4), (256, 16), (1024, 64)]:
+    for n, pe in [(16, 1), (64, 1), (64, 2), (64, 4), (64, 8), (64, 32), (256, 1), (256, 4), (256, 16), (1024, 64)]:
         for k in (1, 2, 3):
             cfg = {"q": "7681", "n": str(n), "pe": str(pe), "incomplete": str(k), "reduction": reduction}
             if n >> k > 256:                                   # 7681: a 2n/2^k-th root for n/2^k <= 256
@@ -166,12 +193,12 @@ def test_incomplete_cycle_formulas(reduction):
             H, L, R = n // (2 * pe), n.bit_length() - 1 - k, n // pe
             transform = L * H + stalls(n, pe, D, k)
             assert FWD.cycles(pf) == INV.cycles(INV.parse(cfg)) == transform + D, (n, pe, k)
-            if k == 1 and pe >= 2:
+            if k == 1:
                 pm = MUL.parse(cfg)
                 C = 3 * transform + 3 * R + 2 * max(0, D + 1 - H) + max(0, D + 1 - R) + D
                 assert MUL.cycles(pm) == C, (n, pe)
                 assert MUL.latency(pm) == R + C + 3 and MUL.initiation_interval(pm) == R + C
-            if k == 1 and pe >= 2:                             # basemul: products, basecase (+ b's scale pass)
+            if k == 1:                                         # basemul: products, basecase (+ b's scale pass)
                 for buffers in (1, 2):
                     pb = BASE.parse({**cfg, "buffers": str(buffers)})
                     scale = R + max(0, D + 1 - R) if buffers == 2 and reduction != "barrett" else 0

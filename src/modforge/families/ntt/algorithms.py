@@ -638,9 +638,6 @@ class Polymul(NttAlgorithm):
         if params.incomplete > 1:
             raise ParameterError(self.name, "incomplete", "must be 0 or 1 for the product (its base case: "
                                  "degree-1 residues, FIPS 203's BaseCaseMultiply)", params.incomplete)
-        if params.incomplete and params.pe < 2:
-            raise ParameterError(self.name, "pe", "must be at least 2 with incomplete=1 (a residue's two "
-                                 "coefficients sit in one row)", params.pe)
         return params
 
     def operands(self, params: NttParams) -> list[Operand]:
@@ -676,6 +673,7 @@ class Polymul(NttAlgorithm):
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red", "dsp": "none"},
             {"profile": "ml-kem", "pe": "4", "reduction": "montgomery", "buffers": "2"},
             {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift", "unit_register": "1"},   # b scaled at load
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red-shift"},    # one butterfly: a pair over both banks
         ]
 
 
@@ -709,6 +707,7 @@ class Basemul(Polymul):
             {"profile": "ml-kem", "pe": "4", "reduction": "k2red-shift"},
             {"profile": "ml-kem", "pe": "8", "reduction": "montgomery", "buffers": "2"},
             {"profile": "ml-dsa", "pe": "4", "reduction": "k2red-shift"},                  # pointwise
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red-shift"},                  # a pair over both banks
         ]
 
 
@@ -750,9 +749,6 @@ class Commands(NttAlgorithm):
         if params.incomplete > 1:
             raise ParameterError(name, "incomplete", "must be 0 or 1 (MUL's base case: degree-1 residues, "
                                  "FIPS 203's BaseCaseMultiply)", params.incomplete)
-        if params.incomplete and params.pe < 2:
-            raise ParameterError(name, "pe", "must be at least 2 with incomplete=1 (a residue's two "
-                                 "coefficients sit in one row)", params.pe)
         return params
 
     def derive(self, params: NttParams) -> Any:
@@ -868,4 +864,5 @@ class Commands(NttAlgorithm):
             {"profile": "ml-kem", "pe": "2", "reduction": "k2red-shift"},
             {"profile": "ml-dsa", "pe": "4", "reduction": "montgomery", "slots": "4", "read_register": "0",
              "unit_register": "0"},
+            {"profile": "ml-kem", "pe": "1", "reduction": "k2red-shift", "slots": "4"},    # a pair over both banks
         ]

@@ -33,7 +33,8 @@ are those of the NTT cores (plan.passes), on the slots its fields name:
   MUL, MAC   product: pointwise (complete) reads row c of a and b, writes a_l b_l F to
              temporary X = t(1 - set(d)); incomplete=1: products (2R) writes a_l b_l F to X
              and a_(l^1) b_l F to Y = t(set(d)), basecase (R) reads X and Y and writes
-             c F (c = FIPS 203's BaseCaseMultiply) back to X. Then one add pass (R): d <- u
+             c F (c = FIPS 203's BaseCaseMultiply) back to X (P = 1: a pair is word i of a
+             set's two banks, model.py; the same cycles). Then one add pass (R): d <- u
              + mul(X, F^-2) = u + c, u = d's row (MAC) or 0 (MUL), so the stored
              polynomials keep the plain representation (F: the reduction's scale).
 

@@ -54,12 +54,12 @@ from ...hw.stream import ReadOut
 from . import commands as cmd_set
 from .commands import CommandPlan
 from .model import pack_fields
-from .plan import ConfigMap, NttPlan, Pass, issue, log2, parity, row_lanes
+from .plan import ConfigMap, NttPlan, Pass, issue, log2, operand_sets, parity, row_lanes
 
 FIFO_DEPTH = 4          # output FIFO: 2 cycles write -> read, plus one read in flight
 
 # routes of the rows to the units (read side) and back (write side); after the row passes'
-# (polymul with incomplete=1): MULX, the products pass's crossed products, and BASE
+# (polymul with incomplete=1, P >= 2): MULX, the products pass's crossed products, and BASE
 PAIR, MUL, ROW0 = 0, 1, 2   # ROW0 + log2(t): a row pass with distance t
 # twiddle (multiplier's second operand) sources
 S_SHARED, S_LANE, S_HI, S_CONST = 0, 1, 2, 3
@@ -121,7 +121,8 @@ class _Build:
         self.row_ts = sorted({ps.t for ps in plan.passes if ps.kind == "row"})
         self.MULX = ROW0 + max(1, log2(self.P))                # the base case's routes (if any)
         self.BASE = self.MULX + 1
-        self.basecase = any(ps.kind == "basecase" for ps in plan.passes)
+        # the routes MULX and BASE; P = 1 takes MUL and PAIR instead (plan.operand_sets)
+        self.basecase = self.P > 1 and any(ps.kind == "basecase" for ps in plan.passes)
 
     def build(self) -> None:
         self.memories()
@@ -307,13 +308,10 @@ class _Build:
         if ps.kind == "pointwise":
             m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
                          op["route"].eq(MUL), op["s_src"].eq(S_HI)]
-        elif ps.kind == "products":                        # even c: a_l b_l into a; odd: a_(l^1) b_l into b
-            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(c[0]),
-                         op["route"].eq(Mux(c[0], self.MULX, MUL)), op["s_src"].eq(S_HI)]
-        elif ps.kind == "basecase":
-            m.d.comb += [op["lo_src"].eq(SRC_A), op["hi_src"].eq(SRC_B), op["wset"].eq(0),
-                         op["route"].eq(self.BASE), op["s_src"].eq(S_LANE),
-                         self.tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
+        elif ps.kind in ("products", "basecase"):
+            lo_set, hi_set, w_set = operand_sets(ps, c, self.P)
+            m.d.comb += [op["lo_src"].eq(lo_set), op["hi_src"].eq(hi_set), op["wset"].eq(w_set)]
+            self.base_case_op(ps, valid, it.tw_addr)
         elif ps.kind == "scale":
             m.d.comb += [op["lo_src"].eq(SRC_B), op["wset"].eq(1), op["route"].eq(MUL), op["s_src"].eq(S_CONST)]
         else:
@@ -325,6 +323,17 @@ class _Build:
             else:
                 m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
                              self.tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
+
+    def base_case_op(self, ps: Pass, valid: Value, tw_addr: Value) -> None:
+        """The products or basecase pass's route and factor. products: even c a_l b_l (MUL),
+        odd c a_(l^1) b_l (MULX); P = 1 a product a cycle (MUL). basecase: BASE, P = 1 one
+        CT butterfly on the two words read (PAIR, only lo written); s from the lane ROMs."""
+        m, op, c = self.m, self.op, self.c
+        if ps.kind == "products":
+            m.d.comb += [op["route"].eq(MUL if self.P == 1 else Mux(c[0], self.MULX, MUL)), op["s_src"].eq(S_HI)]
+            return
+        m.d.comb += [op["route"].eq(PAIR if self.P == 1 else self.BASE), op["s_src"].eq(S_LANE),
+                     self.tw_lane_addr.eq(Mux(valid, tw_addr, 0))]
 
     def next_pass(self, j: int) -> None:
         """At pass j's end: the next pass, the next residue, or the frame done (to be read out)."""
@@ -679,8 +688,14 @@ class _CommandBuild(_Build):
                 "basecase": {"lo_src": ~set_d, "hi_src": set_d, "wset": ~set_d, "lo_reg": temp, "hi_reg": temp,
                              "w_reg": temp},
             }[{"row": "pair", "products": "pointwise"}.get(ps.kind, ps.kind)]
-            if ps.kind == "products":                   # a_l b_l to X (even c), a_(l^1) b_l to Y = t(set(d))
-                fields = fields | {"wset": Mux(self.c[0], set_d, ~set_d)}
+            if ps.kind in ("products", "basecase"):     # the plan's set 0: X = t(1 - set(d)); 1: Y = t(set(d))
+                lo_set, hi_set, w_set = operand_sets(ps, self.c, self.P)
+
+                def temp_set(x: Any) -> Value:
+                    return Mux(x, set_d, ~set_d) if isinstance(x, Value) else set_d if x else ~set_d
+                fields |= {"wset": temp_set(w_set)}
+                if ps.kind == "basecase":
+                    fields |= {"lo_src": temp_set(lo_set), "hi_src": temp_set(hi_set)}
         m.d.comb += [op[name].eq(value) for name, value in fields.items()]
 
     # --- routes ----------------------------------------------------------------------------

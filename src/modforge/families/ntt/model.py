@@ -20,13 +20,18 @@ Passes (one cycle = one issue):
     and l + t; per-unit twiddles from per-lane ROMs.
   pointwise pass (polymul): cycle c reads row c of a and row c of b, lane-wise products.
   products and basecase passes (polymul, incomplete=1: the NTTs leave pairs (x_2i, x_2i+1) =
-    x mod (X^2 - gamma_i), gamma_i = psi^(2 bitrev(i) + 1), in lanes 2j, 2j+1 of a row, P >= 2):
+    x mod (X^2 - gamma_i), gamma_i = psi^(2 bitrev(i) + 1), in lanes 2j, 2j+1 of a row; P = 1 below):
     products, cycles 2c and 2c+1 read row c of a and of b; 2c writes lane l of a's row with
     a_l b_l, 2c+1 lane l of b's with a_(l^1) b_l (the hardware reads both rows before either
     write lands). basecase, cycle c reads both rows again; units u < P/2 make pair u's
     c0 = a0 b0 + gamma a1 b1 (a CT butterfly on a's lanes 2u, 2u+1, s = gamma), units P/2 + u
     its c1 = a1 b0 + a0 b1 (one on b's lanes, s = 1), written to a's row as lanes 2u, 2u+1:
     FIPS 203's BaseCaseMultiply, 3R cycles where the pointwise pass takes R.
+    P = 1: pair i is rows 2i and 2i+1, word i of the two banks of a set (one row of P = 2
+    over both banks); products, cycles 4i + k read a_j and b_(j^x) (k = 2x + j) and write
+    a_j b_j to a's row 2i + j (x = 0) or a_j b_(j^1) to b's (x = 1); basecase, cycle 2i + k
+    reads both words of set k and writes c0 (k = 0: a0 b0 + gamma a1 b1) or c1 (k = 1:
+    a0 b1 + a1 b0, s = 1) to a's row 2i + k (plan.operand_sets): the same 2R and R cycles.
   scale pass (polymul, two buffers): cycle c multiplies row c of b by F^-2 (see below).
 Each butterfly pass does n/2 butterflies in H cycles; the pointwise and scale passes R.
 Schedule: a pass starts issuing as soon as every row it reads has been written back by the
@@ -57,7 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .plan import NttPlan, Pass, PrimeSchedule, issue, parity, row_lanes
+from .plan import NttPlan, Pass, PrimeSchedule, issue, operand_sets, parity, row_lanes
 
 #: the reduction's bit-exact model for one prime: mul(x, s) = x*s*F mod q
 Mul = Callable[[int, int], int]
@@ -117,19 +122,27 @@ def step(plan: NttPlan, prime: PrimeSchedule, mul: Mul, mem: Memory, ps: Pass, c
         mem[0][op.lo_bank][op.lo_addr] = [mul(x, y) for x, y in zip(lo, hi, strict=True)]
         return
     if ps.kind == "products":
-        if c & 1:                                      # both rows were written by cycle c - 1's step
+        group = 4 if P == 1 else 2                     # cycles reading the same words before a write lands
+        if c % group:                                  # done by cycle c - c % group's step
             return
-        lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
-        mem[0][op.lo_bank][op.lo_addr] = [mul(x, y) for x, y in zip(lo, hi, strict=True)]
-        mem[1][op.hi_bank][op.hi_addr] = [mul(lo[lane ^ 1], hi[lane]) for lane in range(P)]
+        cycles = range(c, c + group)
+        ops = [(issue(ps, x, plan.rows, P), operand_sets(ps, x, P)) for x in cycles]
+        reads = [(mem[ls][o.lo_bank][o.lo_addr], mem[hs][o.hi_bank][o.hi_addr]) for o, (ls, hs, _) in ops]
+        for x, (o, (_, _, ws)), (lo, hi) in zip(cycles, ops, reads, strict=True):
+            crossed = x & 1 if P > 1 else 0            # P >= 2, odd c: a's lanes crossed (route MULX)
+            mem[ws][o.lo_bank][o.lo_addr] = [mul(lo[lane ^ crossed], hi[lane]) for lane in range(P)]
         return
     if ps.kind == "basecase":
-        lo, hi = mem[0][op.lo_bank][op.lo_addr], mem[1][op.hi_bank][op.hi_addr]
-        out = []
-        for j in range(P // 2):
-            out.append(butterfly(q, mul, False, lo[2 * j], lo[2 * j + 1], prime.lanes[j][op.tw_addr])[0])
-            out.append(butterfly(q, mul, False, hi[2 * j], hi[2 * j + 1], prime.lanes[P // 2 + j][op.tw_addr])[0])
-        mem[0][op.lo_bank][op.lo_addr] = out
+        ls, hs, ws = operand_sets(ps, c, P)
+        lo, hi = mem[ls][op.lo_bank][op.lo_addr], mem[hs][op.hi_bank][op.hi_addr]
+        if P == 1:                                     # c0 (even c) or c1: lo's word + hi's times the lane ROM's
+            out = [butterfly(q, mul, False, lo[0], hi[0], prime.lanes[0][op.tw_addr])[0]]
+        else:
+            out = []
+            for j in range(P // 2):
+                out.append(butterfly(q, mul, False, lo[2 * j], lo[2 * j + 1], prime.lanes[j][op.tw_addr])[0])
+                out.append(butterfly(q, mul, False, hi[2 * j], hi[2 * j + 1], prime.lanes[P // 2 + j][op.tw_addr])[0])
+        mem[ws][op.lo_bank][op.lo_addr] = out
         return
     if ps.kind == "scale":
         assert prime.b_scale is not None

@@ -30,6 +30,11 @@ def insert_zero(c: Any, j: int) -> Any:
     return ((c >> j) << (j + 1)) | (c & ((1 << j) - 1))
 
 
+def bit(x: Any, k: int) -> Any:
+    """Bit k of x (an int, or an amaranth Value)."""
+    return x[k] if isinstance(x, Value) else (x >> k) & 1
+
+
 def parity(x: Any) -> Any:
     """popcount(x) mod 2 (an int, or an amaranth Value): the bank of row x."""
     if isinstance(x, Value):
@@ -71,11 +76,30 @@ def issue(ps: Pass, c: Any, rows: int, P: int) -> Issue:
     if ps.kind == "row":                                  # rows 2c (bank parity(c)) and 2c+1
         return Issue(parity(c), c, 1 - parity(c) if isinstance(c, int) else ~parity(c), c,
                      ps.tw_base + c)
+    if ps.kind == "products" and P == 1:                  # pair i = c >> 2: a_j and b_(j ^ x)
+        i, j, x = c >> 2, bit(c, 0), bit(c, 1)                # (rows 2i + j: bank parity(i) ^ j, word i)
+        return Issue(parity(i) ^ j, i, parity(i) ^ j ^ x, i, 0)
     if ps.kind == "products":                             # row c >> 1 of a and b, twice
         r = c >> 1
         return Issue(parity(r), r >> 1, parity(r), r >> 1, 0)
+    if ps.kind == "basecase" and P == 1:                  # row c and its pair's other row, c ^ 1
+        return Issue(parity(c), c >> 1, parity(c) ^ 1, c >> 1, ps.tw_base + c)
     # pointwise, scale, basecase: row c (of a and b)
     return Issue(parity(c), c >> 1, parity(c), c >> 1, ps.tw_base + c if ps.kind == "basecase" else 0)
+
+
+def operand_sets(ps: Pass, c: Any, P: int) -> tuple[Any, Any, Any]:
+    """The bank sets cycle c of a two-operand pass (pointwise, products, basecase) reads its lo
+    and hi rows from, and the one it writes the lo row's place of (c: an int or a Value, as
+    in `issue`). P >= 2: a and b, into a (b: the products pass's odd cycles). P = 1, where a
+    degree-1 pair is the two banks' word i of a set, as one row of P = 2: products, cycles
+    4i + k: a_j b_j (k = j) into a, a_j b_(j^1) (k = 2 + j) into b; basecase, cycle 2i + k
+    reads both words of set k (a's products: c0; b's: c1) into a."""
+    if ps.kind == "products":
+        return 0, 1, bit(c, 1 if P == 1 else 0)
+    if ps.kind == "basecase" and P == 1:
+        return bit(c, 0), bit(c, 0), 0
+    return 0, 1, 0
 
 
 def row_lanes(u: int, t: int, P: int) -> tuple[int, int, int]:
@@ -143,9 +167,8 @@ def accesses(ps: Pass, c: int, rows: int, P: int) -> tuple[list[Row], list[Row]]
     """The rows that cycle c of pass ps reads and writes."""
     op = issue(ps, c, rows, P)
     if ps.kind in ("pointwise", "products", "basecase"):
-        lo = (0, op.lo_bank, op.lo_addr)
-        written = (1, op.hi_bank, op.hi_addr) if ps.kind == "products" and c & 1 else lo
-        return [lo, (1, op.hi_bank, op.hi_addr)], [written]
+        lo_set, hi_set, w_set = operand_sets(ps, c, P)
+        return [(lo_set, op.lo_bank, op.lo_addr), (hi_set, op.hi_bank, op.hi_addr)], [(w_set, op.lo_bank, op.lo_addr)]
     if ps.kind == "scale":
         return [(1, op.lo_bank, op.lo_addr)], [(1, op.lo_bank, op.lo_addr)]
     if ps.kind == "add":                                  # the product's row; the slot it goes to is no pass's
@@ -209,12 +232,13 @@ class PrimeSchedule:
                 shared += [prep(ps.inverse, s) for s in T[:rows]]   # incomplete=k: n/2^k < R words
             elif ps.kind == "basecase" and ps.tw_base == len(lanes[0]):
                 # unit u < P/2: gamma_i = psi^(2 bitrev(i) + 1) of pair i = c P/2 + u (its c0 =
-                # a0 b0 + gamma a1 b1); the others 1 (c1 = a0 b1 + a1 b0)
+                # a0 b0 + gamma a1 b1); the others 1 (c1 = a0 b1 + a1 b0). P = 1: cycle c is
+                # P = 2's unit c & 1 of pair c >> 1 (operand_sets)
                 bits = (n >> incomplete).bit_length() - 1
                 for c in range(rows):
                     for u in range(P):
-                        i = c * P // 2 + u
-                        gamma = pow(psi, 2 * bit_reverse(i, bits) + 1, q) if u < P // 2 else 1
+                        i, c0 = (c * P // 2 + u, u < P // 2) if P > 1 else (c >> 1, c & 1 == 0)
+                        gamma = pow(psi, 2 * bit_reverse(i, bits) + 1, q) if c0 else 1
                         lanes[u].append(prep(False, gamma))
             elif ps.kind == "row" and ps.tw_base == len(lanes[0]):
                 t = ps.t
