@@ -23,7 +23,7 @@ def run(capsys, *argv):
     (["generate", "no-such-algorithm", "n=9"], "argument 'algorithm' must be one of"),
     (["generate", "gf2n-blakely", "n=9", "colour=red"], "'colour' is not a parameter"),
     (["generate", "gf2n-blakely", "n=nine"], "'n' must be an integer"),
-    (["generate", "gf2n-blakely", "n"], "got 'n', expected KEY=VALUE (did you mean n=VALUE? keys: n, poly)"),
+    (["generate", "gf2n-blakely", "n"], "got 'n', expected KEY=VALUE (did you mean n=VALUE? keys: n, poly, serial)"),
     (["poly", "check", "x^571+x^286+1"], "got 'x^571+x^286+1', expected KEY=VALUE (did you mean poly=x^571+x^286+1?"),
     (["poly", "check", "5"], "poly check: got '5', expected KEY=VALUE (did you mean poly=5? keys: p, poly)"),
     (["generate", "gf2n-rffiko", "n=9", "poly=x^9+x^4+1"], "gf2n-rffiko: argument 'poly'"),
