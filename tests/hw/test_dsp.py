@@ -242,8 +242,9 @@ def test_karatsuba_square_dsps():
     """A square never needs more DSPs than the product; fewer where the product's leaves are
     several tiles (381 bits on ECP5: 162, the product 243); where the product's tree ends in
     one-DSP leaves the counts are equal, the square with fewer levels (256 bits on 26x17: 3
-    levels of 32-bit symmetric leaves, 81; the product 4 levels, 81). The middles: signed
-    when that is no dearer (34 bits on 26x17, one level: 18-bit signed), else magnitudes."""
+    levels of 32- to 34-bit symmetric leaves, 81; the product 4 levels, 81). The middles:
+    signed when that is no dearer (34 bits, one level: 18-bit signed), else the sum (64: 33
+    bits, 3 DSPs as 32), else the magnitude (51: the sum's 27 bits need 3, 26 bits 2)."""
     from modforge.hw.dsp import _square_cost, karatsuba_square_dsps, karatsuba_square_levels
     for dsp in PROFILES:
         for bits in (17, 32, 64, 100, 128, 255, 256, 381, 448, 521):
@@ -252,18 +253,21 @@ def test_karatsuba_square_dsps():
     assert (karatsuba_square_dsps(381, ecp5), karatsuba_dsps(381, ecp5)) == (162, 243)
     assert (karatsuba_square_levels(256, xilinx), karatsuba_square_dsps(256, xilinx)) == (3, 81)
     assert karatsuba_levels(256, xilinx) == 4
-    assert _square_cost(34, False, 1, xilinx) == (3, True) and _square_cost(64, False, 1, xilinx) == (9, False)
-    assert _square_cost(70, False, 2, xilinx)[1] and not _square_cost(36, True, 1, xilinx)[1]
+    assert _square_cost(34, False, 1, xilinx) == (3, "signed") and _square_cost(64, False, 1, xilinx) == (9, "sum")
+    assert _square_cost(51, False, 1, xilinx) == (6, "magnitude")
+    assert _square_cost(36, True, 1, xilinx)[1] == "magnitude"             # under 69's signed middle
     assert karatsuba_square_dsps(64, None) == 0
 
 
 @pytest.mark.parametrize("bits, dsp, levels", [(64, DSP_PROFILES["dsp48e2"], None), (34, DSP_PROFILES["dsp48e2"], 1),
-                                               (70, DSP_PROFILES["dsp48e2"], 2), (100, DSP_PROFILES["ecp5"], None),
-                                               (45, DSP_PROFILES["dsp48e1"], 2), (20, None, None)])
+                                               (69, DSP_PROFILES["dsp48e2"], 2), (51, DSP_PROFILES["dsp48e2"], 1),
+                                               (100, DSP_PROFILES["ecp5"], None), (45, DSP_PROFILES["dsp48e1"], 2),
+                                               (20, None, None)])
 def test_karatsuba_square(bits, dsp, levels):
     """x^2 from the square tree KARATSUBA_STAGES cycles after x, one a cycle: signed middles
-    (34, 70), magnitude middles (64, 100; under a signed one: 70), symmetric leaves, the
-    tool's product (dsp None); corners (0, 1, all ones, one half all ones) and random x."""
+    (34; 69, with a magnitude under a signed one), sum middles (64, 69, 100), magnitude
+    middles (51), symmetric leaves, the tool's product (dsp None); corners (0, 1, all ones,
+    one half all ones: the middles' extremes) and random x."""
     from modforge.hw.dsp import karatsuba_square_split
     m = Module()
     x = Signal(bits)

@@ -24,10 +24,12 @@ cycle were a path of 14 ns), stage 3 the nodes over the leaves recombined, and
 `karatsuba_sum` is the rest, combinational.
 
 Squares (`karatsuba_square_levels`, `karatsuba_square_dsps`, `karatsuba_square_split`): x^2 =
-z2 2^(2h) + (z0 + z2 - (x0 - x1)^2) 2^h + z0, three squares a level, the middle the square of
-the difference (signed, or its magnitude: the square needs no sign); the leaves are squared
-symmetrically (`square_products`: each x_i x_j, i < j, once, doubled by its shift). The
-stages are the product's (a node carries SQUARE as its middle's sign).
+z2 2^(2h) + (z0 + z2 - (x0 - x1)^2) 2^h + z0 = z2 2^(2h) + ((x0 + x1)^2 - z0 - z2) 2^h + z0,
+three squares a level; the middle the square of the signed difference, else of the sum (an
+unsigned node, one bit wider: one adder), else of the difference's magnitude (the square
+needs no sign), the first of these that needs the fewest DSPs (`_square_cost`); the leaves
+are squared symmetrically (`square_products`: each x_i x_j, i < j, once, doubled by its
+shift). The stages are the product's (a node carries SQUARE or SQUARE_SUM as its sign).
 """
 
 from __future__ import annotations
@@ -189,22 +191,29 @@ def karatsuba_dsps(bits: int, dsp: DspSizes) -> int:
     return 0 if dsp is None else _cost(bits, False, karatsuba_levels(bits, dsp), dsp)[0]
 
 
-#: a square node's middle sign: (x0 - x1)^2 is subtracted, z0 + z2 - zm (a constant, no register)
-SQUARE = -1
+#: a square node's middle sign (constants, no register): SQUARE, the middle (x0 - x1)^2 is
+#: subtracted, z0 + z2 - zm; SQUARE_SUM, it is (x0 + x1)^2, zm - z0 - z2
+SQUARE, SQUARE_SUM = -1, 1
+#: a square node's middle, in the order of preference among equal DSP counts (the logic
+#: before the DSPs: one subtraction; one addition; a subtraction and its magnitude)
+MIDDLES = ("signed", "sum", "magnitude")
 
 
-def _square_cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tuple[int, bool]:
-    """`_cost` of a square x^2: three squares a level, the middle (x0 - x1)^2 signed when
-    that needs no more DSPs than |x0 - x1|^2; the leaves `square_tiles`."""
+def _square_cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tuple[int, str]:
+    """`_cost` of a square x^2: three squares a level, the middle (MIDDLES) the square of
+    x0 - x1 (signed), of x0 + x1 (an unsigned node's: h + 1 bits) or of |x0 - x1|, the first
+    of the cheapest; the leaves `square_tiles` (signed: one DSP, if it fits)."""
     if levels == 0 or bits < 2:
         if is_signed:
-            return (1 if signed_fits(bits, dsp) else _NO_FIT), False
-        return square_tiles(bits, dsp), False
+            return (1 if signed_fits(bits, dsp) else _NO_FIT), ""
+        return square_tiles(bits, dsp), ""
     h, dw = _halves(bits, is_signed)
     outer = _square_cost(h, False, levels - 1, dsp)[0] + _square_cost(bits - h, is_signed, levels - 1, dsp)[0]
-    as_signed = _square_cost(dw, True, levels - 1, dsp)[0]
-    as_magnitude = _square_cost(dw - 1, False, levels - 1, dsp)[0]
-    return outer + min(as_signed, as_magnitude), as_signed <= as_magnitude
+    costs = {"signed": _square_cost(dw, True, levels - 1, dsp)[0],
+             "sum": _NO_FIT if is_signed else _square_cost(h + 1, False, levels - 1, dsp)[0],
+             "magnitude": _square_cost(dw - 1, False, levels - 1, dsp)[0]}
+    middle = min(MIDDLES, key=lambda kind: costs[kind])          # the first of the cheapest
+    return outer + costs[middle], middle
 
 
 def karatsuba_square_levels(bits: int, dsp: DspSizes) -> int:
@@ -277,7 +286,7 @@ def _split(stage: Stager, x: Value, y: Value | int, bits: int, is_signed: bool, 
 def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes, name: str,
                   wires: bool) -> Tree:
     """`_split` of x^2: a leaf ("square", bits, signed, x); a node's middle the square of
-    x0 - x1 (signed) or of its magnitude, its sign SQUARE (subtracted)."""
+    x0 - x1 (signed), of x0 + x1 (sign SQUARE_SUM) or of |x0 - x1| (`_square_cost`)."""
     if levels == 0 or bits < 2:
         x = stage(x[:bits], f"{name}_x")
         return ("square", bits, is_signed, x.as_signed() if is_signed else x)
@@ -287,16 +296,16 @@ def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: i
     assert isinstance(x0, Value) and isinstance(x1, Value)
     low = _split_square(stage, x0, h, False, levels - 1, dsp, f"{name}0", wires)
     high = _split_square(stage, x1, bits - h, is_signed, levels - 1, dsp, f"{name}2", wires)
-    if _square_cost(bits, is_signed, levels, dsp)[1]:
-        d: Value = x0 - x1
-        if wires:
-            d = Signal(signed(dw), name=f"{name}_mx")
-            stage.m.d.comb += d.eq(x0 - x1)
-        mid = _split_square(stage, d, dw, True, levels - 1, dsp, f"{name}m", wires)
-    else:
+    middle = _square_cost(bits, is_signed, levels, dsp)[1]
+    if middle == "magnitude":
         d, _ = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
         mid = _split_square(stage, d, dw - 1, False, levels - 1, dsp, f"{name}m", wires)
-    return ("node", bits, is_signed, h, SQUARE, low, high, mid)
+        return ("node", bits, is_signed, h, SQUARE, low, high, mid)
+    total, width = (x0 - x1, signed(dw)) if middle == "signed" else (x0 + x1, unsigned(h + 1))
+    d = Signal(width, name=f"{name}_mx")            # a wire: the leaves below read it
+    stage.m.d.comb += d.eq(total)
+    mid = _split_square(stage, d, width.width, middle == "signed", levels - 1, dsp, f"{name}m", wires)
+    return ("node", bits, is_signed, h, SQUARE if middle == "signed" else SQUARE_SUM, low, high, mid)
 
 
 def _shape(tree: Tree) -> Shape:
@@ -356,14 +365,14 @@ def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
 def _recombine(bits: int, is_signed: bool, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
                overlay: Value | None = None, addend: ValueLike | None = None) -> Value:
     """z2 2^(2h) + (z0 + z2 + zm) 2^h + z0 (+ addend), zm signed (sign None) or a magnitude
-    with its sign, or a square's (x0 - x1)^2 (sign SQUARE: z0 + z2 - zm); the middle sum
-    x0 y1 + x1 y0 is non-negative for unsigned operands, and |x0 y1 + x1 y0| < 2^bits for
-    signed ones."""
+    with its sign, or a square's (x0 -+ x1)^2 (sign SQUARE: z0 + z2 - zm; SQUARE_SUM:
+    zm - z0 - z2); the middle sum x0 y1 + x1 y0 is non-negative for unsigned operands, and
+    |x0 y1 + x1 y0| < 2^bits for signed ones."""
     w = bits + 1
     if sign is None:
         middle = (z0 + z2 + zm)[:w]
-    elif isinstance(sign, int):
-        middle = (z0 + z2 - zm)[:w]                                  # 2 x0 x1, mod 2^w
+    elif isinstance(sign, int):                                      # 2 x0 x1, mod 2^w
+        middle = (z0 + z2 - zm if sign == SQUARE else zm - z0 - z2)[:w]
     else:
         zm = Cat(zm[:w], Const(0, max(0, w - len(zm))))              # mod 2^w
         middle = (z0 + z2 + (zm ^ sign.replicate(w)) + sign)[:w]     # z0 + z2 -+ zm, mod 2^w

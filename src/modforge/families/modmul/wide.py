@@ -70,9 +70,10 @@ class FieldParams:
     op: Literal["mul", "square"] = param("mul", help="mul: a*b (operands a, b); square: a^2, one operand a (a "
                                          "Karatsuba square tree: three squares a level, symmetric leaf tiles)")
     output: Literal["reduced", "lazy"] = param(
-        "reduced", help="reduced: c in [0, q); lazy: c < 2q, congruent, the final conditional subtraction left "
-                        "out (montgomery, pseudo-mersenne: a stage fewer); lazy operands: any k-bit value, but "
-                        "montgomery's must stay < q")
+        "reduced", help="reduced: c in [0, q); lazy: c < 2q (pseudo-mersenne: < 2^k), congruent: montgomery and "
+                        "pseudo-mersenne leave out the final subtraction (a stage fewer), barrett one of its two, "
+                        "solinas every other candidate; lazy operands: any k-bit value, but montgomery's must stay "
+                        "< q (its bound needs a b < q 2^k)")
 
 
 class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
