@@ -272,7 +272,7 @@ def test_karatsuba_square(bits, dsp, levels):
     m = Module()
     x = Signal(bits)
     stage = Stager(m, Const(1, 1))
-    tree = karatsuba_square_split(stage, x, bits, dsp, "s", wires=True, levels=levels)
+    tree = karatsuba_square_split(stage, x, bits, dsp, "s", levels=levels)
     stage.next()
     tree = karatsuba_multiply(stage, tree, dsp, "s")
     stage.next()

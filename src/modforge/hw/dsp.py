@@ -283,10 +283,11 @@ def _split(stage: Stager, x: Value, y: Value | int, bits: int, is_signed: bool, 
             _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m", wires))
 
 
-def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes, name: str,
-                  wires: bool) -> Tree:
+def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes,
+                  name: str) -> Tree:
     """`_split` of x^2: a leaf ("square", bits, signed, x); a node's middle the square of
-    x0 - x1 (signed), of x0 + x1 (sign SQUARE_SUM) or of |x0 - x1| (`_square_cost`)."""
+    x0 - x1 (signed), of x0 + x1 (sign SQUARE_SUM) or of |x0 - x1| (`_square_cost`), each
+    in a wire (`_split`'s wires=True)."""
     if levels == 0 or bits < 2:
         x = stage(x[:bits], f"{name}_x")
         return ("square", bits, is_signed, x.as_signed() if is_signed else x)
@@ -294,17 +295,17 @@ def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: i
     h, dw = _halves(bits, is_signed)
     x0, x1 = _halve(x, h, bits, is_signed)
     assert isinstance(x0, Value) and isinstance(x1, Value)
-    low = _split_square(stage, x0, h, False, levels - 1, dsp, f"{name}0", wires)
-    high = _split_square(stage, x1, bits - h, is_signed, levels - 1, dsp, f"{name}2", wires)
+    low = _split_square(stage, x0, h, False, levels - 1, dsp, f"{name}0")
+    high = _split_square(stage, x1, bits - h, is_signed, levels - 1, dsp, f"{name}2")
     middle = _square_cost(bits, is_signed, levels, dsp)[1]
     if middle == "magnitude":
         d, _ = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
-        mid = _split_square(stage, d, dw - 1, False, levels - 1, dsp, f"{name}m", wires)
+        mid = _split_square(stage, d, dw - 1, False, levels - 1, dsp, f"{name}m")
         return ("node", bits, is_signed, h, SQUARE, low, high, mid)
     total, width = (x0 - x1, signed(dw)) if middle == "signed" else (x0 + x1, unsigned(h + 1))
     d = Signal(width, name=f"{name}_mx")            # a wire: the leaves below read it
     stage.m.d.comb += d.eq(total)
-    mid = _split_square(stage, d, width.width, middle == "signed", levels - 1, dsp, f"{name}m", wires)
+    mid = _split_square(stage, d, width.width, middle == "signed", levels - 1, dsp, f"{name}m")
     return ("node", bits, is_signed, h, SQUARE if middle == "signed" else SQUARE_SUM, low, high, mid)
 
 
@@ -395,12 +396,12 @@ def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: Dsp
 
 
 def karatsuba_square_split(stage: Stager, x: Value, bits: int, dsp: DspSizes, name: str,
-                           wires: bool = False, levels: int | None = None) -> Tree:
+                           levels: int | None = None) -> Tree:
     """Stage 1 of x^2 (a bits-bit unsigned Value; levels: karatsuba_square_levels(bits, dsp)
     unless given): the registered tree for `karatsuba_multiply`, as `karatsuba_split`'s. No
     stage.next()."""
     levels = karatsuba_square_levels(bits, dsp) if levels is None else levels
-    return _split_square(stage, x, bits, False, levels, dsp, name, wires)
+    return _split_square(stage, x, bits, False, levels, dsp, name)
 
 
 def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:

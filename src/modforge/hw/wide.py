@@ -86,7 +86,7 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
-    trees = [karatsuba_square_split(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}", wires=True)
+    trees = [karatsuba_square_split(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
              if y is None else
              karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}", wires=True)
              for k, (x, y, bits) in enumerate(pairs)]
