@@ -1,7 +1,9 @@
 """The wide field multipliers (modmul-field-montgomery, -field-barrett, -pseudo-mersenne,
 -solinas): q by name or value, the errors before generation, the models against Python's
 % for the named primes and random primes of 192 to 521 bits, the latency formulas, the DSP
-counts and design.json's curve name. The hardware against the models: tests/test_conformance.py."""
+counts and design.json's curve name; op=square and output=lazy: models, bounds, stages, and
+their hardware on both simulators (256 bits here, wider in the slow tier). The grids'
+hardware against the models: tests/test_conformance.py."""
 
 import json
 import random
