@@ -14,7 +14,10 @@ from modforge.hw.dsp import (
     dsp_tiles,
     karatsuba_dsps,
     karatsuba_levels,
+    karatsuba_multiply,
     karatsuba_product,
+    karatsuba_recombine,
+    karatsuba_sum,
     partial_products,
     register_products,
     signed_fits,
@@ -198,6 +201,96 @@ def test_karatsuba_product(bits, dsp):
             if 0 <= done < len(pairs):
                 a, b = pairs[done]
                 assert (ctx.get(product), ctx.get(tag_out)) == (a * b, done % 256), (hex(a), hex(b))
+
+    sim = Simulator(m)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+
+@pytest.mark.parametrize("dsp", PROFILES)
+def test_square_products_sum_to_the_square(dsp):
+    """The symmetric tiling: x_i^2 and each x_i x_j (i < j) once, doubled by its shift; taken
+    only when it needs fewer DSPs than the plain tiling (32 bits on 26x17: 3, plain 4; 26 bits:
+    the plain tiling's 2, not 3)."""
+    from modforge.hw.dsp import square_products, square_tiles
+    rng = random.Random(7)
+    for bits in (5, 17, 26, 32, 35, 51, 64, 90):
+        m, x = Module(), Signal(bits)
+        parts = square_products(x, bits, dsp)
+        if dsp is not None:
+            assert len(parts) == square_tiles(bits, dsp) <= dsp_tiles(bits, bits, *dsp), (bits, dsp)
+        out = Signal(2 * bits)
+        m.d.comb += out.eq(accumulate(parts))
+        ones = (1 << bits) - 1
+        values = [0, 1, ones, ones >> 1, 1 << (bits - 1)] + [rng.getrandbits(bits) for _ in range(30)]
+
+        async def bench(ctx, x=x, out=out, values=values, bits=bits):
+            for v in values:
+                ctx.set(x, v)
+                assert ctx.get(out) == v * v, (bits, dsp, hex(v))
+
+        sim = Simulator(m)
+        sim.add_testbench(bench)
+        sim.run()
+    if dsp == (26, 17):
+        assert square_tiles(32, dsp) == 3 < dsp_tiles(32, 32, *dsp) and square_tiles(26, dsp) == 2
+
+
+def test_karatsuba_square_dsps():
+    """A square never needs more DSPs than the product; fewer where the product's leaves are
+    several tiles (381 bits on ECP5: 162, the product 243); where the product's tree ends in
+    one-DSP leaves the counts are equal, the square with fewer levels (256 bits on 26x17: 3
+    levels of 32- to 34-bit symmetric leaves, 81; the product 4 levels, 81). The middles:
+    signed when that is no dearer (34 bits, one level: 18-bit signed), else the sum (64: 33
+    bits, 3 DSPs as 32), else the magnitude (51: the sum's 27 bits need 3, 26 bits 2)."""
+    from modforge.hw.dsp import _square_cost, karatsuba_square_dsps, karatsuba_square_levels
+    for dsp in PROFILES:
+        for bits in (17, 32, 64, 100, 128, 255, 256, 381, 448, 521):
+            assert karatsuba_square_dsps(bits, dsp) <= karatsuba_dsps(bits, dsp), (bits, dsp)
+    ecp5, xilinx = DSP_PROFILES["ecp5"], DSP_PROFILES["dsp48e2"]
+    assert (karatsuba_square_dsps(381, ecp5), karatsuba_dsps(381, ecp5)) == (162, 243)
+    assert (karatsuba_square_levels(256, xilinx), karatsuba_square_dsps(256, xilinx)) == (3, 81)
+    assert karatsuba_levels(256, xilinx) == 4
+    assert _square_cost(34, False, 1, xilinx) == (3, "signed") and _square_cost(64, False, 1, xilinx) == (9, "sum")
+    assert _square_cost(51, False, 1, xilinx) == (6, "magnitude")
+    assert _square_cost(36, True, 1, xilinx)[1] == "magnitude"             # under 69's signed middle
+    assert karatsuba_square_dsps(64, None) == 0
+
+
+@pytest.mark.parametrize("bits, dsp, levels", [(64, DSP_PROFILES["dsp48e2"], None), (34, DSP_PROFILES["dsp48e2"], 1),
+                                               (69, DSP_PROFILES["dsp48e2"], 2), (51, DSP_PROFILES["dsp48e2"], 1),
+                                               (100, DSP_PROFILES["ecp5"], None), (45, DSP_PROFILES["dsp48e1"], 2),
+                                               (20, None, None)])
+def test_karatsuba_square(bits, dsp, levels):
+    """x^2 from the square tree KARATSUBA_STAGES cycles after x, one a cycle: signed middles
+    (34; 69, with a magnitude under a signed one), sum middles (64, 69, 100), magnitude
+    middles (51), symmetric leaves, the tool's product (dsp None); corners (0, 1, all ones,
+    one half all ones: the middles' extremes) and random x."""
+    from modforge.hw.dsp import karatsuba_square_split
+    m = Module()
+    x = Signal(bits)
+    stage = Stager(m, Const(1, 1))
+    tree = karatsuba_square_split(stage, x, bits, dsp, "s", levels=levels)
+    stage.next()
+    tree = karatsuba_multiply(stage, tree, dsp, "s")
+    stage.next()
+    tree = karatsuba_recombine(stage, tree, "s")
+    stage.next()
+    square = karatsuba_sum(m, tree, "s")[:2 * bits]
+    rng, ones, h = random.Random(bits), (1 << bits) - 1, -(-bits // 2)
+    values = [0, 1, ones, (1 << h) - 1, ones ^ ((1 << h) - 1), 1 << (bits - 1)]
+    values += [rng.getrandbits(bits) for _ in range(150)]
+
+    async def bench(ctx):
+        for k in range(len(values) + KARATSUBA_STAGES):
+            if k < len(values):
+                ctx.set(x, values[k])
+            await ctx.tick()
+            done = k + 1 - KARATSUBA_STAGES
+            if 0 <= done < len(values):
+                assert ctx.get(square) == values[done] ** 2, hex(values[done])
 
     sim = Simulator(m)
     sim.add_clock(1e-6)

@@ -22,6 +22,14 @@ like any product (K = 128: the second level's middles). Stage 1 registers the le
 operands, stage 2 the DSP products (an ECP5 multiplier and the adders after it in one
 cycle were a path of 14 ns), stage 3 the nodes over the leaves recombined, and
 `karatsuba_sum` is the rest, combinational.
+
+Squares (`karatsuba_square_levels`, `karatsuba_square_dsps`, `karatsuba_square_split`): x^2 =
+z2 2^(2h) + (z0 + z2 - (x0 - x1)^2) 2^h + z0 = z2 2^(2h) + ((x0 + x1)^2 - z0 - z2) 2^h + z0,
+three squares a level; the middle the square of the signed difference, else of the sum (an
+unsigned node, one bit wider: one adder), else of the difference's magnitude (the square
+needs no sign), the first of these that needs the fewest DSPs (`_square_cost`); the leaves
+are squared symmetrically (`square_products`: each x_i x_j, i < j, once, doubled by its
+shift). The stages are the product's (a node carries SQUARE or SQUARE_SUM as its sign).
 """
 
 from __future__ import annotations
@@ -104,6 +112,31 @@ def accumulate(parts: Iterable[tuple[int, Value]]) -> Value:
     return acc
 
 
+def _square_chunks(bits: int, dsp: tuple[int, int]) -> int:
+    """Chunks of a symmetric square tiling: Gamma_B bits at most (each chunk on either port);
+    0 when the plain tiling needs no more DSPs than the m (m + 1) / 2 of m chunks."""
+    m = _ceil_div(bits, min(dsp))
+    return m if m * (m + 1) // 2 < dsp_tiles(bits, bits, *dsp) else 0
+
+
+def square_tiles(bits: int, dsp: tuple[int, int]) -> int:
+    """DSP multiplications of `square_products`: m (m + 1) / 2 for m chunks, or the plain tiling."""
+    m = _square_chunks(bits, dsp)
+    return m * (m + 1) // 2 if m else dsp_tiles(bits, bits, *dsp)
+
+
+def square_products(x: Value, bits: int, dsp: DspSizes) -> list[tuple[int, Value]]:
+    """x^2 as [(shift, partial product)] (x unsigned, `bits` bits): m balanced chunks x_i,
+    x_i^2 at 2ci and each x_i x_j (i < j) once at ci + cj + 1 (doubled by the shift), or the
+    plain tiling when that needs no more DSPs; dsp None: one product, left to the tool."""
+    m = 0 if dsp is None else _square_chunks(bits, dsp)
+    if not m:
+        return partial_products(x, bits, x, bits, dsp)
+    c = _ceil_div(bits, m)
+    chunks = [x[c * i:min(c * (i + 1), bits)] for i in range(m)]
+    return [(c * (i + j) + (i != j), chunks[i] * chunks[j]) for i in range(m) for j in range(i, m)]
+
+
 # ---- Karatsuba ---------------------------------------------------------------------------
 
 KARATSUBA_STAGES = 3    # the operands' differences; the DSPs; the recombination over them
@@ -158,6 +191,47 @@ def karatsuba_dsps(bits: int, dsp: DspSizes) -> int:
     return 0 if dsp is None else _cost(bits, False, karatsuba_levels(bits, dsp), dsp)[0]
 
 
+#: a square node's middle sign (constants, no register): SQUARE, the middle (x0 - x1)^2 is
+#: subtracted, z0 + z2 - zm; SQUARE_SUM, it is (x0 + x1)^2, zm - z0 - z2
+SQUARE, SQUARE_SUM = -1, 1
+#: a square node's middle, in the order of preference among equal DSP counts (the logic
+#: before the DSPs: one subtraction; one addition; a subtraction and its magnitude)
+MIDDLES = ("signed", "sum", "magnitude")
+
+
+def _square_cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tuple[int, str]:
+    """`_cost` of a square x^2: three squares a level, the middle (MIDDLES) the square of
+    x0 - x1 (signed), of x0 + x1 (an unsigned node's: h + 1 bits) or of |x0 - x1|, the first
+    of the cheapest; the leaves `square_tiles` (signed: one DSP, if it fits)."""
+    if levels == 0 or bits < 2:
+        if is_signed:
+            return (1 if signed_fits(bits, dsp) else _NO_FIT), ""
+        return square_tiles(bits, dsp), ""
+    h, dw = _halves(bits, is_signed)
+    outer = _square_cost(h, False, levels - 1, dsp)[0] + _square_cost(bits - h, is_signed, levels - 1, dsp)[0]
+    costs = {"signed": _square_cost(dw, True, levels - 1, dsp)[0],
+             "sum": _NO_FIT if is_signed else _square_cost(h + 1, False, levels - 1, dsp)[0],
+             "magnitude": _square_cost(dw - 1, False, levels - 1, dsp)[0]}
+    middle = min(MIDDLES, key=lambda kind: costs[kind])          # the first of the cheapest
+    return outer + costs[middle], middle
+
+
+def karatsuba_square_levels(bits: int, dsp: DspSizes) -> int:
+    """`karatsuba_levels` of a bits-bit square x^2 (0: the symmetric tiling alone)."""
+    if dsp is None:
+        return 0
+    best = 0
+    for levels in range(1, max(1, bits.bit_length())):
+        if _square_cost(bits, False, levels, dsp)[0] < _square_cost(bits, False, best, dsp)[0]:
+            best = levels
+    return best
+
+
+def karatsuba_square_dsps(bits: int, dsp: DspSizes) -> int:
+    """The DSP multiplications of a square's tree (`karatsuba_square_split`; dsp None: 0)."""
+    return 0 if dsp is None else _square_cost(bits, False, karatsuba_square_levels(bits, dsp), dsp)[0]
+
+
 def _magnitude(m: Module, d: Value, bits: int, name: str) -> tuple[Value, Value]:
     """(|d|, d < 0) of a signed d with |d| < 2^bits: (d ^ s) + s, one carry chain (a wire:
     the next level reads it several times)."""
@@ -209,12 +283,41 @@ def _split(stage: Stager, x: Value, y: Value | int, bits: int, is_signed: bool, 
             _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m", wires))
 
 
+def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: int, dsp: DspSizes,
+                  name: str) -> Tree:
+    """`_split` of x^2: a leaf ("square", bits, signed, x); a node's middle the square of
+    x0 - x1 (signed), of x0 + x1 (sign SQUARE_SUM) or of |x0 - x1| (`_square_cost`), each
+    in a wire (`_split`'s wires=True)."""
+    if levels == 0 or bits < 2:
+        x = stage(x[:bits], f"{name}_x")
+        return ("square", bits, is_signed, x.as_signed() if is_signed else x)
+    assert dsp is not None
+    h, dw = _halves(bits, is_signed)
+    x0, x1 = _halve(x, h, bits, is_signed)
+    assert isinstance(x0, Value) and isinstance(x1, Value)
+    low = _split_square(stage, x0, h, False, levels - 1, dsp, f"{name}0")
+    high = _split_square(stage, x1, bits - h, is_signed, levels - 1, dsp, f"{name}2")
+    middle = _square_cost(bits, is_signed, levels, dsp)[1]
+    if middle == "magnitude":
+        d, _ = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
+        mid = _split_square(stage, d, dw - 1, False, levels - 1, dsp, f"{name}m")
+        return ("node", bits, is_signed, h, SQUARE, low, high, mid)
+    total, width = (x0 - x1, signed(dw)) if middle == "signed" else (x0 + x1, unsigned(h + 1))
+    d = Signal(width, name=f"{name}_mx")            # a wire: the leaves below read it
+    stage.m.d.comb += d.eq(total)
+    mid = _split_square(stage, d, width.width, middle == "signed", levels - 1, dsp, f"{name}m")
+    return ("node", bits, is_signed, h, SQUARE if middle == "signed" else SQUARE_SUM, low, high, mid)
+
+
 def _shape(tree: Tree) -> Shape:
     """A (sub)tree's product: 2*bits bits, signed if its operands are."""
     return signed(2 * tree[1]) if tree[2] else unsigned(2 * tree[1])
 
 
 def _leaf_product(tree: Tree, dsp: DspSizes) -> Value:
+    if tree[0] == "square":
+        _, bits, is_signed, x = tree
+        return x * x if is_signed else accumulate(square_products(x, bits, dsp))[:2 * bits]
     _, bits, is_signed, x, y = tree
     if is_signed:
         return x * y
@@ -223,10 +326,10 @@ def _leaf_product(tree: Tree, dsp: DspSizes) -> Value:
 
 def _multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str) -> Tree:
     """Stage 2: the DSP products registered; the signs ride."""
-    if tree[0] == "leaf":
+    if tree[0] in ("leaf", "square"):
         return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp), f"{name}_p", _shape(tree)))
     _, bits, is_signed, h, sign, low, high, mid = tree
-    sign = None if sign is None else stage(sign, f"{name}_s")
+    sign = stage(sign, f"{name}_s") if isinstance(sign, Value) else sign
     return ("node", bits, is_signed, h, sign, _multiply(stage, low, dsp, f"{name}0"),
             _multiply(stage, high, dsp, f"{name}2"), _multiply(stage, mid, dsp, f"{name}m"))
 
@@ -239,7 +342,7 @@ def _recombine_leaves(stage: Stager, tree: Tree, name: str) -> Tree:
     if all(t[0] == "product" for t in (low, high, mid)):
         product = _recombine(bits, is_signed, h, sign, low[3], high[3], mid[3])
         return ("product", bits, is_signed, stage(product, f"{name}_z", _shape(tree)))
-    sign = None if sign is None else stage(sign, f"{name}_s")
+    sign = stage(sign, f"{name}_s") if isinstance(sign, Value) else sign
     return ("node", bits, is_signed, h, sign, _recombine_leaves(stage, low, f"{name}0"),
             _recombine_leaves(stage, high, f"{name}2"), _recombine_leaves(stage, mid, f"{name}m"))
 
@@ -260,14 +363,17 @@ def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
     return wire
 
 
-def _recombine(bits: int, is_signed: bool, h: int, sign: Value | None, z0: Value, z2: Value, zm: Value,
+def _recombine(bits: int, is_signed: bool, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
                overlay: Value | None = None, addend: ValueLike | None = None) -> Value:
     """z2 2^(2h) + (z0 + z2 + zm) 2^h + z0 (+ addend), zm signed (sign None) or a magnitude
-    with its sign; the middle sum x0 y1 + x1 y0 is non-negative for unsigned operands, and
+    with its sign, or a square's (x0 -+ x1)^2 (sign SQUARE: z0 + z2 - zm; SQUARE_SUM:
+    zm - z0 - z2); the middle sum x0 y1 + x1 y0 is non-negative for unsigned operands, and
     |x0 y1 + x1 y0| < 2^bits for signed ones."""
     w = bits + 1
     if sign is None:
         middle = (z0 + z2 + zm)[:w]
+    elif isinstance(sign, int):                                      # 2 x0 x1, mod 2^w
+        middle = (z0 + z2 - zm if sign == SQUARE else zm - z0 - z2)[:w]
     else:
         zm = Cat(zm[:w], Const(0, max(0, w - len(zm))))              # mod 2^w
         middle = (z0 + z2 + (zm ^ sign.replicate(w)) + sign)[:w]     # z0 + z2 -+ zm, mod 2^w
@@ -289,10 +395,19 @@ def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: Dsp
     return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name, wires)
 
 
+def karatsuba_square_split(stage: Stager, x: Value, bits: int, dsp: DspSizes, name: str,
+                           levels: int | None = None) -> Tree:
+    """Stage 1 of x^2 (a bits-bit unsigned Value; levels: karatsuba_square_levels(bits, dsp)
+    unless given): the registered tree for `karatsuba_multiply`, as `karatsuba_split`'s. No
+    stage.next()."""
+    levels = karatsuba_square_levels(bits, dsp) if levels is None else levels
+    return _split_square(stage, x, bits, False, levels, dsp, name)
+
+
 def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:
     """x and y as stage 1 registered them (the leaves outside the middles: their digits)."""
-    if tree[0] == "leaf":
-        return tree[3], tree[4]
+    if tree[0] in ("leaf", "square"):
+        return tree[3], tree[-1]
     low, high = tree[5], tree[6]
     (x0, y0), (x1, y1) = karatsuba_operands(low), karatsuba_operands(high)
     return Cat(x0, x1), Cat(y0, y1)

@@ -20,14 +20,24 @@ from collections.abc import Iterable, Sequence
 
 from amaranth.hdl import Cat, Const, Signal, Value, ValueLike
 
-from .dsp import DspSizes, Tree, karatsuba_dsps, karatsuba_multiply, karatsuba_recombine, karatsuba_split, karatsuba_sum
+from .dsp import (
+    DspSizes,
+    Tree,
+    karatsuba_dsps,
+    karatsuba_multiply,
+    karatsuba_recombine,
+    karatsuba_split,
+    karatsuba_square_split,
+    karatsuba_sum,
+)
 from .pipeline import Stager
 
 #: one whole product of a truncated one: (x offset, y offset, bits), x[xo:xo+bits] * y[yo:yo+bits]
 #: at 2^(xo+yo)
 Piece = tuple[int, int, int]
-#: a product of `products`: x, y (Values of at least `bits` bits, or an int constant), bits
-Pair = tuple[Value, "Value | int", int]
+#: a product of `products`: x, y (Values of at least `bits` bits, or an int constant; None:
+#: the square x^2, hw.dsp's square tree), bits
+Pair = tuple[Value, "Value | int | None", int]
 
 
 @functools.cache
@@ -70,13 +80,15 @@ def _slice(v: Value | int, lo: int, bits: int) -> Value | int:
 
 def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
              ride: Iterable[ValueLike] = ()) -> tuple[list[Tree], list[Signal]]:
-    """Karatsuba products x*y side by side: KARATSUBA_STAGES stages of `stage` (this calls
+    """Karatsuba products x*y (x^2 for y None) side by side: KARATSUBA_STAGES stages of `stage` (this calls
     stage.next() after each), the `ride` values registered beside them. Returns the trees
     for `karatsuba_sum` (combinational after the last stage) and the riders."""
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
-    trees = [karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}", wires=True)
+    trees = [karatsuba_square_split(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
+             if y is None else
+             karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}", wires=True)
              for k, (x, y, bits) in enumerate(pairs)]
     riders = carry(ride)
     stage.next()

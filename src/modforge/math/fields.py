@@ -335,36 +335,40 @@ def _barrett_mu(q: int) -> int:
     return (1 << 2 * q.bit_length()) // q
 
 
-def barrett_trace(q: int, x: int) -> Trace:
+def barrett_trace(q: int, x: int, *, lazy: bool = False) -> Trace:
     """Barrett reduction (Barrett 1986; HAC Alg. 14.42 in radix 2), k = bits(q),
     mu = floor(4^k / q): q3 = floor(floor(x / 2^(k-1)) mu / 2^(k+1)), r = x - q3 q.
     For 0 <= x < 4^k (so every x < q^2): 0 <= x - q3 q < 3q, so at most two subtractions;
-    returns r = x mod q, 0 <= r < q."""
+    returns r = x mod q, 0 <= r < q; lazy: one subtraction at most (r - 2q when r >= 2q),
+    0 <= r < 2q."""
     _need(q > 2 and q % 2 == 1, f"Barrett (this model) needs an odd q > 2, got {q}")
     k = q.bit_length()
     _need(0 <= x < 1 << 2 * k, f"Barrett needs 0 <= x < 4^k = 2^{2 * k}")
     r = x - (((x >> (k - 1)) * _barrett_mu(q)) >> (k + 1)) * q
     corr = 0
-    while r >= q:
+    if lazy and r >= 2 * q:
+        r, corr = r - 2 * q, 1
+    while r >= q and not lazy:
         r -= q
         corr += 1
-    assert corr <= 2, "Barrett bound broken"
+    assert corr <= 2 and r < (2 if lazy else 1) * q, "Barrett bound broken"
     return Trace(r, 0, corr)
 
 
-def barrett(q: int, x: int) -> int:
-    """x mod q for 0 <= x < 4^bits(q); see barrett_trace."""
-    return barrett_trace(q, x).r
+def barrett(q: int, x: int, *, lazy: bool = False) -> int:
+    """x mod q for 0 <= x < 4^bits(q) (lazy: r < 2q); see barrett_trace."""
+    return barrett_trace(q, x, lazy=lazy).r
 
 
-def pseudo_mersenne_trace(k: int, c: int, x: int) -> Trace:
+def pseudo_mersenne_trace(k: int, c: int, x: int, *, lazy: bool = False) -> Trace:
     """Reduction modulo q = 2^k - c, 1 <= c, 2 bits(c) < k: while x >= 2^k, x = lo + hi c
     (x = hi 2^k + lo, and 2^k = c mod q); then x < 2^k = q + c < 2q and one conditional
     subtraction ends it. Returns r = x mod q, 0 <= r < q.
     Folds, for 0 <= x < 4^k (so every x < q^2), with b = bits(c): the first leaves
     x < 2^k (c + 1) <= 2^(k+b), the second x < 2^k + c^2 < 2^(k+1), the third x < 2^k
     (as c^2 + c <= 2^k when 2b < k). So at most 3 folds, and 2 when c = 1 (Mersenne);
-    pseudo_mersenne_fold_bound gives the bound for a given x range. Corrections: 0 or 1."""
+    pseudo_mersenne_fold_bound gives the bound for a given x range. Corrections: 0 or 1;
+    lazy: none, r = the folded x < 2^k < 2q."""
     _need(c >= 1 and 2 * c.bit_length() < k, f"pseudo-Mersenne needs 1 <= c and 2 bits(c) < k, got k={k}, c={c}")
     _need(0 <= x < 1 << 2 * k, f"pseudo-Mersenne needs 0 <= x < 4^k = 2^{2 * k}")
     mask, folds = (1 << k) - 1, 0
@@ -372,12 +376,12 @@ def pseudo_mersenne_trace(k: int, c: int, x: int) -> Trace:
         x = (x & mask) + (x >> k) * c
         folds += 1
     q = (1 << k) - c
-    return Trace(x - q, folds, 1) if x >= q else Trace(x, folds, 0)
+    return Trace(x - q, folds, 1) if x >= q and not lazy else Trace(x, folds, 0)
 
 
-def pseudo_mersenne(k: int, c: int, x: int) -> int:
-    """x mod (2^k - c), 0 <= r < q; see pseudo_mersenne_trace."""
-    return pseudo_mersenne_trace(k, c, x).r
+def pseudo_mersenne(k: int, c: int, x: int, *, lazy: bool = False) -> int:
+    """x mod (2^k - c), 0 <= r < q (lazy: r < 2^k); see pseudo_mersenne_trace."""
+    return pseudo_mersenne_trace(k, c, x, lazy=lazy).r
 
 
 def pseudo_mersenne_fold_bound(k: int, c: int, xmax: int) -> int:
@@ -432,18 +436,23 @@ def solinas_bounds(terms: Terms, w: int) -> tuple[int, int]:
     return -(lo // q), hi // q
 
 
-def solinas_trace(terms: Terms, w: int, x: int) -> Trace:
+def solinas_trace(terms: Terms, w: int, x: int, *, lazy: bool = False) -> Trace:
     """The NIST-style Solinas reduction (generalised Mersenne: Solinas 1999, FIPS 186-4
     App. D.2), driven by q's terms: split 0 <= x < 4^k into 2n words a_i of w bits; the
     folded sum s = sum_{j<n} (a_j + sum_{i>=n} a_i m_ij) 2^(w j) (m from solinas_table) is
     congruent to x mod q and lies in [-A q, (B + 1) q) with (A, B) = solinas_bounds; then add
-    or subtract q (corrections) until 0 <= r < q. Returns r = x mod q, 0 <= r < q.
+    or subtract q (corrections) until 0 <= r < q. Returns r = x mod q, 0 <= r < q; lazy:
+    r = (s + A q) mod 2q, 0 <= r < 2q (s + A q - 2 i q for the largest i that leaves it
+    non-negative: every other candidate of the correction, corrections = i + 1).
     folds = 1 (one pass of word additions)."""
     rows, q, k = solinas_table(terms, w), _solinas_q(terms), terms[0][1]
     _need(0 <= x < 1 << 2 * k, f"Solinas needs 0 <= x < 4^k = 2^{2 * k}")
     n, mask = k // w, (1 << w) - 1
     a = [(x >> (w * i)) & mask for i in range(2 * n)]
     s = sum((a[j] + sum(a[n + i] * rows[i][j] for i in range(n))) << (w * j) for j in range(n))
+    if lazy:
+        s += solinas_bounds(terms, w)[0] * q
+        return Trace(s % (2 * q), 1, s // (2 * q) + 1)
     corr = 0
     while s < 0:
         s += q
@@ -454,9 +463,9 @@ def solinas_trace(terms: Terms, w: int, x: int) -> Trace:
     return Trace(s, 1, corr)
 
 
-def solinas(terms: Terms, w: int, x: int) -> int:
-    """x mod q, q = sum of the signed terms, 0 <= r < q; see solinas_trace."""
-    return solinas_trace(terms, w, x).r
+def solinas(terms: Terms, w: int, x: int, *, lazy: bool = False) -> int:
+    """x mod q, q = sum of the signed terms, 0 <= r < q (lazy: r < 2q); see solinas_trace."""
+    return solinas_trace(terms, w, x, lazy=lazy).r
 
 
 def goldilocks_trace(x: int, h: int = 224) -> Trace:

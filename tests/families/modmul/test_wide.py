@@ -1,7 +1,9 @@
 """The wide field multipliers (modmul-field-montgomery, -field-barrett, -pseudo-mersenne,
 -solinas): q by name or value, the errors before generation, the models against Python's
 % for the named primes and random primes of 192 to 521 bits, the latency formulas, the DSP
-counts and design.json's curve name. The hardware against the models: tests/test_conformance.py."""
+counts and design.json's curve name; op=square and output=lazy: models, bounds, stages, and
+their hardware on both simulators (256 bits here, wider in the slow tier). The grids'
+hardware against the models: tests/test_conformance.py."""
 
 import json
 import random
@@ -112,3 +114,137 @@ def test_design_json_names_the_curve(tmp_path):
     info = json.loads((design.directory / "design.json").read_text())
     text = json.dumps(info)
     assert "Curve25519 / Ed25519" in text and "fully reduced, [0, q)" in text and '"latency": 8' in text
+
+
+# --- op=square, output=lazy (issue 37: the squaring specialisation, the lazy output range) ---
+
+#: the stages of output=lazy (montgomery and pseudo-mersenne: one fewer) and the bounds
+LAZY = {("modmul-field-montgomery", "p256"): (12, "q", "2q"),
+        ("modmul-field-barrett", "secp256k1"): (13, "2^k", "2q"),
+        ("modmul-pseudo-mersenne", "secp256k1"): (7, "2^k", "2^k"),
+        ("modmul-pseudo-mersenne", "p521"): (6, "2^k", "2^k"),
+        ("modmul-solinas", "p256"): (6, "2^k", "2q"), ("modmul-solinas", "448"): (6, "2^k", "2q")}
+
+
+@pytest.mark.parametrize("name", ALGS)
+@pytest.mark.parametrize("op, output", [("square", "reduced"), ("mul", "lazy"), ("square", "lazy")])
+def test_square_and_lazy_models(name, op, output):
+    """model = a b F mod q (a^2 F for the squarer), congruent and below the stated bound: < q
+    reduced, < 2q lazy (pseudo-mersenne < 2^k); lazy results at or above q do occur (Barrett:
+    r in [q, 2q) is kept, only r >= 2q loses 2q); the corners include the lazy operands above q."""
+    alg, rng = lookup(name), random.Random(2)
+    for q in moduli():
+        if not applies(name, q):
+            continue
+        p = alg.parse({"q": hex(q), "dsp": "none", "op": op, "output": output})
+        plan, k = alg.derived(p), q.bit_length()
+        bound = {"reduced": q, "lazy": (1 << k) if name == "modmul-pseudo-mersenne" else 2 * q}[output]
+        assert plan.out_bound == bound and alg.result_width(p) == (bound - 1).bit_length()
+        cases = alg.cases(p)
+        assert all(len(c) == (1 if op == "square" else 2) for c in cases)
+        if plan.in_bound > q:
+            assert {q, (1 << k) - 1} <= {c[0] for c in cases}
+        above = 0
+        for ops in cases + [alg.random_operands(p, rng) for _ in range(100)]:
+            a, b = ops[0], ops[-1]
+            c = alg.model(p, *ops)
+            assert 0 <= c < bound and c % q == a * b * alg.scale(p) % q, (name, hex(q), ops)
+            above += c >= q
+        assert above > 0 or output == "reduced", (name, hex(q))
+
+
+def test_lazy_bounds_and_stages():
+    """The lazy formulas (montgomery, pseudo-mersenne: the subtraction's stage gone), the
+    operands' and result's ranges in design.json's words; Montgomery's lazy model refuses an
+    operand >= q (its bound s < 2q needs a b < q 2^k); the squarer's stages are the product's."""
+    for (name, q), (stages, below, result) in LAZY.items():
+        alg = lookup(name)
+        for op in ("mul", "square"):
+            p = alg.parse({"q": q, "output": "lazy", "op": op, "dsp": "none"})
+            plan, info = alg.derived(p), alg.plan(p).info
+            assert plan.latency == plan.cycles == stages and plan.formula.startswith(f"{stages} = "), (name, q)
+            assert "lazy" in plan.formula and info["output_range"] == f"lazy, [0, {result}) (congruent)".replace(
+                "2^k", f"2^{plan.k}")
+            assert info["input_range"] == ("[0, q)" if below == "q" else f"[0, 2^{plan.k})")
+            reduced = alg.derived(alg.parse({"q": q, "op": op, "dsp": "none"}))
+            assert reduced.stages - plan.stages == (1 if name in ("modmul-field-montgomery", "modmul-pseudo-mersenne")
+                                                    else 0)
+    alg = lookup("modmul-field-montgomery")
+    p = alg.parse({"q": "p256", "output": "lazy", "dsp": "none"})
+    q = alg.derived(p).q
+    assert alg.model(p, q - 1, q - 1) < 2 * q
+    with pytest.raises(ValueError, match="below"):
+        alg.model(p, q, 1)
+
+
+def test_square_dsps_and_json(tmp_path):
+    """The squarer's product: its DSPs (hw.dsp's square tree: 81 at 256 bits on 26x17, as
+    the product's; 162 at 381 bits on ECP5, the product 243) in design.json; its payload is
+    a alone; the Montgomery squarer stays in the domain."""
+    alg = lookup("modmul-field-barrett")
+    sq, mul = (alg.derived(alg.parse({"q": "bls12-381", "dsp": "ecp5", "op": op})) for op in ("square", "mul"))
+    assert (sq.multiplications[0][-1], mul.multiplications[0][-1]) == (162, 243)
+    assert sq.multiplications[1:] == mul.multiplications[1:] and sq.stages == mul.stages
+    mont = lookup("modmul-field-montgomery")
+    p = mont.parse({"q": "p256", "op": "square", "output": "lazy", "dsp": "none"})
+    design = generate(mont, p, tmp_path / "d")
+    info = json.loads((design.directory / "design.json").read_text())
+    text = json.dumps(info)
+    assert "A^2*2^-256 mod q" in text and "lazy, [0, 2q)" in text and "a^2 R" in text and '"latency": 12' in text
+    assert [o.name for o in mont.operands(p)] == ["a"] and mont.result_width(p) == 257
+    assert mont.module_name(p).startswith("mf_modmul_field_montgomery_p256_sq_lazy_")
+    assert mont.plan(mont.parse({"q": "p256"})).info.get("op") is None      # the defaults: design.json as before
+
+
+@pytest.mark.parametrize("arg, value, rule", [("op", "cube", "must be mul or square"),
+                                              ("output", "half", "must be reduced or lazy")])
+def test_bad_op_or_output(arg, value, rule):
+    """An unknown op or output: ParameterError naming the algorithm, the argument and the
+    choices. (Every op with every output is a design: none of the four combinations is refused.)"""
+    for name in ALGS:
+        with pytest.raises(ParameterError) as e:
+            lookup(name).parse({"q": "p256" if name != "modmul-pseudo-mersenne" else "25519", arg: value})
+        assert (e.value.algorithm, e.value.argument) == (name, arg) and rule in str(e.value), str(e.value)
+
+
+#: the default tier's hardware runs: every reduction's lazy path and the squarer with the
+#: products left to the tool (a few seconds each), and one Karatsuba square tree (Solinas:
+#: the shortest pipeline around it, about 15 s); the wider primes in the slow tier
+SIM = [("modmul-field-montgomery", {"q": "p256", "op": "square", "output": "lazy", "dsp": "none"}),
+       ("modmul-field-barrett", {"q": "secp256k1", "output": "lazy", "dsp": "none"}),
+       ("modmul-pseudo-mersenne", {"q": "25519", "op": "square", "output": "lazy", "dsp": "none"}),
+       ("modmul-solinas", {"q": "p256", "output": "lazy", "dsp": "none"}),
+       ("modmul-solinas", {"q": "p256", "op": "square"})]
+SIM_SLOW = [("modmul-field-montgomery", {"q": "bls12-381", "op": "square"}),
+            ("modmul-field-montgomery", {"q": "p256", "output": "lazy"}),
+            ("modmul-field-barrett", {"q": "bls12-381", "op": "square", "output": "lazy", "dsp": "ecp5"}),
+            ("modmul-pseudo-mersenne", {"q": "25519", "op": "square"}),
+            ("modmul-pseudo-mersenne", {"q": "p521", "op": "square", "output": "lazy"}),
+            ("modmul-solinas", {"q": "p384", "op": "square", "output": "lazy"})]
+
+
+def verify_both(tmp_path, name, cfg, vectors):
+    from modforge.sim.runners import SIMULATORS
+    from modforge.sim.verify import verify
+    alg = lookup(name)
+    params = alg.parse(cfg)
+    design, results = verify(alg, params, tmp_path, vectors, list(SIMULATORS))
+    for result in results:
+        assert result.ok and result.passed == result.vectors >= vectors, result.log[-3000:]
+        assert result.latency == design.latency == alg.latency(params) and result.initiation_interval == 1
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("name, cfg", SIM, ids=[f"{n}-{'-'.join(c.values())}" for n, c in SIM])
+def test_square_and_lazy_hardware(tmp_path, name, cfg):
+    """The generated Verilog against the model on Verilator and Icarus: the corners (lazy:
+    operands up to 2^k - 1) first, then random operands; the latency the formula states."""
+    verify_both(tmp_path, name, cfg, 500)
+
+
+@pytest.mark.slow
+@pytest.mark.sim
+@pytest.mark.parametrize("name, cfg", SIM_SLOW, ids=[f"{n}-{'-'.join(c.values())}" for n, c in SIM_SLOW])
+def test_square_and_lazy_hardware_wide(tmp_path, name, cfg):
+    """As above, Karatsuba trees at 255 to 521 bits (minutes each)."""
+    verify_both(tmp_path, name, cfg, 1000)

@@ -13,6 +13,25 @@ k = bits(q); result: k bits, fully reduced, in [0, q). Latency: wideplan.py's fo
 (montgomery_word with one k-bit word, barrett, pseudo_mersenne, solinas), each checked
 against Python's %; the hardware is checked against them (tests/test_conformance.py).
 
+op=square: the squarer, one operand a (payload: a alone), result a^2 (times 2^-k for
+Montgomery) as the multiplier's with b = a; its product is hw.dsp's Karatsuba square tree
+(three squares a level, the leaves' symmetric partial products once), the same stages.
+
+output=lazy: the result c < 2q, congruent (`design.json` output_range), the final
+conditional subtraction left out where there is one; the models are math.fields' with
+lazy=True, so the hardware is checked bit-exactly. The bounds (wideplan.bounds):
+- montgomery: a, b < q; x = a b < q^2 < q 2^k, t < 2^k, so s = (x + t q) / 2^k <
+  (q 2^k + 2^k q) / 2^k = 2q: s is the result (one stage fewer). Operands < 2q would give
+  s < 5q, so they stay < q (an operand >= q is refused by the model).
+- barrett: a, b < 2^k (any k-bit value, so x < 4^k: fields.barrett_trace's r = x - q3 q in
+  [0, 3q)); one subtraction (r >= 2q: r - 2q) leaves c < 2q.
+- pseudo-mersenne: a, b < 2^k; the folds (wideplan.fold_widths of (2^k - 1)^2, the same
+  count for every named prime) end below 2^k = q + c <= 2q: that is the result (one stage
+  fewer), c < 2^k.
+- solinas: a, b < 2^k (fields.solinas_bounds holds for x < 4^k: s in [-A q, (B + 1) q));
+  c = (s + A q) mod 2q, the largest of s - j q >= 0 over j = -A, -A + 2, ... (up to B): half
+  the candidates, c < 2q.
+
 Why beside modmul-montgomery and -barrett (Tosun et al.'s Alg 1 and 4, at most 128 bits)
 rather than inside them: those are the paper's seven-stage datapaths (plain-tiled products
 summed in one stage, the paper's DSP counting, beta, reduce_only, plain and formal proofs),
@@ -25,7 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
@@ -48,6 +67,13 @@ class FieldParams:
                         f"or a name: {NAMES}")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + "; every product is a Karatsuba tiling, its levels the fewest "
                                                 "DSPs for the profile")
+    op: Literal["mul", "square"] = param("mul", help="mul: a*b (operands a, b); square: a^2, one operand a (a "
+                                         "Karatsuba square tree: three squares a level, symmetric leaf tiles)")
+    output: Literal["reduced", "lazy"] = param(
+        "reduced", help="reduced: c in [0, q); lazy: c < 2q (pseudo-mersenne: < 2^k), congruent: montgomery and "
+                        "pseudo-mersenne leave out the final subtraction (a stage fewer), barrett one of its two, "
+                        "solinas every other candidate; lazy operands: any k-bit value, but montgomery's must stay "
+                        "< q (its bound needs a b < q 2^k)")
 
 
 class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
@@ -73,17 +99,27 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
                              f"that apply: {apply})", hex(q))
 
     def derive(self, params: FieldParams) -> WidePlan:
-        return plans.derive(self.value(params), self.kind, DSP_PROFILES[params.dsp])
+        return plans.derive(self.value(params), self.kind, DSP_PROFILES[params.dsp], params.op, params.output)
 
     # --- mathematics ------------------------------------------------------------------
     def operands(self, params: FieldParams) -> list[Operand]:
-        return factors(self.derived(params).k)
+        plan = self.derived(params)
+        if plan.in_bound == plan.q and not plan.square:
+            return factors(plan.k)
+        bound = "q" if plan.in_bound == plan.q else f"2^{plan.k}"
+        names = ["a"] if plan.square else ["a", "b"]
+        return [Operand(n, plan.k, "unsigned binary", f"{n} < {bound}") for n in names]
 
     def result(self, params: FieldParams) -> Operand:
-        return Operand("c", self.result_width(params), "unsigned binary", "0 <= c < q")
+        return Operand("c", self.result_width(params), "unsigned binary", f"0 <= c < {self.out_range(params)}")
 
     def result_width(self, params: FieldParams) -> int:
-        return self.derived(params).k
+        return self.derived(params).out_bits
+
+    def out_range(self, params: FieldParams) -> str:
+        """The result's bound: q, 2q (lazy), 2^k (lazy pseudo-mersenne)."""
+        plan = self.derived(params)
+        return {plan.q: "q", 2 * plan.q: "2q"}.get(plan.out_bound, f"2^{plan.k}")
 
     def computes(self, params: FieldParams) -> Computes:
         return Computes("Z_q", self.derived(params).q, defined_by=("q",))
@@ -91,33 +127,43 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
     def congruence(self, params: FieldParams) -> str:
         plan = self.derived(params)
         name = f" ({plan.named.name})" if plan.named else ""
-        return f"C = {plan.factor} mod q, q = {plan.q:#x}{name}, C in [0, q)"
+        return f"C = {plan.factor} mod q, q = {plan.q:#x}{name}, C in [0, {self.out_range(params)})"
 
     def scale(self, params: FieldParams) -> int:
         """model(a, b) == a*b*scale mod q."""
         return self.derived(params).scale
 
     def model(self, params: FieldParams, *operands: int) -> int:
+        """The reduction of a b (op=mul) or a^2 (op=square); an operand outside the design's
+        range (< q; lazy: wideplan.bounds) is refused: the bounds are the proof's premise."""
         plan = self.derived(params)
-        a, b = operands
-        return self.reduce(plan, a * b)
+        if not all(0 <= v < plan.in_bound for v in operands):
+            raise ValueError(f"{self.name}: operands must be below {plan.in_bound:#x}, got {operands}")
+        a = operands[0]
+        return self.reduce(plan, a * (a if plan.square else operands[1]))
 
     def reduce(self, plan: WidePlan, x: int) -> int:
-        """The reduction's model (math.fields) of x = a b."""
+        """The reduction's model (math.fields, lazy when plan.lazy) of x = a b."""
         raise NotImplementedError
 
     def random_operands(self, params: FieldParams, rng: random.Random) -> tuple[int, ...]:
-        q = self.derived(params).q
-        return (rng.randrange(q), rng.randrange(q))
+        plan = self.derived(params)
+        return tuple(rng.randrange(plan.in_bound) for _ in range(1 if plan.square else 2))
 
     def cases(self, params: FieldParams) -> list[tuple[int, ...]]:
         """0, 1, 2, q - 1, q - 2, (q +- 1)/2, operands near 2^(k-1) and 2^(k/2) (x's low half 0:
-        2^(k-1) * 2), pairwise."""
-        q, k = self.derived(params).q, self.derived(params).k
+        2^(k-1) * 2), pairwise (the squarer: each alone); operands up to 2^k (lazy): also q,
+        q + 1, 2^k - 1, 2^k - 2, 2^k - 2^(k/2)."""
+        plan = self.derived(params)
+        q, k = plan.q, plan.k
         h = k // 2
         vals = [0, 1, 2, q - 1, q - 2, (q - 1) // 2, (q + 1) // 2, (1 << (k - 1)) - 1, 1 << (k - 1),
                 (1 << (k - 1)) + 1, (1 << h) - 1, 1 << h, q - (1 << h)]
-        vals = [v for v in dict.fromkeys(vals) if 0 <= v < q]
+        if plan.in_bound > q:
+            vals += [q, q + 1, (1 << k) - 1, (1 << k) - 2, (1 << k) - (1 << h)]
+        vals = [v for v in dict.fromkeys(vals) if 0 <= v < plan.in_bound]
+        if plan.square:
+            return [(a,) for a in vals]
         return [(a, b) for a in vals for b in vals]
 
     # --- hardware ---------------------------------------------------------------------
@@ -132,14 +178,19 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
 
     def tag(self, params: FieldParams) -> str:
         plan = self.derived(params)
-        return plan.named.name.replace("-", "_") if plan.named else f"q{plan.k}"
+        tag = plan.named.name.replace("-", "_") if plan.named else f"q{plan.k}"
+        return tag + ("_sq" if plan.square else "") + ("_lazy" if plan.lazy else "")
 
     def extra_info(self, params: FieldParams) -> dict[str, Any]:
         plan = self.derived(params)
         info: dict[str, Any] = {
             "congruence": self.congruence(params), "q": hex(plan.q), "bits": plan.k, "reduction": plan.kind,
             "forms": [str(f) for f in plan.forms], "latency_formula": plan.formula,
-            "output_range": "fully reduced, [0, q)"}
+            "output_range": f"lazy, [0, {self.out_range(params)}) (congruent)" if plan.lazy else
+                            "fully reduced, [0, q)"}
+        if plan.square or plan.lazy:
+            info.update({"op": "square: a^2" if plan.square else "mul: a b",
+                         "input_range": "[0, q)" if plan.in_bound == plan.q else f"[0, 2^{plan.k})"})
         if plan.named:
             info.update({"named": plan.named.name, "curve": plan.named.curve, "formula": plan.named.formula})
         if plan.scale != 1:
@@ -147,6 +198,10 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
                 "R": hex(pow(plan.scale, -1, plan.q)),
                 "to": f"b = {pow(plan.scale, -2, plan.q):#x} = R^2 mod q: the core returns a R (into the domain)",
                 "from": "b = 1: the core returns a R^-1 (out of the domain)"}
+            if plan.square:
+                info["montgomery_domain"].update({
+                    "to": "by the multiplier (b = R^2 mod q): the squarer stays in the domain, a R -> a^2 R",
+                    "from": "by the multiplier (b = 1)"})
         if plan.gamma is not None:
             info.update({"dsp_profile": f"{plan.gamma[0]}x{plan.gamma[1]}",
                          "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in plan.multiplications],
@@ -166,7 +221,7 @@ class FieldMontgomery(FieldAlgorithm):
     DATAPATH = hw.Montgomery
 
     def reduce(self, plan: WidePlan, x: int) -> int:
-        return F.montgomery_word(plan.q, plan.k, x)
+        return F.montgomery_word(plan.q, plan.k, x, lazy=plan.lazy)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "p256", "dsp": "none"}, {"q": "p256"}]
@@ -184,7 +239,7 @@ class FieldBarrett(FieldAlgorithm):
     DATAPATH = hw.Barrett
 
     def reduce(self, plan: WidePlan, x: int) -> int:
-        return F.barrett(plan.q, x)
+        return F.barrett(plan.q, x, lazy=plan.lazy)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "secp256k1", "dsp": "none"}, {"q": "p256"}]
@@ -202,7 +257,7 @@ class PseudoMersenne(FieldAlgorithm):
     DATAPATH = hw.PseudoMersenne
 
     def reduce(self, plan: WidePlan, x: int) -> int:
-        return F.pseudo_mersenne(plan.k, plan.c, x)
+        return F.pseudo_mersenne(plan.k, plan.c, x, lazy=plan.lazy)
 
     def extra_info(self, params: FieldParams) -> dict[str, Any]:
         plan = self.derived(params)
@@ -227,7 +282,7 @@ class Solinas(FieldAlgorithm):
     DATAPATH = hw.Solinas
 
     def reduce(self, plan: WidePlan, x: int) -> int:
-        return F.solinas(plan.terms, plan.w, x)
+        return F.solinas(plan.terms, plan.w, x, lazy=plan.lazy)
 
     def extra_info(self, params: FieldParams) -> dict[str, Any]:
         plan = self.derived(params)

@@ -5,6 +5,8 @@ final correction; one register stage per step, the stages of wideplan.py's formu
 
 Payload: a in the low k bits, b in the next k bits (a, b < q), k = bits(q); result: k bits,
 in [0, q) (fully reduced). Each datapath's model is math.fields' (bit-exact at the output).
+op=square: a alone, the product a^2 (hw.wide's square tree). output=lazy: the result
+c < 2q (k + 1 bits; pseudo-mersenne: k bits, < 2^k), the bounds of wide.py's docstring.
 """
 
 from __future__ import annotations
@@ -35,20 +37,21 @@ class WideDatapath(Datapath):
         super().__init__(*layouts, plan.stages)
 
     def product(self, stage: Stager, operands: Operands) -> Value:
-        """x = a*b, 2k bits: the Karatsuba stages, then the sum registered."""
-        k = self.k
-        trees, _ = products(stage, [(operands.a, operands.b, k)], self.dsp, "ab")
-        x = stage(karatsuba_sum(stage.m, trees[0], "ab")[:2 * k], "x", 2 * k)   # stage 4: x = a b
+        """x = a*b (a^2: the square tree), 2k bits: the Karatsuba stages, then the sum registered."""
+        k, name = self.k, "aa" if self.plan.square else "ab"
+        trees, _ = products(stage, [(operands.a, None if self.plan.square else operands.b, k)], self.dsp, name)
+        x = stage(karatsuba_sum(stage.m, trees[0], name)[:2 * k], "x", 2 * k)   # stage 4: x = a b
         stage.next()
         return x
 
     def correct(self, stage: Stager, r: Value, most: int = 1) -> Value:
-        """Last stage: r in [0, (most + 1) q) -> r mod q, the conditional subtractions side by side."""
+        """Last stage: r in [0, (most + 1) q) -> r mod q, the conditional subtractions side by
+        side (lazy: that of most q alone, r < 2q, out_bits wide)."""
         out: Value = r
-        for j in range(1, most + 1):
+        for j in [most] if self.plan.lazy else range(1, most + 1):
             d = wire(stage.m, r - j * self.q, f"r_{j}q")
             out = Mux(d[-1], out, d)                              # d >= 0: its sign bit clear
-        c = stage(out[:self.k], "c", self.k)
+        c = stage(out[:self.plan.out_bits], "c", self.plan.out_bits)
         stage.next()
         return c
 
@@ -69,7 +72,7 @@ class Montgomery(WideDatapath):
         tq = karatsuba_sum(m, trees[0], "tq", addend=Cat(Const(0, k), xh))   # t q + (x_h + carry) R
         s = stage(tq[k:2 * k + 1], "s", k + 1)                            # s = (x + t q) / R < 2q
         stage.next()
-        return self.correct(stage, s)
+        return s if self.plan.lazy else self.correct(stage, s)
 
 
 class Barrett(WideDatapath):
@@ -116,7 +119,7 @@ class PseudoMersenne(WideDatapath):
         v = self.product(stage, operands)
         for i, (hi_bits, width) in enumerate(self.plan.folds):
             v = self.fold(stage, v, i, hi_bits, width)
-        return self.correct(stage, v)
+        return v if self.plan.lazy else self.correct(stage, v)                # lazy: v < 2^k
 
 
 class Solinas(WideDatapath):
@@ -141,7 +144,7 @@ class Solinas(WideDatapath):
         return pack(pos), pack(neg)
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
-        q, k = self.q, self.k
+        q = self.q
         x = self.product(stage, operands)
         low, high = F.solinas_bounds(self.plan.terms, self.plan.w)
         pos, neg = self.addends(x)
@@ -152,9 +155,10 @@ class Solinas(WideDatapath):
         s = stage(total, "s", signed(width))                                # s = x + j q, -A <= j <= B
         stage.next()
         out: Value = s + low * q                                            # j = -A: never negative
-        for j in range(-low + 1, high + 1):
+        step = 2 if self.plan.lazy else 1                                   # lazy: (s + A q) mod 2q
+        for j in range(-low + step, high + 1, step):
             cand = wire(m, s - j * q, f"s_{j + low}")
             out = Mux(cand[-1], out, cand)
-        c = stage(out[:k], "c", k)
+        c = stage(out[:self.plan.out_bits], "c", self.plan.out_bits)
         stage.next()
         return c

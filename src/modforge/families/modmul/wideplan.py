@@ -11,6 +11,11 @@ cycles = `stages`:
     pseudo-mersenne                 P + f (f folds, each one shift-add sum; 2f when c is a DSP
                                     product: its partial products, then the sum) + 1
     solinas                         P + 1 (the signed word sum) + 1 (the correction) = 6
+
+op=square: the product a^2 (hw.dsp's square tree), the same stages. output=lazy (c < 2q, the
+final subtraction left out where it is one): montgomery and pseudo-mersenne one stage fewer
+(12; P + f), barrett and solinas the same stages with fewer comparisons (one subtraction of
+two; every other correction candidate).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ...hw.dsp import KARATSUBA_STAGES, dsp_tiles, karatsuba_dsps
+from ...hw.dsp import KARATSUBA_STAGES, dsp_tiles, karatsuba_dsps, karatsuba_square_dsps
 from ...hw.wide import low_product_dsps
 from ...math import fields as F
 from ...registry import Timing
@@ -71,6 +76,14 @@ class WidePlan(Timing):
     c: int = 0                         # pseudo-mersenne: q = 2^k - c
     folds: tuple[tuple[int, int], ...] = ()   # pseudo-mersenne: fold_widths
     shift_add: bool = False            # pseudo-mersenne: c by shift-adds
+    square: bool = False               # op=square: one operand a, the product a^2
+    lazy: bool = False                 # output=lazy: c < out_bound, congruent
+    in_bound: int = 0                  # every operand < in_bound (q; lazy: 2^k, montgomery q)
+    out_bound: int = 0                 # c < out_bound (q; lazy: 2q, pseudo-mersenne 2^k)
+
+    @property
+    def out_bits(self) -> int:
+        return (self.out_bound - 1).bit_length()
 
     @property
     def dsp_total(self) -> int:
@@ -84,50 +97,71 @@ def _dsps(what: str, bits: int, gamma: tuple[int, int] | None, low: bool = False
     return (what, bits, bits, low_product_dsps(bits, gamma) if low else karatsuba_dsps(bits, gamma))
 
 
-def derive(q: int, kind: str, gamma: tuple[int, int] | None) -> WidePlan:
-    """The plan of reduction `kind` for q (checked by the algorithm: q has the form)."""
+def bounds(q: int, kind: str, lazy: bool) -> tuple[int, int]:
+    """(operands' bound, result's bound), both exclusive. Reduced: (q, q). Lazy: the result
+    < 2q (pseudo-mersenne: < 2^k, the folds' bound); the operands any k-bit value (x = a b <
+    4^k, the bound under which math.fields proves barrett's r < 3q, the folds' and solinas'
+    ranges), but montgomery's < q: s = (x + t q) / 2^k < 2q needs x < q 2^k (with a, b < 2q,
+    s < 5q)."""
+    k = q.bit_length()
+    if not lazy:
+        return q, q
+    return (q if kind == "montgomery" else 1 << k), (1 << k if kind == "pseudo-mersenne" else 2 * q)
+
+
+def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", output: str = "reduced") -> WidePlan:
+    """The plan of reduction `kind` for q (checked by the algorithm: q has the form), of a b
+    (op=mul) or a^2 (op=square), fully reduced or lazy (output)."""
     k = q.bit_length()
     named = next((n for n in F.NAMED.values() if n.q == q), None)
     forms = tuple(F.forms(q))
-    product = _dsps("a b (Karatsuba)", k, gamma)
-    common: dict[str, Any] = dict(q=q, k=k, kind=kind, named=named, forms=forms, gamma=gamma)
+    square, lazy = op == "square", output == "lazy"
+    product = ("a^2 (Karatsuba square)", k, k, karatsuba_square_dsps(k, gamma)) if square else \
+        _dsps("a b (Karatsuba)", k, gamma)
+    ab, AB = ("a^2", "A^2") if square else ("a b", "A*B")
+    in_bound, out_bound = bounds(q, kind, lazy)
+    common: dict[str, Any] = dict(q=q, k=k, kind=kind, named=named, forms=forms, gamma=gamma, square=square,
+                                  lazy=lazy, in_bound=in_bound, out_bound=out_bound)
     if kind == "montgomery":
-        stages = PRODUCT_STAGES * 3 + 1
-        return _plan(common, stages, f"{stages} = 4 (a b) + 4 (t = x q' mod 2^{k}, truncated) + 4 ((x + t q) / "
-                     f"2^{k}) + 1 (one conditional subtraction)",
+        stages = PRODUCT_STAGES * 3 + (0 if lazy else 1)
+        last = ", s < 2q: the result (lazy, no subtraction)" if lazy else ") + 1 (one conditional subtraction"
+        return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (t = x q' mod 2^{k}, truncated) + 4 ((x + t q) / "
+                     f"2^{k}{last})",
                      (product, _dsps("t = x q' mod 2^k (low half)", k, gamma, True), _dsps("t q", k, gamma)),
-                     pow(2, -k, q), f"A*B*2^-{k}")
+                     pow(2, -k, q), f"{AB}*2^-{k}")
     if kind == "barrett":
         stages = PRODUCT_STAGES * 3 + 1
-        return _plan(common, stages, f"{stages} = 4 (a b) + 4 (q3 = ((x >> {k - 1}) mu) >> {k + 1}) + 4 "
-                     f"(r = x - q3 q mod 2^{k + 2}, truncated) + 1 (r in [0, 3q): two conditional subtractions "
-                     "in one stage)",
+        last = ("one conditional subtraction of 2q, r < 2q (lazy)" if lazy else
+                "two conditional subtractions in one stage")
+        return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (q3 = ((x >> {k - 1}) mu) >> {k + 1}) + 4 "
+                     f"(r = x - q3 q mod 2^{k + 2}, truncated) + 1 (r in [0, 3q): {last})",
                      (product, _dsps("q3 = (x >> (k-1)) mu", k + 1, gamma),
-                      _dsps("q3 q mod 2^(k+2) (low half)", k + 2, gamma, True)), 1, "A*B")
+                      _dsps("q3 q mod 2^(k+2) (low half)", k + 2, gamma, True)), 1, AB)
     if kind == "pseudo-mersenne":
-        return _pseudo_mersenne(common, product)
+        return _pseudo_mersenne(common, product, ab, AB)
     assert kind == "solinas"
     form = next(f for f in forms if f.name == "solinas")
     stages = PRODUCT_STAGES + 2
-    return _plan(common, stages, f"{stages} = 4 (a b) + 1 (the signed sum of the folded words) + 1 (the "
-                 "correction: the one of s + j q in [0, q))", (product,), 1, "A*B",
-                 terms=form.params["terms"], w=form.params["w"])
+    last = "(s + A q) mod 2q < 2q (lazy): every other candidate s - j q" if lazy else "the one of s + j q in [0, q)"
+    return _plan(common, stages, f"{stages} = 4 ({ab}) + 1 (the signed sum of the folded words) + 1 (the "
+                 f"correction: {last})", (product,), 1, AB, terms=form.params["terms"], w=form.params["w"])
 
 
-def _pseudo_mersenne(common: dict[str, Any], product: tuple[str, int, int, int]) -> WidePlan:
-    q, k, gamma = common["q"], common["k"], common["gamma"]
+def _pseudo_mersenne(common: dict[str, Any], product: tuple[str, int, int, int], ab: str, AB: str) -> WidePlan:
+    q, k, gamma, lazy = common["q"], common["k"], common["gamma"], common["lazy"]
     c = (1 << k) - q
-    folds = tuple(fold_widths(k, c, (q - 1) ** 2))
+    folds = tuple(fold_widths(k, c, (common["in_bound"] - 1) ** 2))
     digits = naf(c)
     shift_add = len(digits) <= SHIFT_ADD_TERMS or gamma is None
     per = 1 if shift_add else 2
-    stages = PRODUCT_STAGES + per * len(folds) + 1
+    stages = PRODUCT_STAGES + per * len(folds) + (0 if lazy else 1)
     how = "one shift-add sum" if shift_add else "the hi c partial products, then the sum"
     mults = [product] + ([] if shift_add else
                          [(f"hi c (fold {i + 1})", h, c.bit_length(), dsp_tiles(h, c.bit_length(), *gamma))
                           for i, (h, _) in enumerate(folds)])
-    return _plan(common, stages, f"{stages} = 4 (a b) + {per * len(folds)} ({len(folds)} folds x = lo + hi c, "
-                 f"each {how}) + 1 (one conditional subtraction)", tuple(mults), 1, "A*B",
+    last = ", x < 2^k: the result (lazy, no subtraction)" if lazy else ") + 1 (one conditional subtraction"
+    return _plan(common, stages, f"{stages} = 4 ({ab}) + {per * len(folds)} ({len(folds)} folds x = lo + hi c, "
+                 f"each {how}{last})", tuple(mults), 1, AB,
                  terms=tuple(digits), c=c, folds=folds, shift_add=shift_add)
 
 
