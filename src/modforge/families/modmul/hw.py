@@ -249,12 +249,13 @@ class K2red(ModmulDatapath):
         return out
 
 
-# --- the shift-add reductions (Alg 6, Alg 7): balanced trees of two-input adders ---------------
+# --- the shift-add reductions (Alg 6, Alg 7): adder trees ordered by arrival ------------------
 
 #: a value with the integers it may take: (value, lo, hi)
 Item = tuple[Value, int, int]
-#: an addend of a sum: (negated, item)
-Term = tuple[bool, Item]
+#: an addend of a sum: (negated, item, arrival: adder delays after the stage's registers, a
+#: barrel shifter counting as one)
+Term = tuple[bool, Item, int]
 
 
 def _shape(lo: int, hi: int) -> Shape:
@@ -264,51 +265,57 @@ def _shape(lo: int, hi: int) -> Shape:
     return signed(max((-lo - 1).bit_length(), hi.bit_length()) + 1)
 
 
-def add_level(m: Module, terms: list[Term], name: str, cap: int | None = None) -> list[Term]:
-    """One level of a balanced adder tree: terms 2k and 2k+1 through one two-input adder (a
-    difference where one is negated; an odd last term passes). Each sum is a wire Yosys keeps,
-    as wide as its range (cap: only needed mod 2^cap): left alone, alumacc merges a chain of
-    additions into one $macc, mapped to LUT full adders, about twice the LUTs of the carry
-    chains (a 5-term 32-bit sum on xcup: 161 LUT against 131)."""
-    out: list[Term] = []
-    for k in range(0, len(terms) - 1, 2):
-        (na, (a, alo, ahi)), (nb, (b, blo, bhi)) = terms[k], terms[k + 1]
-        if na == nb:
-            v, lo, hi = a + b, alo + blo, ahi + bhi
-        elif nb:
-            v, lo, hi = a - b, alo - bhi, ahi - blo
-        else:
-            v, lo, hi = b - a, blo - ahi, bhi - alo
-        wire = Signal(v.shape(), name=f"{name}_{k // 2}", attrs={"keep": 1})    # the adder's own output
-        m.d.comb += wire.eq(v)
-        shape = _shape(lo, hi)
-        if cap is not None and shape.width > cap:
-            shape, lo, hi = unsigned(cap), 0, (1 << cap) - 1
-        read = wire[:shape.width] if shape.width < len(wire) else wire      # the bits the range needs
-        out.append((na and nb, (read.as_signed() if shape.signed else read, lo, hi)))
-    return out + terms[len(terms) - len(terms) % 2:]
+def combine(m: Module, x: Term, y: Term, name: str, cap: int | None = None) -> Term:
+    """x + y through one two-input adder (a difference where one is negated), its sum a wire
+    Yosys keeps: left alone, alumacc merges a chain of additions into one $macc, mapped to LUT
+    full adders, about twice the LUTs of carry chains (a 5-term 32-bit sum on xcup: 161 LUT
+    against 131). Read as wide as the sum's range (cap: only needed mod 2^cap)."""
+    (na, (a, alo, ahi), ta), (nb, (b, blo, bhi), tb) = x, y
+    if na == nb:
+        v, lo, hi = a + b, alo + blo, ahi + bhi
+    elif nb:
+        v, lo, hi = a - b, alo - bhi, ahi - blo
+    else:
+        v, lo, hi = b - a, blo - ahi, bhi - alo
+    wire = Signal(v.shape(), name=name, attrs={"keep": 1})      # the adder's own output
+    m.d.comb += wire.eq(v)
+    shape = _shape(lo, hi)
+    if cap is not None and shape.width > cap:
+        shape, lo, hi = unsigned(cap), 0, (1 << cap) - 1
+    read = wire[:shape.width] if shape.width < len(wire) else wire
+    return na and nb, (read.as_signed() if shape.signed else read, lo, hi), max(ta, tb) + 1
 
 
-def add_tree(m: Module, terms: list[Term], name: str, cap: int | None = None) -> Item:
-    """The sum of the terms, ceil(log2 k) adder levels for k terms (at least one positive)."""
-    level = 0
+def add_tree(m: Module, terms: list[Term], name: str, cap: int | None = None,
+             until: int | None = None) -> list[Term]:
+    """The terms summed by two-input adders, always the two that arrive first (the sum arrives
+    an adder later): the fewest adder levels after the latest arrival (ceil(log2 k) for k
+    terms arriving together), and terms without shifters summed while the shifters work.
+    until: stop before a sum that would arrive later (rho A: the rest after a register stage)."""
+    terms, k = list(terms), 0
     while len(terms) > 1:
-        terms = add_level(m, terms, f"{name}{level}", cap)
-        level += 1
-    negated, item = terms[0]
+        terms.sort(key=lambda term: term[2])
+        first, second = terms[0], terms[1]
+        if until is not None and max(first[2], second[2]) >= until:
+            break
+        terms = terms[2:] + [combine(m, first, second, f"{name}_{k}", cap)]
+        k += 1
+    return terms
+
+
+def tree_sum(m: Module, terms: list[Term], name: str, cap: int | None = None) -> Item:
+    """The sum of the terms (at least one positive), by `add_tree`."""
+    negated, item, _ = add_tree(m, terms, name, cap)[0]
     assert not negated
     return item
 
 
-def register_terms(stage: Stager, terms: list[Term], name: str) -> list[Term]:
-    return [(n, (stage(v, f"{name}_r{k}"), lo, hi)) for k, (n, (v, lo, hi)) in enumerate(terms)]
-
-
 class ShiftDatapath(ModmulDatapath):
     """What Alg 6 and Alg 7 share: v * 2^l_i as shifted wires (constant l_i) or barrel shifters
-    (run-time l_i), the modulus from the shift amounts, the rho A register cut. The sums are
-    balanced adder trees (`add_tree`); rho A registers them after their first level (the
-    shifters and one adder, then the rest), not the shifted terms themselves."""
+    (run-time l_i), the modulus from the shift amounts, the rho A register stage. Each sum is
+    an adder tree by arrival (`add_tree`): rho B, the shifters and the tree in one stage; rho A,
+    a register stage after the shifters (and the sums of the terms without shifters, in parallel
+    with them), then the tree."""
 
     def lmax(self) -> int:
         """The largest shift amount the shifters must take: log q_h - 2 (run-time), else the l_i."""
@@ -317,19 +324,21 @@ class ShiftDatapath(ModmulDatapath):
         assert self.shifts is not None
         return max(v for v in self.shifts if v is not None)
 
-    def shifted(self, v: Value, vmax: int, width: int | None = None) -> tuple[Item, Item, Item | None]:
-        """(v 2^l1, v 2^l2, v 2^l3 or None), each cut to `width` bits if given (then mod 2^width)."""
+    def shifted(self, v: Value, vmax: int, width: int | None = None) -> tuple[Term, Term, Term | None]:
+        """v 2^l1, -v 2^l2 and v 2^l3 (or None) as terms, each cut to `width` bits if given (then
+        mod 2^width); a barrel shifter arrives one adder delay late, a constant shift at once."""
         top = vmax << self.lmax()
         w = width or top.bit_length()
 
-        def one(amount: Value | int) -> Item:
-            return (v << amount)[:w], 0, min(top, (1 << w) - 1)
+        def one(amount: Value | int, negated: bool) -> Term:
+            return negated, ((v << amount)[:w], 0, min(top, (1 << w) - 1)), int(not isinstance(amount, int))
         l1, l2, l3 = self.shift_amounts()
-        return one(l1), one(l2), None if l3 is None else one(l3)
+        return one(l1, False), one(l2, True), None if l3 is None else one(l3, False)
 
     def decode_modulus(self, stage: Stager) -> None:
         """q_m = 2^l1 - 2^l2 [+ 2^l3] (log q_h - 1 bits) from the run-time l_i, registered in place
-        of them: the last stage reads q = 2^(beta-1) + q_m 2^omega + 1 as a concatenation."""
+        of them (their last use was the stage before): the last stage reads q = 2^(beta-1) +
+        q_m 2^omega + 1 as a concatenation."""
         if "l1" not in self.rt:
             return
         l1, l2, l3 = self.shift_amounts()
@@ -338,46 +347,45 @@ class ShiftDatapath(ModmulDatapath):
         qm: Value = ((ones << l2)[:w] & ~(ones << l1)[:w])
         if l3 is not None:
             qm = (qm + (Const(1, w) << l3)[:w])[:w]
-        self.rt = {"qm": stage(qm, "qm", w)}        # (the stage's other fields are not carried on)
+        self.rt = {"qm": stage(qm, "qm", w)}
 
-    def cut(self, stage: Stager, terms: list[Term], name: str, ride: list[Value]) -> tuple[list[Term], list[Value]]:
-        """rho A: the terms and `ride` registered, a stage closed (the run-time fields move)."""
-        terms = register_terms(stage, terms, name)
-        ride = [stage(v, f"{name}_ride{k}") for k, v in enumerate(ride)]
-        self.carry_runtime(stage)
-        stage.next()
-        return terms, ride
+    def sum_stages(self, m: Module, stage: Stager, terms: list[Term], name: str, cap: int | None,
+                   ride: list[Value]) -> tuple[Item, list[Value]]:
+        """The sum of the terms; rho A: the register stage first (the terms and `ride`, the values
+        that travel beside them; the run-time fields move), then the rest of the tree."""
+        if self.rho == "A":
+            terms = add_tree(m, terms, f"{name}a", cap, until=1)
+            terms = [(n, (stage(v, f"{name}_r{k}"), lo, hi), 0) for k, (n, (v, lo, hi), _) in enumerate(terms)]
+            ride = [stage(v, f"{name}_ride{k}") for k, v in enumerate(ride)]
+            self.carry_runtime(stage)
+            stage.next()
+        return tree_sum(m, terms, name, cap), ride
 
 
 class K2redShift(ShiftDatapath):
-    """Alg 7: rho B 5 stages (a*b, a*b, t, t', b), rho A 7 (t and t' each over two: their first
-    adder level, the rest). a*b*2^(-2 omega) mod q."""
+    """Alg 7: rho B 5 stages (a*b, a*b, t, t', b), rho A 7 (t and t' each over two: the shifters,
+    then the tree). a*b*2^(-2 omega) mod q. Each of t = q_h a_l - a_h and t' = q_h t_l - t_h is one
+    tree of (v << (log q_h - 1)) - sub (no shifter: summed beside them), v 2^l1, -v 2^l2 [, v 2^l3]."""
 
-    def qh_minus(self, m: Module, stage: Stager, v: Value, vmax: int, sub: Item, name: str,
-                 cap: int | None) -> Item:
-        """q_h v - sub, q_h = 2^(log q_h - 1) + 2^l1 - 2^l2 [+ 2^l3], as one balanced tree."""
+    def qh_minus(self, m: Module, stage: Stager, v: Value, sub: Item, name: str, cap: int | None) -> Item:
+        """q_h v - sub, v omega bits, q_h = 2^(log q_h - 1) + 2^l1 - 2^l2 [+ 2^l3]."""
+        lq, vmax = self.beta - self.omega, mask(self.omega)
         p1, p2, p3 = self.shifted(v, vmax)
-        lq = self.beta - self.omega
-        terms: list[Term] = [(False, (v << (lq - 1), 0, vmax << (lq - 1))), (False, p1)]
-        terms += [(False, p3), (True, p2)] if p3 is not None else [(True, p2)]
-        terms.append((True, sub))
-        if self.rho == "A":                                 # first level, then a register stage
-            terms, _ = self.cut(stage, add_level(m, terms, f"{name}a", cap), name, [])
-        return add_tree(m, terms, name, cap)
+        terms: list[Term] = [(False, (v << (lq - 1), 0, vmax << (lq - 1)), 0), (True, sub, 0), p1, p2]
+        return self.sum_stages(m, stage, terms + ([p3] if p3 is not None else []), name, cap, [])[0]
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw, om = self.beta, self.omega
         self.start_runtime(operands)
         x = self.product(stage, operands)
         # a_h = x >> omega < 2^(beta + log q_h) for any 2beta-bit x
-        t, tlo, thi = self.qh_minus(m, stage, x[:om], mask(om), (x[om:], 0, mask(2 * bw - om)), "t", None)
+        t, tlo, thi = self.qh_minus(m, stage, x[:om], (x[om:], 0, mask(2 * bw - om)), "t", None)
         t = stage(t, "t")                                                               # t = q_h a_l - a_h
         self.carry_runtime(stage)
         stage.next()
-        th = (t >> om, tlo >> om, thi >> om)
-        t2 = self.qh_minus(m, stage, t[:om], mask(om), th, "t2", bw + 2)
+        t2, _, _ = self.qh_minus(m, stage, t[:om], (t >> om, tlo >> om, thi >> om), "t2", bw + 2)
         self.decode_modulus(stage)
-        t2 = stage(t2[0], "t2", signed(bw + 2))                                         # t' = q_h t_l - t_h in [-q, 2q)
+        t2 = stage(t2, "t2", signed(bw + 2))                                            # t' = q_h t_l - t_h in [-q, 2q)
         stage.next()
         q = self.modulus()
         low, high = t2 + q, t2 - q
@@ -388,7 +396,7 @@ class K2redShift(ShiftDatapath):
 
 class MontgomeryShift(ShiftDatapath):
     """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages (a*b, a*b, t, t', b', b), rho A 8
-    (t and t' each over two: their first adder level, the rest). a*b*2^-beta mod q.
+    (t and t' each over two: the shifters, then the sums). a*b*2^-beta mod q.
     With L = log q_h, q = 2^(beta-1) + q_m 2^omega + 1, A = a_l mod 2^L:
       t = (q - 2) a_l mod 2^beta = ((q_m A + a_l[0] 2^(L-1)) mod 2^L) 2^omega - a_l mod 2^beta
         (L-bit shifters and sums, one beta-bit subtraction);
@@ -396,53 +404,50 @@ class MontgomeryShift(ShiftDatapath):
         t'[beta-1] = Y[L-1] (no 2beta-bit t' is formed);
       b' = a_h + (Y >> L) + c, c = Y[L-1] | a_l[beta-1] (the carry-in);  b = b' - q if b' >= q."""
 
-    def low_product(self, m: Module, stage: Stager, al: Value) -> Value:
-        """t = (q - 2) a_l mod 2^beta: H = Q1 + Q3, G = Q2 + a_l >> omega (mod 2^L, Q_i = A 2^l_i
-        mod 2^L, Q1's top bit XOR a_l[0]: + a_l[0] 2^(L-1)), then t = H 2^omega - (G 2^omega + a_l mod
-        2^omega). rho A: H, G and a_l mod 2^omega registered between."""
+    def low_product(self, m: Module, stage: Stager, al: Value, ride: list[Value]) -> tuple[Value, list[Value]]:
+        """t = (q - 2) a_l mod 2^beta: H = Q1 + Q3, G = Q2 + (a_l >> omega) mod 2^L (Q_i = A 2^l_i
+        mod 2^L; Q1's top bit XOR a_l[0] adds a_l[0] 2^(L-1)), then t = H 2^omega - (G 2^omega +
+        a_l mod 2^omega), one beta-bit subtraction."""
         bw, om = self.beta, self.omega
         lq = bw - om
-        (q1, lo, hi), q2, q3 = self.shifted(al[:lq], mask(lq), lq)
-        q1 = (Cat(q1[:lq - 1], q1[lq - 1] ^ al[0]), lo, hi)
-        hg = add_level(m, [(False, q1), (False, q3)], "h", lq) if q3 is not None else [(False, q1)]
-        hg += add_level(m, [(False, q2), (False, (al[om:], 0, mask(lq)))], "g", lq)
-        low = [al[:om]]
-        if self.rho == "A":
-            hg, low = self.cut(stage, hg, "hg", low)
+        (_, (q1, lo, hi), arrival), q2, q3 = self.shifted(al[:lq], mask(lq), lq)
+        q1t: Term = (False, (Cat(q1[:lq - 1], q1[lq - 1] ^ al[0]), lo, hi), arrival)
+        hg = [combine(m, q1t, q3, "h", lq)] if q3 is not None else [q1t]
+        hg.append(combine(m, (False, q2[1], q2[2]), (False, (al[om:], 0, mask(lq)), 0), "g", lq))
+        if self.rho == "A":         # the register stage: H, G, a_l mod 2^omega and `ride`
+            hg = [(n, (stage(v, f"hg_r{k}"), lo, hi), 0) for k, (n, (v, lo, hi), _) in enumerate(hg)]
+            ride = [stage(v, f"hg_ride{k}") for k, v in enumerate([al[:om], *ride])]
+            self.carry_runtime(stage)
+            stage.next()
+            al, ride = ride[0], ride[1:]
         (h, _, _), (g, _, _) = hg[0][1], hg[1][1]
-        return (Cat(Const(0, om), h[:lq]) - Cat(low[0], g[:lq]))[:bw]
+        return (Cat(Const(0, om), h[:lq]) - Cat(al[:om], g[:lq]))[:bw], ride
 
-    def high_product(self, m: Module, stage: Stager, t: Value) -> Value:
+    def high_product(self, m: Module, stage: Stager, t: Value, ride: list[Value]) -> tuple[Value, list[Value]]:
         """Y[L-1:] (beta + 1 bits), Y = (t >> omega) + t 2^(L-1) + q_m t: E = (t >> omega) +
-        t 2^(L-1) = Cat(t[omega:beta-1], t + t[beta-1]) (an incrementer), the shifted t 2^l_i."""
+        t 2^(L-1) = Cat(t[omega:beta-1], t + t[beta-1]) (an incrementer beside the shifters) and
+        t 2^l1, -t 2^l2 [, t 2^l3], one tree mod 2^(beta + L) (Y < 2^(beta + L))."""
         bw, om = self.beta, self.omega
         lq = bw - om
-        cap = bw + lq                                                   # Y < 2^(beta + L)
         e = Signal(bw + 1, name="e", attrs={"keep": 1})
         m.d.comb += e.eq(t + t[bw - 1])
         p1, p2, p3 = self.shifted(t, mask(bw))
-        terms = [(False, (Cat(t[om:bw - 1], e), 0, (1 << cap) - 1))] + add_level(m, [(False, p1), (True, p2)], "d", cap)
-        terms += [(False, p3)] if p3 is not None else []
-        if self.rho == "A":
-            terms, _ = self.cut(stage, terms, "y", [])
-        y, _, _ = add_tree(m, terms, "y", cap)
-        return y[lq - 1:cap]
+        terms: list[Term] = [p1, p2] + ([p3] if p3 is not None else [])
+        terms.append((False, (Cat(t[om:bw - 1], e), 0, (1 << (bw + lq)) - 1), 1))
+        (y, _, _), ride = self.sum_stages(m, stage, terms, "y", bw + lq, ride)
+        return y[lq - 1:bw + lq], ride
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw = self.beta
         self.start_runtime(operands)
         x = self.product(stage, operands)
-        al, ah = x[:bw], x[bw:]
-        top = al[bw - 1]
-        if self.rho == "A":                              # the stage of t's first level: a_h, a_l[beta-1] ride
-            ah, top = stage(ah, "ah0"), stage(top, "al_top0")
-        t = stage(self.low_product(m, stage, al), "t", bw)                  # t = (q - 2) a_l mod 2^beta
+        t, (ah, top) = self.low_product(m, stage, x[:bw], [x[bw:], x[bw - 1]])
+        t = stage(t, "t", bw)                                                # t = (q - 2) a_l mod 2^beta
         ah, top = stage(ah, "ah"), stage(top, "al_top")
         self.carry_runtime(stage)
         stage.next()
-        if self.rho == "A":
-            ah, top = stage(ah, "ah1"), stage(top, "al_top1")
-        y = stage(self.high_product(m, stage, t), "y", bw + 1)              # Y[L-1:]: t' >> (beta-1)
+        y, (ah, top) = self.high_product(m, stage, t, [ah, top])
+        y = stage(y, "y", bw + 1)                                            # Y[L-1:] = t' >> (beta-1)
         ah, top = stage(ah, "ah2"), stage(top, "al_top2")
         self.carry_runtime(stage)
         stage.next()
