@@ -81,8 +81,7 @@ class ShiftParams:
                        help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
                             "for which q is Proth-2l or Proth-3l)")
     rho: Literal["A", "B"] = param("B", help="pipeline configuration: B (shifts and their sum in one stage), "
-                               "A (a register stage after the shifters and the first adder level, "
-                               "then the rest of the sum)")
+                               "A (a register stage after the shifters, then their adder tree)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")
     shift_input: bool = param(False, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
                                      "and b (barrel shifters): the modulus may change every product; "
