@@ -80,8 +80,8 @@ class ShiftParams:
     logqh: int = param(0, lo=0, hi=MAX_BETA - 1,
                        help="log q_h = beta - omega, beta = q's bit length (0: the smallest "
                             "for which q is Proth-2l or Proth-3l)")
-    rho: Literal["A", "B"] = param("B", help="pipeline configuration: B (shift and add in one stage), "
-                               "A (shifted terms registered, then added)")
+    rho: Literal["A", "B"] = param("B", help="pipeline configuration: B (shifts and their sum in one stage), "
+                               "A (a register stage after the shifters, then their adder tree)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the a*b product only: the reduction has no multiplier)")
     shift_input: bool = param(False, help="1: l1, l2 (and l3 for a Proth-3l q) are run-time inputs beside a "
                                      "and b (barrel shifters): the modulus may change every product; "
@@ -745,7 +745,7 @@ class K2redShift(ShiftAlgorithm):
         return M.k2red_shift(modulus.q, modulus.beta, modulus.omega, modulus.shifts, a, b)
 
     def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
-        return hw.K2red(plan, reduce_only, layouts)
+        return hw.K2redShift(plan, reduce_only, layouts)
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"},

@@ -19,7 +19,7 @@ may have its own modulus.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Mux, Shape, Signal, Value, signed
+from amaranth.hdl import Cat, Const, Module, Mux, Shape, Signal, Value, signed, unsigned
 from amaranth.lib import data
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
@@ -27,9 +27,6 @@ from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, Operands, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 from .plan import ModmulPlan
-
-#: shifted terms of a shift-add sum: (shift, value)
-Terms = list[tuple[int, Value]]
 
 
 class ModmulDatapath(Datapath):
@@ -74,15 +71,12 @@ class ModmulDatapath(Datapath):
         return self.rt["l1"], self.rt["l2"], self.rt.get("l3")
 
     def modulus(self) -> Value | int:
-        """q of the stage being built: the constant, q_h 2^omega + 1, or
-        2^(beta-1) + (2^l1 - 2^l2 [+ 2^l3]) 2^omega + 1."""
+        """q of the stage being built: the constant, q_h 2^omega + 1, or 2^(beta-1) + q_m 2^omega + 1
+        with q_m = 2^l1 - 2^l2 [+ 2^l3] (`ShiftDatapath.decode_modulus`)."""
         if "qh" in self.rt:
             return Cat(Const(1, self.omega), self.rt["qh"])
-        if "l1" in self.rt:
-            l1, l2, l3 = self.shift_amounts()
-            one = Const(1, 1)
-            qh = (one << l1) - (one << l2) + ((one << l3) if l3 is not None else 0)
-            return (Const((1 << (self.beta - 1)) + 1, self.beta) + (qh << self.omega))[:self.beta]
+        if "qm" in self.rt:     # the shift algorithms' q_m, decoded from l1, l2 [, l3] a stage before
+            return Cat(Const(1, self.omega), self.rt["qm"], Const(1, 1))
         return self.q
 
     def product(self, stage: Stager, operands: Operands) -> Value:
@@ -225,33 +219,16 @@ class Wlm(ModmulDatapath):
 
 
 class K2red(ModmulDatapath):
-    """Alg 3 (7 stages) and, with `shifts`, Alg 7 (rho B: 5 stages, rho A: 7 stages).
-    a*b*2^(-2 omega) mod q."""
+    """Alg 3: 7 stages. a*b*2^(-2 omega) mod q."""
 
     def qh_times(self, stage: Stager, v: Value, vw: int, sub: Value, name: str) -> Value:
-        """q_h v - sub, signed: two stages (products, sum) for Alg 3 or rho A, one for rho B."""
-        if self.shifts is None:
-            parts = partial_products(v, vw, self.qh, self.qh_max().bit_length(), self.dsp)
-            pp = register_products(stage, parts, name)                                        # q_h v partial products
-            sub = stage(sub, f"{name}_sub")
-            self.carry_runtime(stage)
-            stage.next()
-            return stage(unsigned_as_signed(accumulate(pp)) - sub, name, self.width_t(name))  # q_h v - sub
-        l1, l2, l3 = self.shift_amounts()
-        if isinstance(l1, int):
-            pos = [(self.beta - 1 - self.omega, v), (l1, v)] + ([(l3, v)] if l3 is not None else [])
-            neg = [(l2, v)]
-        else:  # run-time l_i: barrel shifts
-            pos = [(self.beta - 1 - self.omega, v), (0, v << l1)] + ([(0, v << l3)] if l3 is not None else [])
-            neg = [(0, v << l2)]
-        if self.rho == "A":  # rho A: shifted terms registered
-            pos = [(0, stage(t << s, f"{name}_p{k}")) for k, (s, t) in enumerate(pos)]
-            neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
-            sub = stage(sub, f"{name}_sub")
-            self.carry_runtime(stage)
-            stage.next()
-        total = unsigned_as_signed(accumulate(pos)) - accumulate(neg) - sub
-        return stage(total, name, self.width_t(name))                                         # shift-add sum
+        """q_h v - sub, signed: two stages (partial products, sum)."""
+        parts = partial_products(v, vw, self.qh, self.qh_max().bit_length(), self.dsp)
+        pp = register_products(stage, parts, name)                                        # q_h v partial products
+        sub = stage(sub, f"{name}_sub")
+        self.carry_runtime(stage)
+        stage.next()
+        return stage(unsigned_as_signed(accumulate(pp)) - sub, name, self.width_t(name))  # q_h v - sub
 
     def width_t(self, name: str) -> Shape:
         return signed(2 * self.beta - self.omega + 3) if name == "t" else signed(self.beta + 3)
@@ -272,51 +249,209 @@ class K2red(ModmulDatapath):
         return out
 
 
-class MontgomeryShift(ModmulDatapath):
-    """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages, rho A 8 stages. a*b*2^-beta mod q."""
+# --- the shift-add reductions (Alg 6, Alg 7): adder trees ordered by arrival ------------------
 
-    def terms(self, v: Value) -> tuple[Terms, Terms]:
-        """v * q - v = v * (q - 1) as (positive, negative) shifted terms: (v<<(beta-1)) +
-        ((v<<l1) - (v<<l2) + (v<<l3)) << omega (run-time l_i: barrel shifts, then << omega)."""
+#: a value with the integers it may take: (value, lo, hi)
+Item = tuple[Value, int, int]
+#: an addend of a sum: (negated, item, arrival: adder delays after the stage's registers, a
+#: barrel shifter counting as one)
+Term = tuple[bool, Item, int]
+
+
+def _shape(lo: int, hi: int) -> Shape:
+    """The narrowest shape that holds every integer in [lo, hi]."""
+    if lo >= 0:
+        return unsigned(max(1, hi.bit_length()))
+    return signed(max((-lo - 1).bit_length(), hi.bit_length()) + 1)
+
+
+def combine(m: Module, x: Term, y: Term, name: str, cap: int | None = None) -> Term:
+    """x + y through one two-input adder (a difference where one is negated), its sum a wire
+    Yosys keeps: left alone, alumacc merges a chain of additions into one $macc, mapped to LUT
+    full adders, about twice the LUTs of carry chains (a 5-term 32-bit sum on xcup: 161 LUT
+    against 131). Read as wide as the sum's range (cap: only needed mod 2^cap)."""
+    (na, (a, alo, ahi), ta), (nb, (b, blo, bhi), tb) = x, y
+    if na == nb:
+        v, lo, hi = a + b, alo + blo, ahi + bhi
+    elif nb:
+        v, lo, hi = a - b, alo - bhi, ahi - blo
+    else:
+        v, lo, hi = b - a, blo - ahi, bhi - alo
+    wire = Signal(v.shape(), name=name, attrs={"keep": 1})      # the adder's own output
+    m.d.comb += wire.eq(v)
+    shape = _shape(lo, hi)
+    if cap is not None and shape.width > cap:
+        shape, lo, hi = unsigned(cap), 0, (1 << cap) - 1
+    read = wire[:shape.width] if shape.width < len(wire) else wire
+    return na and nb, (read.as_signed() if shape.signed else read, lo, hi), max(ta, tb) + 1
+
+
+def add_tree(m: Module, terms: list[Term], name: str, cap: int | None = None,
+             until: int | None = None) -> list[Term]:
+    """The terms summed by two-input adders, always the two that arrive first (the sum arrives
+    an adder later): the fewest adder levels after the latest arrival (ceil(log2 k) for k
+    terms arriving together), and terms without shifters summed while the shifters work.
+    until: stop before a sum that would arrive later (rho A: the rest after a register stage)."""
+    terms, k = list(terms), 0
+    while len(terms) > 1:
+        terms.sort(key=lambda term: term[2])
+        first, second = terms[0], terms[1]
+        if until is not None and max(first[2], second[2]) >= until:
+            break
+        terms = terms[2:] + [combine(m, first, second, f"{name}_{k}", cap)]
+        k += 1
+    return terms
+
+
+def tree_sum(m: Module, terms: list[Term], name: str, cap: int | None = None) -> Item:
+    """The sum of the terms (at least one positive), by `add_tree`."""
+    negated, item, _ = add_tree(m, terms, name, cap)[0]
+    assert not negated
+    return item
+
+
+class ShiftDatapath(ModmulDatapath):
+    """What Alg 6 and Alg 7 share: v * 2^l_i as shifted wires (constant l_i) or barrel shifters
+    (run-time l_i), the modulus from the shift amounts, the rho A register stage. Each sum is
+    an adder tree by arrival (`add_tree`): rho B, the shifters and the tree in one stage; rho A,
+    a register stage after the shifters (and the sums of the terms without shifters, in parallel
+    with them), then the tree."""
+
+    def lmax(self) -> int:
+        """The largest shift amount the shifters must take: log q_h - 2 (run-time), else the l_i."""
+        if "l1" in self.rt:
+            return self.beta - self.omega - 2
+        assert self.shifts is not None
+        return max(v for v in self.shifts if v is not None)
+
+    def shifted(self, v: Value, vmax: int, width: int | None = None) -> tuple[Term, Term, Term | None]:
+        """v 2^l1, -v 2^l2 and v 2^l3 (or None) as terms, each cut to `width` bits if given (then
+        mod 2^width); a barrel shifter arrives one adder delay late, a constant shift at once."""
+        top = vmax << self.lmax()
+        w = width or top.bit_length()
+
+        def one(amount: Value | int, negated: bool) -> Term:
+            return negated, ((v << amount)[:w], 0, min(top, (1 << w) - 1)), int(not isinstance(amount, int))
         l1, l2, l3 = self.shift_amounts()
-        bw, om = self.beta, self.omega
-        if isinstance(l1, int):
-            pos = [(bw - 1, v), (l1 + om, v)] + ([(l3 + om, v)] if l3 is not None else [])
-            return pos, [(l2 + om, v)]
-        pos = [(bw - 1, v), (om, v << l1)] + ([(om, v << l3)] if l3 is not None else [])
-        return pos, [(om, v << l2)]
+        return one(l1, False), one(l2, True), None if l3 is None else one(l3, False)
 
-    def shifted(self, stage: Stager, v: Value, name: str) -> tuple[Terms, Terms]:
-        pos, neg = self.terms(v)
-        if self.rho == "A":  # rho A: shifted terms registered
-            pos = [(0, stage(t << s, f"{name}_p{k}")) for k, (s, t) in enumerate(pos)]
-            neg = [(0, stage(t << s, f"{name}_n{k}")) for k, (s, t) in enumerate(neg)]
-        return pos, neg
+    def decode_modulus(self, stage: Stager) -> None:
+        """q_m = 2^l1 - 2^l2 [+ 2^l3] (log q_h - 1 bits) from the run-time l_i, registered in place
+        of them (their last use was the stage before): the last stage reads q = 2^(beta-1) +
+        q_m 2^omega + 1 as a concatenation."""
+        if "l1" not in self.rt:
+            return
+        l1, l2, l3 = self.shift_amounts()
+        w = self.beta - self.omega - 1
+        ones = Const((1 << w) - 1, w)
+        qm: Value = ((ones << l2)[:w] & ~(ones << l1)[:w])
+        if l3 is not None:
+            qm = (qm + (Const(1, w) << l3)[:w])[:w]
+        self.rt = {"qm": stage(qm, "qm", w)}
+
+    def sum_stages(self, m: Module, stage: Stager, terms: list[Term], name: str, cap: int | None,
+                   ride: list[Value]) -> tuple[Item, list[Value]]:
+        """The sum of the terms; rho A: the register stage first (the terms and `ride`, the values
+        that travel beside them; the run-time fields move), then the rest of the tree."""
+        if self.rho == "A":
+            terms = add_tree(m, terms, f"{name}a", cap, until=1)
+            terms = [(n, (stage(v, f"{name}_r{k}"), lo, hi), 0) for k, (n, (v, lo, hi), _) in enumerate(terms)]
+            ride = [stage(v, f"{name}_ride{k}") for k, v in enumerate(ride)]
+            self.carry_runtime(stage)
+            stage.next()
+        return tree_sum(m, terms, name, cap), ride
+
+
+class K2redShift(ShiftDatapath):
+    """Alg 7: rho B 5 stages (a*b, a*b, t, t', b), rho A 7 (t and t' each over two: the shifters,
+    then the tree). a*b*2^(-2 omega) mod q. Each of t = q_h a_l - a_h and t' = q_h t_l - t_h is one
+    tree of (v << (log q_h - 1)) - sub (no shifter: summed beside them), v 2^l1, -v 2^l2 [, v 2^l3]."""
+
+    def qh_minus(self, m: Module, stage: Stager, v: Value, sub: Item, name: str, cap: int | None) -> Item:
+        """q_h v - sub, v omega bits, q_h = 2^(log q_h - 1) + 2^l1 - 2^l2 [+ 2^l3]."""
+        lq, vmax = self.beta - self.omega, mask(self.omega)
+        p1, p2, p3 = self.shifted(v, vmax)
+        terms: list[Term] = [(False, (v << (lq - 1), 0, vmax << (lq - 1)), 0), (True, sub, 0), p1, p2]
+        return self.sum_stages(m, stage, terms + ([p3] if p3 is not None else []), name, cap, [])[0]
+
+    def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
+        bw, om = self.beta, self.omega
+        self.start_runtime(operands)
+        x = self.product(stage, operands)
+        # a_h = x >> omega < 2^(beta + log q_h) for any 2beta-bit x
+        t, tlo, thi = self.qh_minus(m, stage, x[:om], (x[om:], 0, mask(2 * bw - om)), "t", None)
+        t = stage(t, "t")                                                               # t = q_h a_l - a_h
+        self.carry_runtime(stage)
+        stage.next()
+        t2, _, _ = self.qh_minus(m, stage, t[:om], (t >> om, tlo >> om, thi >> om), "t2", bw + 2)
+        self.decode_modulus(stage)
+        t2 = stage(t2, "t2", signed(bw + 2))                                            # t' = q_h t_l - t_h in [-q, 2q)
+        stage.next()
+        q = self.modulus()
+        low, high = t2 + q, t2 - q
+        out = stage(Mux(t2 < 0, low, Mux(high < 0, t2, high)), "b", bw)               # last stage: one correction
+        stage.next()
+        return out
+
+
+class MontgomeryShift(ShiftDatapath):
+    """Alg 6 (line 1 corrected, q' = q - 2): rho B 6 stages (a*b, a*b, t, t', b', b), rho A 8
+    (t and t' each over two: the shifters, then the sums). a*b*2^-beta mod q.
+    With L = log q_h, q = 2^(beta-1) + q_m 2^omega + 1, A = a_l mod 2^L:
+      t = (q - 2) a_l mod 2^beta = ((q_m A + a_l[0] 2^(L-1)) mod 2^L) 2^omega - a_l mod 2^beta
+        (L-bit shifters and sums, one beta-bit subtraction);
+      Y = floor(t q / 2^omega) = (t >> omega) + t 2^(L-1) + q_m t, so t' >> beta = Y >> L and
+        t'[beta-1] = Y[L-1] (no 2beta-bit t' is formed);
+      b' = a_h + (Y >> L) + c, c = Y[L-1] | a_l[beta-1] (the carry-in);  b = b' - q if b' >= q."""
+
+    def low_product(self, m: Module, stage: Stager, al: Value, ride: list[Value]) -> tuple[Value, list[Value]]:
+        """t = (q - 2) a_l mod 2^beta: H = Q1 + Q3, G = Q2 + (a_l >> omega) mod 2^L (Q_i = A 2^l_i
+        mod 2^L; Q1's top bit XOR a_l[0] adds a_l[0] 2^(L-1)), then t = H 2^omega - (G 2^omega +
+        a_l mod 2^omega), one beta-bit subtraction."""
+        bw, om = self.beta, self.omega
+        lq = bw - om
+        (_, (q1, lo, hi), arrival), q2, q3 = self.shifted(al[:lq], mask(lq), lq)
+        q1t: Term = (False, (Cat(q1[:lq - 1], q1[lq - 1] ^ al[0]), lo, hi), arrival)
+        hg = [combine(m, q1t, q3, "h", lq)] if q3 is not None else [q1t]
+        hg.append(combine(m, (False, q2[1], q2[2]), (False, (al[om:], 0, mask(lq)), 0), "g", lq))
+        if self.rho == "A":         # the register stage: H, G, a_l mod 2^omega and `ride`
+            hg = [(n, (stage(v, f"hg_r{k}"), lo, hi), 0) for k, (n, (v, lo, hi), _) in enumerate(hg)]
+            ride = [stage(v, f"hg_ride{k}") for k, v in enumerate([al[:om], *ride])]
+            self.carry_runtime(stage)
+            stage.next()
+            al, ride = ride[0], ride[1:]
+        (h, _, _), (g, _, _) = hg[0][1], hg[1][1]
+        return (Cat(Const(0, om), h[:lq]) - Cat(al[:om], g[:lq]))[:bw], ride
+
+    def high_product(self, m: Module, stage: Stager, t: Value, ride: list[Value]) -> tuple[Value, list[Value]]:
+        """Y[L-1:] (beta + 1 bits), Y = (t >> omega) + t 2^(L-1) + q_m t: E = (t >> omega) +
+        t 2^(L-1) = Cat(t[omega:beta-1], t + t[beta-1]) (an incrementer beside the shifters) and
+        t 2^l1, -t 2^l2 [, t 2^l3], one tree mod 2^(beta + L) (Y < 2^(beta + L))."""
+        bw, om = self.beta, self.omega
+        lq = bw - om
+        e = Signal(bw + 1, name="e", attrs={"keep": 1})
+        m.d.comb += e.eq(t + t[bw - 1])
+        p1, p2, p3 = self.shifted(t, mask(bw))
+        terms: list[Term] = [p1, p2] + ([p3] if p3 is not None else [])
+        terms.append((False, (Cat(t[om:bw - 1], e), 0, (1 << (bw + lq)) - 1), 1))
+        (y, _, _), ride = self.sum_stages(m, stage, terms, "y", bw + lq, ride)
+        return y[lq - 1:bw + lq], ride
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw = self.beta
         self.start_runtime(operands)
         x = self.product(stage, operands)
-        al, ah = x[:bw], x[bw:]
-        pos, neg = self.shifted(stage, al, "t")
-        if self.rho == "A":                                                # rho A stage: shifted terms of a_l
-            al, ah = stage(al, "al"), stage(ah, "ah")
-            self.carry_runtime(stage)
-            stage.next()
-        t = stage((accumulate(pos) - accumulate(neg) - al)[:bw], "t", bw)  # t = (q - 2) a_l mod 2^beta
-        ah, c = stage(ah, "ah"), stage(al[bw - 1], "al_top")
+        t, (ah, top) = self.low_product(m, stage, x[:bw], [x[bw:], x[bw - 1]])
+        t = stage(t, "t", bw)                                                # t = (q - 2) a_l mod 2^beta
+        ah, top = stage(ah, "ah"), stage(top, "al_top")
         self.carry_runtime(stage)
         stage.next()
-        pos, neg = self.shifted(stage, t, "tq")
-        if self.rho == "A":                                                # rho A stage: shifted terms of t
-            t, ah, c = stage(t, "t"), stage(ah, "ah"), stage(c, "al_top")
-            self.carry_runtime(stage)
-            stage.next()
-        tp = stage(accumulate(pos) - accumulate(neg) + t, "tp", 2 * bw)    # t' = t q
-        ah, c = stage(ah, "ah"), stage(c, "al_top")
+        y, (ah, top) = self.high_product(m, stage, t, [ah, top])
+        y = stage(y, "y", bw + 1)                                            # Y[L-1:] = t' >> (beta-1)
+        ah, top = stage(ah, "ah2"), stage(top, "al_top2")
         self.carry_runtime(stage)
         stage.next()
-        b1 = stage(ah + tp[bw:] + (tp[bw - 1] | c), "b1", bw + 1)          # b' = a_h + t'_h + c, < 2q
-        self.carry_runtime(stage)
+        self.decode_modulus(stage)
+        b1 = stage(ah + y[1:] + (y[0] | top), "b1", bw + 1)                 # b' = a_h + t'_h + c, < 2q
         stage.next()
-        return self.correct_sub(stage, b1)                                 # last stage: b
+        return self.correct_sub(stage, b1)                                   # last stage: b

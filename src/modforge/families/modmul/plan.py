@@ -133,15 +133,15 @@ def k2red_shift(mod: Modulus, rho: str) -> Reduction:
     """Alg 7: K2RED with the q_h products as shift-adds (no multiplier in the reduction)."""
     om = mod.omega
     return Reduction(pow(2, -2 * om, mod.q), f"A*B*2^-{2 * om}", 5 if rho == "B" else 7,
-                     "rho B: 5 = a*b (2), t, t', correction; rho A: 7 (shifted terms registered before each sum) "
-                     "(paper: 3 / 5 + product).", rho=rho)
+                     "rho B: 5 = a*b (2), t, t', correction; rho A: 7 (t and t' each over two stages: the shifters "
+                     "and the sums of the terms without them, then the adder tree) (paper: 3 / 5 + product).", rho=rho)
 
 
 def montgomery_shift(mod: Modulus, rho: str) -> Reduction:
     """Alg 6 (q' = q - 2): Montgomery with the products as shift-adds, a*b*2^-beta."""
     return Reduction(pow(2, -mod.beta, mod.q), f"A*B*2^-{mod.beta}", 6 if rho == "B" else 8,
-                     "rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (shifted terms registered before each sum) "
-                     "(paper: 4 / 6 + product).", rho=rho)
+                     "rho B: 6 = a*b (2), t, t', b', b; rho A: 8 (t and t' each over two stages: the shifters "
+                     "and the sums of the terms without them, then the adder tree) (paper: 4 / 6 + product).", rho=rho)
 
 
 # --- the plan -----------------------------------------------------------------------------
