@@ -4,6 +4,10 @@ and the table of a paper's orderings checked on our figures and on the paper's."
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +18,16 @@ def fmt(v, digits: int = 1) -> str:
     if v is None:
         return "-"
     return f"{v:,.{digits}f}" if isinstance(v, float) else f"{v:,}"
+
+
+def synth_json(algorithm: str, *args: str, env: dict | None = None, nice: bool = False) -> dict:
+    """One `modforge synth ALGORITHM ARGS... --json` in a scratch folder: its record (env: the
+    environment to run in; nice: at a lower priority)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "modforge", "synth", algorithm, *args, "--json", "-o", tmp]
+        out = subprocess.run(["nice", "-n", "10", *command] if nice else command, capture_output=True, text=True,
+                             check=True, env=env)
+        return json.loads(out.stdout)
 
 
 def done_records(db: Path) -> list[dict]:

@@ -11,23 +11,16 @@ Each point is `modforge synth <algorithm> n=<n> poly=rft serial=<mode> --target 
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import fmt, run_measured  # noqa: E402
+from _compare import fmt, run_measured, synth_json  # noqa: E402
 from paper_rffiko import ALGS, PAPER_FPGA, SHORT  # noqa: E402
 
 
 def measure(algorithm: str, n: int, serial: str, target: str) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run([sys.executable, "-m", "modforge", "synth", algorithm, f"n={n}", "poly=rft",
-                              f"serial={serial}", "--target", target, "--freq", "300", "--json", "-o", tmp],
-                             capture_output=True, text=True, check=True)
-        return json.loads(out.stdout)
+    return synth_json(algorithm, f"n={n}", "poly=rft", f"serial={serial}", "--target", target, "--freq", "300")
 
 
 def report() -> list[str]:

@@ -15,14 +15,11 @@ synthesis cache).
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import run_measured  # noqa: E402
+from _compare import run_measured, synth_json  # noqa: E402
 from modforge.registry import lookup  # noqa: E402
 
 POINTS = [("modmul-field-montgomery", "p256"), ("modmul-field-barrett", "p256"), ("modmul-solinas", "p256"),
@@ -36,10 +33,7 @@ SQUARE_POINTS = [("modmul-solinas", "p256"), ("modmul-pseudo-mersenne", "secp256
 
 
 def measure(algorithm: str, q: str, *args: str) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run([sys.executable, "-m", "modforge", "synth", algorithm, f"q={q}", *args, "--target",
-                              "xcup", "--json", "-o", tmp], capture_output=True, text=True, check=True)
-        return json.loads(out.stdout)
+    return synth_json(algorithm, f"q={q}", *args, "--target", "xcup")
 
 
 def squares() -> list[str]:

@@ -15,12 +15,14 @@ the commit before the rebuild; `git archive` into a temporary folder), "after" o
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _compare import synth_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ("modmul-montgomery-shift", "modmul-k2red-shift")
@@ -36,12 +38,8 @@ HAND_K2RED = ("32, Proth-3l", "A", 1.35, 90.7, 138.6)   # k2red-shift: ECP5 area
 
 def measure(src: Path, algorithm: str, q: str, logqh: int, rho: str, target: str) -> dict:
     """One `modforge synth` of the reduction alone, run-time shifts, on the source tree `src`."""
-    env = dict(os.environ, PYTHONPATH=str(src))
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(["nice", "-n", "10", sys.executable, "-m", "modforge", "synth", algorithm, f"q={q}",
-                              f"logqh={logqh}", f"rho={rho}", "reduce_only=1", "shift_input=1", "--target", target,
-                              "--json", "-o", tmp], capture_output=True, text=True, check=True, env=env)
-        return json.loads(out.stdout)
+    return synth_json(algorithm, f"q={q}", f"logqh={logqh}", f"rho={rho}", "reduce_only=1", "shift_input=1",
+                      "--target", target, env=dict(os.environ, PYTHONPATH=str(src)), nice=True)
 
 
 def area(r: dict) -> float:

@@ -34,7 +34,7 @@ shift). The stages are the product's (a node carries SQUARE or SQUARE_SUM as its
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from amaranth.hdl import Cat, Const, Module, Shape, Signal, Value, ValueLike, signed, unsigned
@@ -174,16 +174,22 @@ def _cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tupl
     return outer + min(as_signed, as_magnitude), as_signed <= as_magnitude
 
 
-def karatsuba_levels(bits: int, dsp: DspSizes) -> int:
-    """Recursion levels of a bits x bits unsigned product that need the fewest DSPs (the
-    fewest levels among equals: each level costs adders); 0: plain tiling; dsp None: 0."""
+def _fewest_levels(bits: int, dsp: DspSizes, cost: Callable[[int, bool, int, tuple[int, int]], tuple]) -> int:
+    """The recursion levels whose `cost` counts the fewest DSPs (the fewest levels among
+    equals: each level costs adders); dsp None: 0."""
     if dsp is None:
         return 0
     best = 0
     for levels in range(1, max(1, bits.bit_length())):
-        if _cost(bits, False, levels, dsp)[0] < _cost(bits, False, best, dsp)[0]:
+        if cost(bits, False, levels, dsp)[0] < cost(bits, False, best, dsp)[0]:
             best = levels
     return best
+
+
+def karatsuba_levels(bits: int, dsp: DspSizes) -> int:
+    """Recursion levels of a bits x bits unsigned product that need the fewest DSPs (the
+    fewest levels among equals: each level costs adders); 0: plain tiling; dsp None: 0."""
+    return _fewest_levels(bits, dsp, _cost)
 
 
 def karatsuba_dsps(bits: int, dsp: DspSizes) -> int:
@@ -218,13 +224,7 @@ def _square_cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) 
 
 def karatsuba_square_levels(bits: int, dsp: DspSizes) -> int:
     """`karatsuba_levels` of a bits-bit square x^2 (0: the symmetric tiling alone)."""
-    if dsp is None:
-        return 0
-    best = 0
-    for levels in range(1, max(1, bits.bit_length())):
-        if _square_cost(bits, False, levels, dsp)[0] < _square_cost(bits, False, best, dsp)[0]:
-            best = levels
-    return best
+    return _fewest_levels(bits, dsp, _square_cost)
 
 
 def karatsuba_square_dsps(bits: int, dsp: DspSizes) -> int:
