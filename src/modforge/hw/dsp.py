@@ -34,6 +34,7 @@ shift). The stages are the product's (a node carries SQUARE or SQUARE_SUM as its
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
@@ -161,6 +162,7 @@ def _halves(bits: int, is_signed: bool) -> tuple[int, int]:
     return h, (max(h + 1, bits - h) + 1 if is_signed else h + 1)
 
 
+@functools.cache      # pure, and the level search asks the same nodes again and again
 def _cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tuple[int, bool]:
     """(DSPs, the middle signed) of a bits x bits product (signed operands or unsigned) with
     `levels` levels: each middle signed when that needs no more DSPs than its magnitude."""
@@ -205,6 +207,7 @@ SQUARE, SQUARE_SUM = -1, 1
 MIDDLES = ("signed", "sum", "magnitude")
 
 
+@functools.cache
 def _square_cost(bits: int, is_signed: bool, levels: int, dsp: tuple[int, int]) -> tuple[int, str]:
     """`_cost` of a square x^2: three squares a level, the middle (MIDDLES) the square of
     x0 - x1 (signed), of x0 + x1 (an unsigned node's: h + 1 bits) or of |x0 - x1|, the first
