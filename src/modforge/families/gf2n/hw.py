@@ -12,6 +12,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from ...hw.gf2 import const_mul
 from ...hw.iterative import Datapath, Operands
 from ...hw.layout import Layouts
+from ...hw.select import bit_tree
 from .model import mask
 from .plan import Gf2nPlan
 
@@ -23,23 +24,11 @@ def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
     return s
 
 
-def _select(bits: Value, index: Value) -> Value:
-    """bits[index] as a balanced tree of 2:1 multiplexers (log2 levels, no decoder); an index
-    past the end gives some bit."""
-    level = list(bits) or [Const(0, 1)]
-    for k in range(len(index)):
-        if len(level) == 1:
-            break
-        level += [Const(0, 1)] * (len(level) % 2)
-        level = [Mux(index[k], level[i + 1], level[i]) for i in range(0, len(level), 2)]
-    return level[0]
-
-
 def _bit_ahead(m: Module, load: Value, step: Value, index: Value, first: Value, sources: list[Value],
                name: str) -> Signal:
     """A register that holds bit `index` of a serial operand during step `index`: `first` at
     load, then chosen a cycle ahead as the xor of bit index + 1 of every source (registers
-    loaded once; source[1:] indexed by `index`, no adder). One multiplexer tree per source
+    loaded once; source[1:] indexed by `index`, no adder). One multiplexer tree (hw.select) per source
     instead of a shift register's load multiplexer on every bit (a LUT per bit), and the bit
     still leaves a register."""
     bit = Signal(name=name)
@@ -48,7 +37,7 @@ def _bit_ahead(m: Module, load: Value, step: Value, index: Value, first: Value, 
     with m.Elif(step):
         ahead = Const(0, 1)
         for source in sources:                   # index + 1 = len: after the last step, unused
-            ahead = ahead ^ _select(source[1:], index)
+            ahead = ahead ^ bit_tree(index, source[1:])
         m.d.sync += bit.eq(ahead)
     return bit
 
