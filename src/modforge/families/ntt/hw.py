@@ -716,25 +716,33 @@ class _CommandBuild(_Build):
     # --- the sequencer ------------------------------------------------------------------------
     def sequencer(self) -> None:
         """Pass p of the table, cycle c: issue, then wait as the command's schedule says; after
-        its last pass's last write, the command is done (finish)."""
-        m, c, p = self.m, self.c, self.p
+        its last pass's last write, the command is done (finish: a register, loaded from the
+        next state like stepped, since i.ready and a command's start follow it)."""
+        m, c = self.m, self.c
         groups = [self.cp.forward, self.cp.inverse, self.cp.product]
         waits = [w for passes in groups for w in self.cp.waits(passes)]
         lasts = {sum(len(g) for g in groups[:i + 1]) - 1 for i in range(3)}
-        with m.If(self.running), m.Switch(p):
-            for j in sorted(lasts):
-                with m.Case(j):
-                    m.d.comb += self.finish.eq(c == self.table[j].issues + waits[j] - 1)
-                    with m.If(self.finish):
-                        m.d.sync += self.running.eq(0)
+
+        def ends(p_in: Value, c_in: Value) -> Value:
+            """Pass p_in, cycle c_in is a command's last cycle."""
+            last = Signal(name="ends")
+            with m.Switch(p_in):
+                for j in sorted(lasts):
+                    with m.Case(j):
+                        m.d.comb += last.eq(c_in == self.table[j].issues + waits[j] - 1)
+            return last
+        zero = Const(0, len(c))
+        m.d.sync += self.finish.eq(Mux(self.starting, ends(self.first_pass, zero),
+                                       self.running & ~self.finish & ends(*self.runs[:2])))
+        with m.If(self.finish):
+            m.d.sync += self.running.eq(0)
 
         def transition(j: int, c_now: Value, res_now: Value) -> None:
             """Pass j's end: the next pass of the command (after its last, c runs on)."""
             if j not in lasts:
                 with m.If(c_now == self.table[j].issues + waits[j] - 1):
                     m.d.sync += [self.stepped[1].eq(0), self.stepped[0].eq(j + 1)]
-        zero = Const(0, len(c))
-        with m.If(self.starting):                          # a command's start: the state its first pass's cycle 0
+        with m.If(self.starting):                          # a command's start: from its first pass's cycle 0
             self.step(self.table, transition, self.first_pass, zero, self.res)
         with m.Else():
             self.step(self.table, transition, *self.runs)
@@ -742,8 +750,8 @@ class _CommandBuild(_Build):
 
     def issue_start(self) -> None:
         """next_op: the operation the command running issues next (runs), or the first of one
-        starting, from the beat taken (a multiplexer at the end: start comes late, through
-        i.ready from finish)."""
+        starting, from the beat taken (a multiplexer at the end: starting comes late, through
+        i.ready)."""
         m, beat = self.m, self.core.i.payload
         run, begin = ({name: Signal.like(sig, name=f"{x}_{name}") for name, sig in self.next_fields.items()}
                       for x in ("run", "start"))
