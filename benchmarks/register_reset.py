@@ -14,12 +14,11 @@ cache makes re-runs free).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import synth_json  # noqa: E402
+from _compare import geomean, run_measured, synth_json  # noqa: E402
 
 #: (algorithm, q, log q_h, extra parameters): the designs of issue 38's hand-written comparison
 POINTS = [
@@ -57,11 +56,8 @@ def report() -> list[str]:
                     f"| {pair('ff')} | {x['control']['dsp']} | {pair('area')} | {ratio:.3f} | {pair('ff', s)} "
                     f"| {pair('dsp_registers', s)} |")
         print(rows[-1], file=sys.stderr, flush=True)
-    mean = 1.0
-    for r in ratios:
-        mean *= r
     return rows + [
-        "", f"Geometric mean of the area ratio control/all: {mean ** (1 / len(ratios)):.3f}.", "",
+        "", f"Geometric mean of the area ratio control/all: {geomean(ratios):.3f}.", "",
         "Each cell: reset=all / reset=control (the default). area: modforge's LUT-eq, LUT + LUT-RAM/SRL + FF/2 + "
         "100 DSP. SRL: LUTs used as shift registers (SRL16E/SRLC32E), within the area's LUT-RAM term. xc7 DSP "
         "registers packed: the AREG, BREG, MREG, PREG, ... stages inside the DSP48E1 cells (their flip-flops are "
@@ -71,16 +67,5 @@ def report() -> list[str]:
         "the same for both (the option changes no stage)."]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-o", "--out", type=Path)
-    args = ap.parse_args()
-    text = "\n".join(report())
-    print(text)
-    if args.out:
-        args.out.write_text(f"# Datapath registers without reset (issue 38)\n\n{text}\n")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_measured(__doc__, "Datapath registers without reset (issue 38)", report))
