@@ -30,6 +30,13 @@ def synth_json(algorithm: str, *args: str, env: dict | None = None, nice: bool =
         return json.loads(out.stdout)
 
 
+def geomean(values: list[float]) -> float:
+    product = 1.0
+    for v in values:
+        product *= v
+    return product ** (1 / len(values))
+
+
 def done_records(db: Path) -> list[dict]:
     with Store(db) as store:
         return store.rows("status = 'done'")

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import synth_json  # noqa: E402
+from _compare import geomean, synth_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ("modmul-montgomery-shift", "modmul-k2red-shift")
@@ -114,13 +114,6 @@ def report(rev: str) -> list[str]:
         "computed mod 2^(beta+2) (it lies in [-q, 2q)). With run-time shifts, q_m = 2^l1 - 2^l2 [+ 2^l3] is decoded "
         "a stage before the correction and registered; the correction reads q as a concatenation (before: q rebuilt "
         "from l1, l2, l3 in the correction stage, its critical path). Latencies unchanged."]
-
-
-def geomean(values: list[float]) -> float:
-    product = 1.0
-    for v in values:
-        product *= v
-    return product ** (1 / len(values))
 
 
 def main() -> int:

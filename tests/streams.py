@@ -18,7 +18,8 @@ def play(core, script: list[tuple[str, int]], expected_beats: int, rng, cycles: 
             port, payload = script[k] if k < len(script) else (None, 0)
             offer = port is not None and rng.random() < 0.8
             ctx.set(core.i.valid, offer and port == "i")
-            ctx.set(core.cfg.valid, offer and port == "cfg")
+            if hasattr(core, "cfg"):
+                ctx.set(core.cfg.valid, offer and port == "cfg")
             if port is not None:
                 ctx.set(Value.cast(core.i.payload if port == "i" else core.cfg.payload), payload)
             o_ready = rng.random() < 0.7

@@ -11,7 +11,7 @@ from modforge.errors import ToolMissing
 from modforge.synth import TARGETS, Metrics, synthesize as _synthesize
 from modforge.synth.liberty import Table, parse_liberty
 from modforge.synth.metrics import lut_equivalent
-from modforge.synth.yosys import ecp5_device, parse_area, parse_stat
+from modforge.synth.yosys import dsp_registers, ecp5_device, parse_area, parse_stat
 
 from .sim.toy import Toy
 
@@ -137,8 +137,27 @@ def test_xilinx(toy, family):
     assert 10 < m.lut < 300 and m.lut == sum(m.lut_by_size.values())
     assert all(k.startswith("LUT") or k == "INV" for k in m.lut_by_size)
     assert m.carry >= 1  # the 16-bit accumulator adder uses the carry chain
-    assert m.dsp == 0 and m.bram == 0
+    assert m.dsp == 0 and m.bram == 0 and m.dsp_registers == 0 and m.srl == 0
     assert m.area == m.lut + m.ff / 2 and m.fmax_mhz is None
+
+
+def test_dsp_registers_counts_the_stages_packed_into_dsp_cells():
+    """Yosys `dump t:DSP48*`: AREG 1 and BREG 2 and PREG 1'1 are four register stages; the
+    cascade and mode registers are not data registers of the product."""
+    dump = """
+  cell \\DSP48E1 $mul.a
+    parameter \\ACASCREG 1
+    parameter signed \\ADREG 0
+    parameter \\AREG 1
+    parameter \\BREG 2
+    parameter signed \\OPMODEREG 1
+    parameter \\PREG 1'1
+  end
+  cell \\DSP48E1 $mul.b
+    parameter signed \\MREG 0
+  end
+"""
+    assert dsp_registers(dump) == 4 and dsp_registers("") == 0
 
 
 @pytest.mark.synth

@@ -42,6 +42,7 @@ def tools(tmp_path, monkeypatch):
         if out is not None:
             (out / "stat.txt").write_text(STAT)
             (out / "ltp.txt").write_text("length=5\n")
+            (out / "dsp.il").write_text("")      # xc7/xcup: the DSP cells' dump (none)
         else:
             report = cmd[cmd.index("--report") + 1]
             (cwd / report).write_text(json.dumps(REPORT))

@@ -26,7 +26,8 @@ HANDSHAKE = (
 )
 CONFIG_HANDSHAKE = "cfg is a valid/ready stream of configuration words, taken while no operand set is in the core."
 RESET = ("rst: synchronous, active high, at least one cycle; it empties the core (no result is "
-         "presented after it) and returns every run-time register to its generation value")
+         "presented after it) and returns every run-time register to its generation value; datapath "
+         "registers need not take it: o__payload means something only while o__valid is high")
 LATENCY_FROM = ("cycles from the handshake of an input beat to o__valid of its output beat, without "
                 "stalls (a frame: beat k in to beat k out; its first result beat latency cycles after "
                 "its first input beat)")

@@ -1,8 +1,11 @@
 """The generated testbench must fail designs that are wrong, on both simulators."""
 
+import random
+
 import pytest
 
 from modforge.sim.runners import SIMULATORS, simulate
+from modforge.sim.vectors import make_vectors, pack_operands
 from modforge.sim.verify import prepare, verify
 
 from .toy import Toy, ToyFrame
@@ -26,6 +29,17 @@ def test_testbench_catches(tmp_path, simulator, bug):
         assert not result.ok and result.failed >= 1 and result.latency_failures == 0
     else:
         assert not result.ok and result.latency_failures == result.vectors and result.failed == 0
+
+
+def test_vectors_lead_with_a_random_set():
+    """A random operand set comes first, then the corners: a core that gets its first set
+    after reset wrong must not pass on an all-zero corner its registers already hold."""
+    alg = Toy()
+    params = alg.parse({"w": "6", "bug": "none"})
+    ins, _ = make_vectors(alg, params, 3, seed=5)
+    first = alg.random_operands(params, random.Random(5))
+    expected = [first, *list(alg.cases(params))[:2]]
+    assert ins == [pack_operands(alg, params, ops) for ops in expected]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS)

@@ -355,10 +355,11 @@ def print_metrics(design: Design, target: str, m: Metrics) -> None:
         lines.append(f"cells {m.cells}, FF {m.ff}, area {figure(m.cell_area_um2)} um2, "
                      f"critical path {figure(m.critical_path_ns)} ns")
     if m.lut is not None:
-        lutram = f" (+{m.lutram} as LUT RAM/SRL)" if m.lutram else ""
+        lutram = f" (+{m.lutram} as LUT RAM/SRL, {m.srl} SRL)" if m.lutram else ""
+        packed = f" ({m.dsp_registers} register stages inside)" if m.dsp_registers else ""
         stage = "after place and route (nextpnr): LUT4 slots " if routed else ""
         lines.append(f"{stage}LUT {m.lut}{lutram}, FF {figure(m.ff)}, carry {figure(m.carry)}, "
-                     f"DSP {figure(m.dsp)}, BRAM {figure(m.bram)}")
+                     f"DSP {figure(m.dsp)}{packed}, BRAM {figure(m.bram)}")
     unit = f" {m.area_unit}" if m.area_unit else ""
     atp = f"{m.area_time:.4g}{unit} x us" if m.area_time is not None else "-"
     lines.append(f"Fmax {figure(m.fmax_mhz, '{:.1f}')} MHz (asked {figure(m.freq_mhz)}), "

@@ -22,6 +22,11 @@ checks that the stages the datapath closes with `stage.next()` are those it decl
 shells wrap one: `PipelinedCore(datapath)`, `ParallelCore(datapaths, ...)` (lanes side by
 side); hw.butterfly.Butterfly builds one inside its own pipeline.
 
+Reset: only the valid bits reset; the stage registers have none (their initial value 0 at
+configuration), so the tools may build a chain of them as a shift register in LUTs (SRL) and
+pack them into DSP blocks. rst still empties the pipeline (o.valid falls); o.payload means
+something only while o.valid is high. `reset=True` gives every stage register the reset.
+
 Register placement (`Datapath.keep_stages`): a stage marked False keeps its logic but not
 its registers, so it merges with the next one (every value crosses each stage boundary once,
 so dropping one boundary's registers for all values keeps the function); latency = the
@@ -38,6 +43,10 @@ from amaranth.hdl import Cat, Elaboratable, Module, Shape, ShapeLike, Signal, Va
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
+RESET_HELP = ("control: only the control registers (the valid bits) take rst, the datapath's stage registers "
+              "have none (the tools may then build shift registers in LUTs and pack registers into DSP blocks); "
+              "all: every register takes rst")
+
 #: a datapath's operands: a data.View of its input layout (a Value when that is a plain width)
 Operands = Any
 
@@ -45,12 +54,13 @@ Operands = Any
 class Stager:
     """`stage(value, name)` -> a register of the current stage (a wire where `keep` drops the
     stage's registers); `stage.next()` closes the current stage (call it once after each
-    stage's registers, L times in all)."""
+    stage's registers, L times in all); reset: the registers take rst (default: none)."""
 
-    def __init__(self, m: Module, advance: Value, keep: Sequence[bool] | None = None) -> None:
+    def __init__(self, m: Module, advance: Value, keep: Sequence[bool] | None = None, reset: bool = False) -> None:
         self.m = m
         self.advance = advance
         self.keep = keep        # per stage: registered (None: all)
+        self.reset = reset
         self.index = 1          # the stage being built (1-based)
         self.count = 0          # stages closed
 
@@ -61,7 +71,7 @@ class Stager:
             wire = Signal(shape, name=f"s{self.index}_{name}_w")
             self.m.d.comb += wire.eq(value)
             return wire
-        reg = Signal(shape, name=f"s{self.index}_{name}")
+        reg = Signal(shape, name=f"s{self.index}_{name}", reset_less=not self.reset)
         with self.m.If(self.advance):
             self.m.d.sync += reg.eq(value)
         return reg
@@ -113,10 +123,11 @@ def build_stages(datapath: Datapath, m: Module, stage: Stager, operands: Operand
 
 class PipelinedCore(wiring.Component):
     """The stream shell around one Datapath: its layouts the payloads' (the datapath reads the
-    i payload's View), latency = its stages kept, one operand set a cycle."""
+    i payload's View), latency = its stages kept, one operand set a cycle; reset: the stage
+    registers take rst too (default: only the valid bits)."""
 
-    def __init__(self, datapath: Datapath) -> None:
-        self.datapath = datapath
+    def __init__(self, datapath: Datapath, reset: bool = False) -> None:
+        self.datapath, self.reset = datapath, reset
         self.stages = datapath.stages
         self.depth = self.steps = self.latency = datapath.depth
         self.initiation_interval = 1
@@ -136,7 +147,8 @@ class PipelinedCore(wiring.Component):
         with m.If(advance):
             m.d.sync += valid[0].eq(self.i.valid)
             m.d.sync += [valid[k].eq(valid[k - 1]) for k in range(1, self.depth)]
-        result = build_stages(self.datapath, m, Stager(m, advance, self.datapath.keep), self.i.payload)
+        result = build_stages(self.datapath, m, Stager(m, advance, self.datapath.keep, self.reset),
+                              self.i.payload)
         m.d.comb += [self.o.valid.eq(valid[-1]), self.o.payload.eq(result)]
         return m
 
@@ -158,7 +170,7 @@ class Lanes(Datapath):
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         out = []
         for lane, datapath in enumerate(self.datapaths):
-            dp = LaneDatapath(datapath, stage.advance, self.out_lane)
+            dp = LaneDatapath(datapath, stage.advance, self.out_lane, stage.reset)
             m.submodules[f"lane{lane}"] = dp
             m.d.comb += dp.x.eq(operands[lane])
             out.append(dp.y)
@@ -171,20 +183,20 @@ class ParallelCore(PipelinedCore):
     """PipelinedCore around `Lanes(datapaths, out_lane)`: the lanes under one valid chain, its
     payloads their ArrayLayouts. Latency: the lanes' (the first's depth)."""
 
-    def __init__(self, datapaths: Iterable[Datapath], out_lane: ShapeLike) -> None:
-        super().__init__(Lanes(datapaths, out_lane))
+    def __init__(self, datapaths: Iterable[Datapath], out_lane: ShapeLike, reset: bool = False) -> None:
+        super().__init__(Lanes(datapaths, out_lane), reset)
 
 
 class LaneDatapath(Elaboratable):
     """One lane of Lanes: datapath from x (its input layout) to y (its result cut to `out_lane`),
-    its registers moving on `advance`."""
+    its registers moving on `advance` (reset: as Stager's)."""
 
-    def __init__(self, datapath: Datapath, advance: Value, out_lane: ShapeLike) -> None:
-        self.datapath, self.advance = datapath, advance
+    def __init__(self, datapath: Datapath, advance: Value, out_lane: ShapeLike, reset: bool = False) -> None:
+        self.datapath, self.advance, self.reset = datapath, advance, reset
         self.x, self.y = Signal(datapath.in_layout, name="x"), Signal(out_lane, name="y")
 
     def elaborate(self, platform: Any) -> Module:
         m = Module()
-        stager = Stager(m, self.advance, self.datapath.keep)
+        stager = Stager(m, self.advance, self.datapath.keep, self.reset)
         m.d.comb += self.y.eq(build_stages(self.datapath, m, stager, self.x))
         return m

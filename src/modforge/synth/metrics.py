@@ -11,6 +11,11 @@ Keys (None where a target has no such figure):
                              cell types LUT4/CCU2C/... for ecp5)
   lutram                     xc7/xcup: LUTs used as distributed RAM or shift registers
                              (RAM32M16, SRLC32E, ...), not in lut; counted in area
+  srl                        xc7/xcup: of lutram, the LUTs used as shift registers (SRL16E,
+                             SRLC32E): chains of registers without reset
+  dsp_registers              xc7/xcup: the register stages packed into the DSP cells (their
+                             AREG, BREG, CREG, DREG, ADREG, MREG and PREG), not among ff;
+                             Yosys packs registers into DSP48E1 (xc7) only, so xcup has 0
   ff, carry, dsp, bram       flip-flops; CARRY4/CARRY8 (xc*) or CCU2C (ecp5); DSP48E1/E2
                              or MULT18X18D; block RAMs in 36 Kb (xc*) or DP16KD (ecp5)
   gates, gates_by_type, depth    generic: two-input gates and inverters (each
@@ -60,6 +65,8 @@ class Metrics:
     lut: int | None = None
     lut_by_size: dict | None = None
     lutram: int | None = None
+    srl: int | None = None
+    dsp_registers: int | None = None
     ff: int | None = None
     carry: int | None = None
     dsp: int | None = None

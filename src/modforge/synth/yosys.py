@@ -93,6 +93,7 @@ write_json {out}/netlist.json
         return f"""{head}
 synth_xilinx -top {design.top} -family {target} -noiopad
 tee -q -o {out}/stat.txt stat
+tee -q -o {out}/dsp.il dump t:DSP48*
 """
     if target in ECP5_TARGETS:
         return f"""{head}
@@ -140,12 +141,27 @@ XILINX_LUTRAM = {"RAM32X1S": 1, "RAM32X1D": 2, "RAM32M": 4, "RAM32M16": 8, "RAM6
                  "RAM512X1S": 8, "SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1}
 
 
+#: the register stages a DSP48 cell may hold inside (the parameters count them: 0, 1 or 2)
+DSP_REGISTERS = ("AREG", "BREG", "CREG", "DREG", "ADREG", "MREG", "PREG")
+
+
+def dsp_registers(dump: str) -> int:
+    """The register stages packed into the DSP cells (Yosys `dump t:DSP48*`): the sum of
+    their AREG, BREG, ... parameters; each stands for a register of up to 48 bits that is
+    not among the flip-flops."""
+    total = 0
+    for value in re.findall(r"parameter (?:signed )?\\(?:" + "|".join(DSP_REGISTERS) + r") (\S+)", dump):
+        total += int(value.split("'")[1], 2) if "'" in value else int(value)
+    return total
+
+
 def xilinx_counts(cells: dict[str, int]) -> dict:
     luts = {k: v for k, v in cells.items() if re.fullmatch(r"LUT\d", k) or k == "INV"}  # INV: a LUT1
     return {
         "lut": sum(luts.values()),
         "lut_by_size": luts,
         "lutram": sum(XILINX_LUTRAM[k] * v for k, v in cells.items() if k in XILINX_LUTRAM),
+        "srl": sum(v for k, v in cells.items() if k.startswith("SRL")),
         "ff": sum(v for k, v in cells.items() if re.fullmatch(r"FD[RSCP]E(_1)?", k)),
         "carry": sum(v for k, v in cells.items() if k in ("CARRY4", "CARRY8")),
         "dsp": sum(v for k, v in cells.items() if k.startswith("DSP48")),
@@ -220,7 +236,8 @@ def synthesize_cached(design: Design, target: str = "generic", freq_mhz: float |
     rel = f"synth/{target}"
     work = design.directory / rel
     work.mkdir(parents=True, exist_ok=True)
-    for stale in ("stat.txt", "ltp.txt", "netlist.json", "synth.json", "report.json", "yosys.log", "nextpnr.log"):
+    for stale in ("stat.txt", "dsp.il", "ltp.txt", "netlist.json", "synth.json", "report.json", "yosys.log",
+                  "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
     lib_arg = None
     if target == "asic":
@@ -323,6 +340,7 @@ def _read_reports(design: Design, target: str, work: Path, metrics: Metrics) -> 
     elif target in ("xc7", "xcup"):
         for key, value in xilinx_counts(cells).items():
             setattr(metrics, key, value)
+        metrics.dsp_registers = dsp_registers((work / "dsp.il").read_text())
     elif target in ECP5_TARGETS:
         report = json.loads((work / "report.json").read_text())
         for key, value in ecp5_counts(cells, report).items():

@@ -7,7 +7,8 @@ import warnings
 from itertools import pairwise
 
 import pytest
-from amaranth.hdl import UnusedElaboratable
+from amaranth.hdl import ClockDomain, Module, UnusedElaboratable, Value
+from amaranth.sim import Simulator
 
 from modforge.hw.pipeline import Datapath, ParallelCore, PipelinedCore
 from modforge.verilog import to_verilog
@@ -91,6 +92,44 @@ def test_export():
     text = to_verilog(PipelinedCore(Toy(3)), "toy3")
     # a valid bit a stage; the last is the output's (the back end names a register after the port it drives)
     assert "module toy3" in text and "reg s1_valid" in text and "reg s2_valid" in text and "reg o__valid" in text
+
+
+@pytest.mark.parametrize("reset", [False, True])
+def test_reset_empties_the_pipeline_and_clears_stage_registers_only_with_reset(reset):
+    """rst empties the pipeline (o.valid falls) either way; the stage registers keep their
+    values (no reset: the tools may build SRLs) unless reset=True, which clears them."""
+
+    class Spy(Toy):
+        def build(self, m, stage, x):
+            self.first = v = stage(x * 3, "x3", 10)
+            stage.next()
+            v = stage(v, "v", 10)
+            stage.next()
+            return v
+
+    core, seen = PipelinedCore(Spy(2), reset=reset), {}
+    top = Module()
+    top.domains.sync = sync = ClockDomain()
+    top.submodules.core = core
+
+    async def bench(ctx):
+        ctx.set(core.o.ready, 1)
+        ctx.set(core.i.valid, 1)
+        ctx.set(Value.cast(core.i.payload), 7)
+        await ctx.tick()
+        ctx.set(core.i.valid, 0)
+        ctx.set(sync.rst, 1)
+        seen["before"] = ctx.get(core.datapath.first)
+        await ctx.tick()
+        ctx.set(sync.rst, 0)
+        seen["after"], seen["valid"] = ctx.get(core.datapath.first), ctx.get(core.o.valid)
+
+    sim = Simulator(top)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert seen["before"] == 21 and not seen["valid"]
+    assert seen["after"] == (0 if reset else 21)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
 from ...hw.layout import Layouts
-from ...hw.pipeline import Datapath, PipelinedCore
+from ...hw.pipeline import RESET_HELP, Datapath, PipelinedCore
 from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Computes, Operand, layout, param, register
 from . import hw, model as M, plan as plans
@@ -55,6 +55,7 @@ class GenericParams:
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
+    reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +72,7 @@ class NttParams:
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
+    reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,6 +91,7 @@ class ShiftParams:
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
+    reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
 #: the run-time modulus fields (qh_input, shift_input) and what they must hold
@@ -125,6 +128,9 @@ class ModmulParams(Protocol):
 
     @property
     def pipeline(self) -> str: ...
+
+    @property
+    def reset(self) -> str: ...
 
 
 class QhParams(ModmulParams, Protocol):
@@ -300,7 +306,7 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: P) -> PipelinedCore:
-        return PipelinedCore(self.datapath(params))
+        return PipelinedCore(self.datapath(params), reset=params.reset == "all")
 
     def datapath(self, params: P) -> Datapath:
         """The pipelined datapath (a plain builder, hw.pipeline.Datapath, its payloads the

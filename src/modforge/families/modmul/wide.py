@@ -48,7 +48,7 @@ from typing import Any, ClassVar, Literal
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
-from ...hw.pipeline import PipelinedCore
+from ...hw.pipeline import RESET_HELP, PipelinedCore
 from ...math import fields as F
 from ...registry import Algorithm, Computes, Operand, param, register
 from . import widehw as hw, wideplan as plans
@@ -74,6 +74,7 @@ class FieldParams:
                         "pseudo-mersenne leave out the final subtraction (a stage fewer), barrett one of its two, "
                         "solinas every other candidate; lazy operands: any k-bit value, but montgomery's must stay "
                         "< q (its bound needs a b < q 2^k)")
+    reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
 class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
@@ -168,7 +169,7 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
 
     # --- hardware ---------------------------------------------------------------------
     def build(self, params: FieldParams) -> PipelinedCore:
-        return PipelinedCore(self.datapath(params))
+        return PipelinedCore(self.datapath(params), reset=params.reset == "all")
 
     def datapath(self, params: FieldParams) -> hw.WideDatapath:
         streams = self.plan(params)

@@ -10,7 +10,9 @@ they take turns. Two (ping-pong): IO fills one while COMPUTE works on the other,
 frame starts loading R cycles before the transform running ends, so the next starts right
 after it (II = C) and every frame waits alike (constant latency). One operation issued in
 cycle c flows:
-  c        read addresses to the banks and ROMs (synchronous read)
+  c-1      decided from the controller's next state (p_next, c_next: the pass addressing of
+           plan.issue), its fields and the memories' read addresses registered
+  c        read addresses to the banks and ROMs (synchronous read), straight from registers
   c+1      rows and twiddles routed to the units; butterfly input stage
   c+2 ..   the reduction's mul_depth stages, then the butterfly output stage
   c+D      the results are written back in place, D = mul_depth + 3
@@ -200,8 +202,6 @@ class _Build:
             "res": range(K), "buf": range(B), "valid": 1, "gs": 1, "two": 1, "wset": 1, "lo_src": 2,
             "hi_src": 1, "lo_bank": 1, "hi_bank": 1, "lo_addr": abits, "hi_addr": abits,
             "route": range(self.BASE + 1 if self.basecase else self.MULX), "s_src": 2})
-        self.tw_shared_addr = Signal(range(max(2, plan.k * plan.shared_len)), name="tw_shared_addr")
-        self.tw_lane_addr = Signal(range(max(2, plan.k * plan.lane_len)), name="tw_lane_addr")
         # buffer x: busy[x] from its last beat in to the end of its transform, full[x] from
         # then until its result has been read out
         self.busy, self.full = Signal(B, name="busy"), Signal(B, name="full")
@@ -210,8 +210,7 @@ class _Build:
         self.pending = Signal(name="pending")               # a loaded frame waits for COMPUTE (B = 2)
         self.ld = FrameCounter(R, K, "ld")                  # the next beat in
         self.ul = FrameCounter(R, K, "ul")                  # the next row out
-        self.p = Signal(range(max(2, len(plan.passes))), name="p")
-        self.c = Signal(range(max(ps.issues for ps in plan.passes) + self.D), name="c")
+        self.controller(plan.passes)
         self.elapsed = Signal(range(plan.cycles), name="elapsed")   # of the transform running
         self.ahead, self.late, self.mid = (Signal(name=x) for x in ("ahead", "late", "mid"))
 
@@ -278,29 +277,104 @@ class _Build:
         self.m.d.sync += reg.eq(x)
         return reg
 
+    def registered(self, x: Value, like: Value, name: str) -> Signal:
+        """x one cycle later, in a register shaped like `like` (a read port's address)."""
+        reg = Signal.like(like, name=name)
+        self.m.d.sync += reg.eq(x)
+        return reg
+
+    # --- the pass counters, one cycle ahead -------------------------------------------------
+    def controller(self, table: tuple[Pass, ...]) -> None:
+        """Pass p (of table), cycle c and the residue: registers; `stepped`, registers holding
+        where one more running cycle takes them (step: a pass's end, the next residue), so
+        that their next values come from registers through a multiplexer: `runs` (they hold,
+        or while running take stepped) or a command's start (`nexts`, the values they take).
+        `next_op`: the fields of the operation issued next cycle (issue_ahead), which op takes
+        registered: the pass addressing (plan.issue) runs a cycle early and the RAMs' read
+        addresses come from registers (the counters and issue's logic before the RAMs were
+        the cores' critical path, issue 38)."""
+        m, plan = self.m, self.plan
+        self.p = Signal(range(max(2, len(table))), name="p")
+        self.c = Signal(range(max(ps.issues for ps in table) + self.D), name="c")
+        state = (self.p, self.c, self.res)
+        self.stepped = tuple(Signal.like(x, name=f"{x.name}_step") for x in state)
+        self.runs = tuple(Signal.like(x, name=f"{x.name}_run") for x in state)
+        self.p_next, self.c_next, self.res_next = nexts = tuple(Signal.like(x, name=f"{x.name}_next") for x in state)
+        m.d.comb += [run.eq(x) for run, x in zip(self.runs, state, strict=True)]
+        with m.If(self.running):
+            m.d.comb += [run.eq(st) for run, st in zip(self.runs, self.stepped, strict=True)]
+        m.d.comb += [nx.eq(run) for nx, run in zip(nexts, self.runs, strict=True)]
+        m.d.sync += [x.eq(nx) for nx, x in zip(nexts, state, strict=True)]
+        self.next_op = DelayLine(m, {name: sig.shape() for name, sig in self.op.now.items()
+                                     if name not in ("res", "buf")}, "next")
+        self.tw_shared_addr = Signal(range(max(2, plan.k * plan.shared_len)), name="tw_shared_addr")
+        self.tw_lane_addr = Signal(range(max(2, plan.k * plan.lane_len)), name="tw_lane_addr")
+        self.next_fields = {**self.next_op.now, "tw_shared": self.tw_shared_addr, "tw_lane": self.tw_lane_addr}
+
+    def step(self, table: tuple[Pass, ...], transition: Callable[[int, Value, Value], None],
+             p: Value, c: Value, res: Value) -> None:
+        """stepped <= one running cycle after state (p, c, res): c + 1, or pass j's end as
+        transition(j, c, res) says (it assigns stepped)."""
+        m = self.m
+        m.d.sync += [st.eq(x) for st, x in zip(self.stepped, (p, c + 1, res), strict=True)]
+        with m.Switch(p):
+            for j in range(len(table)):
+                with m.Case(j):
+                    transition(j, c, res)
+
+    def issue_ahead(self, table: tuple[Pass, ...], op_of: Callable[[Pass, dict[str, Signal], Value], None],
+                    out: dict[str, Signal], p: Value, c: Value) -> None:
+        """The fields of the operation of pass p, cycle c into out (op_of(ps, out, c): the fields
+        of pass ps's operation in cycle c)."""
+        with self.m.Switch(p):
+            for j, ps in enumerate(table):
+                with self.m.Case(j):
+                    op_of(ps, out, c)
+
+    def issue_next(self) -> None:
+        """While running, op is next_op of the cycle before, registered."""
+        issued = {name: self.next_op.at(name, 1) for name in self.next_op.now}   # outside the If: no enable
+        with self.m.If(self.running):
+            self.m.d.comb += [self.op[name].eq(reg) for name, reg in issued.items()]
+
+    def rom_addresses(self) -> None:
+        """The twiddle ROMs' addresses, registered from the next operation's: residue j's
+        words at j len."""
+        m, res = self.m, self.res_next
+        if self.shared is not None:
+            addr = self.tw_shared_addr + res * self.plan.shared_len
+            m.d.comb += self.shared.addr.eq(self.registered(addr, self.shared.addr, "tw_shared_raddr"))
+        if self.lanes is not None:
+            addr = self.registered(self.tw_lane_addr + res * self.plan.lane_len, self.lanes[0].addr,
+                                   "tw_lane_raddr")
+            m.d.comb += [port.addr.eq(addr) for port in self.lanes]
+
     # --- COMPUTE: the pass controller -----------------------------------------------------
     def passes(self) -> None:
         """Pass p, cycle c: issue while c < issues, then wait as scheduled (the last pass of
         the last residue: drain D cycles; of another residue: none)."""
-        m, c, elapsed = self.m, self.c, self.elapsed
+        m, elapsed, last = self.m, self.elapsed, len(self.plan.passes) - 1
         C = self.plan.cycles
         self.finish = Signal(name="finish")               # the transform's last cycle
         with m.If(self.running):
-            m.d.sync += [c.eq(c + 1), elapsed.eq(elapsed + 1), self.late.eq(elapsed >= C - self.K * self.R - 1)]
-            with m.Switch(self.p):
-                for j, ps in enumerate(self.plan.passes):
-                    with m.Case(j):
-                        self.pass_op(ps)
-                        self.next_pass(j)
+            m.d.sync += [elapsed.eq(elapsed + 1), self.late.eq(elapsed >= C - self.K * self.R - 1)]
+            with m.If(self.p == last):
+                m.d.comb += self.finish.eq((self.res == self.K - 1) & self.after(self.D, last, self.c))
+            with m.If(self.finish):                      # the counters: step's
+                m.d.sync += [self.running.eq(0), self.busy.bit_select(self.cb, 1).eq(0),
+                             self.full.bit_select(self.cb, 1).eq(1)]
+        self.step(self.plan.passes, self.next_pass, *self.runs)
+        self.issue_ahead(self.plan.passes, self.pass_op, self.next_fields, self.p_next, self.c_next)
+        self.issue_next()
 
-    def after(self, last: int, j: int) -> Value:
+    def after(self, last: int, j: int, c: Value) -> Value:
         """Cycle c of pass j once it has issued and waited `last` cycles: go on."""
-        return self.c == self.plan.passes[j].issues + last - 1
+        return c == self.plan.passes[j].issues + last - 1
 
-    def pass_op(self, ps: Pass) -> None:
-        """The operation cycle c of pass ps issues: the rows it reads (and writes), their
-        route to the units and the twiddle source."""
-        m, op, c = self.m, self.op, self.c
+    def pass_op(self, ps: Pass, op: dict[str, Signal], c: Value) -> None:
+        """The operation cycle c of pass ps issues, into op (next_fields'): the rows it reads
+        (and writes), their route to the units and the twiddle source."""
+        m = self.m
         it = issue(ps, c, self.R, self.P)
         valid = c < ps.issues
         m.d.comb += [op["valid"].eq(valid), op["lo_bank"].eq(it.lo_bank), op["hi_bank"].eq(it.hi_bank),
@@ -311,7 +385,7 @@ class _Build:
         elif ps.kind in ("products", "basecase"):
             lo_set, hi_set, w_set = operand_sets(ps, c, self.P)
             m.d.comb += [op["lo_src"].eq(lo_set), op["hi_src"].eq(hi_set), op["wset"].eq(w_set)]
-            self.base_case_op(ps, valid, it.tw_addr)
+            self.base_case_op(ps, op, c, Mux(valid, it.tw_addr, 0))
         elif ps.kind == "scale":
             m.d.comb += [op["lo_src"].eq(SRC_B), op["wset"].eq(1), op["route"].eq(MUL), op["s_src"].eq(S_CONST)]
         else:
@@ -319,35 +393,34 @@ class _Build:
                          op["wset"].eq(ps.bank_set), op["two"].eq(1), op["gs"].eq(ps.inverse)]
             if ps.kind == "pair":
                 m.d.comb += [op["route"].eq(PAIR), op["s_src"].eq(S_SHARED),
-                             self.tw_shared_addr.eq(Mux(valid, it.tw_addr, 0))]
+                             op["tw_shared"].eq(Mux(valid, it.tw_addr, 0))]
             else:
                 m.d.comb += [op["route"].eq(ROW0 + log2(ps.t)), op["s_src"].eq(S_LANE),
-                             self.tw_lane_addr.eq(Mux(valid, it.tw_addr, 0))]
+                             op["tw_lane"].eq(Mux(valid, it.tw_addr, 0))]
 
-    def base_case_op(self, ps: Pass, valid: Value, tw_addr: Value) -> None:
+    def base_case_op(self, ps: Pass, op: dict[str, Signal], c: Value, tw_addr: Value) -> None:
         """The products or basecase pass's route and factor. products: even c a_l b_l (MUL),
         odd c a_(l^1) b_l (MULX); P = 1 a product a cycle (MUL). basecase: BASE, P = 1 one
         CT butterfly on the two words read (PAIR, only lo written); s from the lane ROMs."""
-        m, op, c = self.m, self.op, self.c
+        m = self.m
         if ps.kind == "products":
             m.d.comb += [op["route"].eq(MUL if self.P == 1 else Mux(c[0], self.MULX, MUL)), op["s_src"].eq(S_HI)]
             return
         m.d.comb += [op["route"].eq(PAIR if self.P == 1 else self.BASE), op["s_src"].eq(S_LANE),
-                     self.tw_lane_addr.eq(Mux(valid, tw_addr, 0))]
+                     op["tw_lane"].eq(tw_addr)]
 
-    def next_pass(self, j: int) -> None:
-        """At pass j's end: the next pass, the next residue, or the frame done (to be read out)."""
-        m, c, p, res, K = self.m, self.c, self.p, self.res, self.K
+    def next_pass(self, j: int, c_now: Value, res_now: Value) -> None:
+        """At pass j's end (cycle c_now of residue res_now; into stepped): the next pass, the
+        next residue, or after the frame's last drain pass 0 of residue 0 (where a frame starts)."""
+        m, (p, c, res), K = self.m, self.stepped, self.K
         if j < len(self.plan.passes) - 1:
-            with m.If(self.after(self.plan.waits[j], j)):
+            with m.If(self.after(self.plan.waits[j], j, c_now)):
                 m.d.sync += [c.eq(0), p.eq(j + 1)]
             return
-        m.d.comb += self.finish.eq((res == K - 1) & self.after(self.D, j))
-        with m.If(self.finish):
-            m.d.sync += [c.eq(0), p.eq(0), res.eq(0), self.running.eq(0),
-                         self.busy.bit_select(self.cb, 1).eq(0), self.full.bit_select(self.cb, 1).eq(1)]
-        with m.Elif((res != K - 1) & self.after(0, j)):
-            m.d.sync += [c.eq(0), p.eq(0), res.eq(res + 1)]
+        with m.If((res_now == K - 1) & self.after(self.D, j, c_now)):
+            m.d.sync += [c.eq(0), p.eq(0), res.eq(0)]
+        with m.Elif((res_now != K - 1) & self.after(0, j, c_now)):
+            m.d.sync += [c.eq(0), p.eq(0), res.eq(res_now + 1)]
 
     def start(self) -> None:
         """Start a transform on a loaded buffer: the one just loaded, or the one waiting."""
@@ -360,20 +433,18 @@ class _Build:
 
     # --- routes -----------------------------------------------------------------------------
     def read_addresses(self) -> None:
-        """Cycle c: the banks read the operation's rows, set 0 the read-out's row while a
-        result sits in the buffer; the ROMs residue j's words at j len."""
-        m, op, res, ul = self.m, self.op, self.res, self.ul
-        for x, st, b, rd, _ in self.banks.ports():
-            lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
-            addr, j = Mux(lo_here, op["lo_addr"], op["hi_addr"]), res
+        """Cycle c: the banks read the operation's rows (their addresses registered from
+        next_op's), set 0 the read-out's row while a result sits in the buffer; the ROMs."""
+        m, nx, banks, ul = self.m, self.next_op, self.banks, self.ul
+        for x, st, b, rd, _ in banks.ports():
+            lo_here = (nx["lo_src"] == st) & (nx["lo_bank"] == b)
+            addr = self.registered(banks.address(Mux(lo_here, nx["lo_addr"], nx["hi_addr"]), self.res_next),
+                                   rd.addr, f"raddr{x}_{st}_{b}")
             if st == 0:                                    # the read-out
                 here = (self.ub == x) & self.full[x]
-                addr, j = Mux(here, ul.k >> 1, addr), Mux(here, ul.res, res)
-            m.d.comb += rd.addr.eq(self.banks.address(addr, j))
-        if self.shared is not None:
-            m.d.comb += self.shared.addr.eq(self.tw_shared_addr + res * self.plan.shared_len)
-        for port in self.lanes or []:
-            m.d.comb += port.addr.eq(self.tw_lane_addr + res * self.plan.lane_len)
+                addr = Mux(here, banks.address(ul.k >> 1, ul.res), addr)
+            m.d.comb += rd.addr.eq(addr)
+        self.rom_addresses()
 
     def operands(self) -> None:
         """Cycle c+1: rows and twiddles to the units."""
@@ -587,16 +658,15 @@ class _CommandBuild(_Build):
             "hi_src": 1, "lo_bank": 1, "hi_bank": 1, "lo_addr": abits, "hi_addr": abits, "lo_reg": regions,
             "hi_reg": regions, "w_reg": regions,
             "route": range(self.BASE + 1 if self.basecase else self.MULX), "s_src": 2})
-        self.tw_shared_addr = Signal(range(max(2, self.plan.shared_len)), name="tw_shared_addr")
-        self.tw_lane_addr = Signal(range(max(2, self.plan.lane_len)), name="tw_lane_addr")
         self.running, self.storing = Signal(name="running"), Signal(name="storing")
         self.finish, self.store_done = Signal(name="finish"), Signal(name="store_done")   # their last cycle
-        self.p = Signal(range(max(2, len(self.table))), name="p")
-        self.c = Signal(range(max(ps.issues for ps in self.table) + self.D), name="c")
+        self.controller(self.table)
         self.row = Signal(range(self.R), name="store_row")     # STORE's next row
         bits = self.cp.slot_bits
         self.cmd = {name: Signal(width, name=f"cmd_{name}") for name, width in
                     (("op", cmd_set.OP_BITS), ("d", bits), ("a", bits), ("b", bits))}
+        self.starting = Signal(name="starting")                   # a command taken runs passes
+        self.first_pass = Signal.like(self.p, name="first_pass")   # its first (what i's op would start)
 
     # --- commands in ------------------------------------------------------------------------
     def decode(self) -> None:
@@ -612,16 +682,19 @@ class _CommandBuild(_Build):
                               "d": Signal(self.cp.slot_bits, name="ld_d"), "x": Signal(self.LW, name="ld_x")}
         m.d.sync += [ld["en"].eq(take & (beat.op == cmd_set.LOAD)), ld["row"].eq(beat.row), ld["d"].eq(beat.d),
                      ld["x"].eq(beat.x)]
+        starts = (((cmd_set.NTT,), self.first[cmd_set.NTT]), ((cmd_set.INTT,), self.first[cmd_set.INTT]),
+                  ((cmd_set.MUL, cmd_set.MAC), self.first[cmd_set.MUL]))
+        with m.Switch(beat.op):
+            for ops, first in starts:
+                with m.Case(*ops):
+                    m.d.comb += [self.first_pass.eq(first), self.starting.eq(take)]
         with m.If(take):
             m.d.sync += [cmd[name].eq(beat[name]) for name in cmd]
-            with m.Switch(beat.op):
-                with m.Case(cmd_set.STORE):
-                    m.d.sync += [self.storing.eq(1), self.row.eq(0)]
-                starts = (((cmd_set.NTT,), self.first[cmd_set.NTT]), ((cmd_set.INTT,), self.first[cmd_set.INTT]),
-                          ((cmd_set.MUL, cmd_set.MAC), self.first[cmd_set.MUL]))
-                for ops, first in starts:
-                    with m.Case(*ops):
-                        m.d.sync += [self.running.eq(1), self.p.eq(first), self.c.eq(0)]
+            with m.If(beat.op == cmd_set.STORE):
+                m.d.sync += [self.storing.eq(1), self.row.eq(0)]
+        with m.If(self.starting):                          # pass first_pass, cycle 0 next
+            m.d.sync += self.running.eq(1)
+            m.d.comb += [self.p_next.eq(self.first_pass), self.c_next.eq(0)]
 
     def store(self) -> None:
         """STORE d: rows 0 .. R-1 of slot d into the output FIFO while it has room."""
@@ -643,42 +716,70 @@ class _CommandBuild(_Build):
     # --- the sequencer ------------------------------------------------------------------------
     def sequencer(self) -> None:
         """Pass p of the table, cycle c: issue, then wait as the command's schedule says; after
-        its last pass's last write, the command is done (finish)."""
-        m, c, p = self.m, self.c, self.p
+        its last pass's last write, the command is done (finish: a register, loaded from the
+        next state like stepped, since i.ready and a command's start follow it)."""
+        m, c = self.m, self.c
         groups = [self.cp.forward, self.cp.inverse, self.cp.product]
         waits = [w for passes in groups for w in self.cp.waits(passes)]
         lasts = {sum(len(g) for g in groups[:i + 1]) - 1 for i in range(3)}
-        with m.If(self.running):
-            m.d.sync += c.eq(c + 1)
-            with m.Switch(p):
-                for j, ps in enumerate(self.table):
-                    with m.Case(j):
-                        self.command_op(ps)
-                        end = c == ps.issues + waits[j] - 1
-                        if j in lasts:
-                            m.d.comb += self.finish.eq(end)
-                            with m.If(end):
-                                m.d.sync += self.running.eq(0)
-                        else:
-                            with m.If(end):
-                                m.d.sync += [c.eq(0), p.eq(j + 1)]
 
-    def command_op(self, ps: Pass) -> None:
-        """The operation of pass ps in cycle c, on the command's slots: the NTT cores' fields
-        (pass_op), with the bank sets and regions of d, a, b and the temporaries."""
-        m, op, cmd = self.m, self.op, self.cmd
+        def ends(p_in: Value, c_in: Value) -> Value:
+            """Pass p_in, cycle c_in is a command's last cycle."""
+            last = Signal(name="ends")
+            with m.Switch(p_in):
+                for j in sorted(lasts):
+                    with m.Case(j):
+                        m.d.comb += last.eq(c_in == self.table[j].issues + waits[j] - 1)
+            return last
+        zero = Const(0, len(c))
+        m.d.sync += self.finish.eq(Mux(self.starting, ends(self.first_pass, zero),
+                                       self.running & ~self.finish & ends(*self.runs[:2])))
+        with m.If(self.finish):
+            m.d.sync += self.running.eq(0)
+
+        def transition(j: int, c_now: Value, res_now: Value) -> None:
+            """Pass j's end: the next pass of the command (after its last, c runs on)."""
+            if j not in lasts:
+                with m.If(c_now == self.table[j].issues + waits[j] - 1):
+                    m.d.sync += [self.stepped[1].eq(0), self.stepped[0].eq(j + 1)]
+        with m.If(self.starting):                          # a command's start: from its first pass's cycle 0
+            self.step(self.table, transition, self.first_pass, zero, self.res)
+        with m.Else():
+            self.step(self.table, transition, *self.runs)
+        self.issue_start()
+
+    def issue_start(self) -> None:
+        """next_op: the operation the command running issues next (runs), or the first of one
+        starting, from the beat taken (a multiplexer at the end: starting comes late, through
+        i.ready)."""
+        m, beat = self.m, self.core.i.payload
+        run, begin = ({name: Signal.like(sig, name=f"{x}_{name}") for name, sig in self.next_fields.items()}
+                      for x in ("run", "start"))
+        self.issue_ahead(self.table, lambda ps, op, c: self.command_op(ps, op, c, self.cmd), run, *self.runs[:2])
+        with m.Switch(self.first_pass):
+            for first in sorted(set(self.first.values())):
+                with m.Case(first):
+                    self.command_op(self.table[first], begin, Const(0, len(self.c)),
+                                    {name: beat[name] for name in self.cmd})
+        m.d.comb += [sig.eq(Mux(self.starting, begin[name], run[name])) for name, sig in self.next_fields.items()]
+        self.issue_next()
+
+    def command_op(self, ps: Pass, op: dict[str, Signal], c: Value, cmd: dict[str, Value]) -> None:
+        """The operation of pass ps in cycle c, into op, on the slots of command cmd: the NTT
+        cores' fields (pass_op), with the bank sets and regions of d, a, b and the temporaries."""
+        m = self.m
         temp, set_d, reg_d = self.cp.regions - 1, cmd["d"][0], cmd["d"] >> 1
         fields: dict[str, Any]
         if ps.kind == "add":                            # d <- (d or 0) + mul(X, F^-2); X = t(1 - set(d))
-            it = issue(ps, self.c, self.R, self.P)
+            it = issue(ps, c, self.R, self.P)
             mac = cmd["op"] == cmd_set.MAC
-            m.d.comb += [op["valid"].eq(self.c < ps.issues), op["lo_bank"].eq(it.lo_bank),
+            m.d.comb += [op["valid"].eq(c < ps.issues), op["lo_bank"].eq(it.lo_bank),
                          op["hi_bank"].eq(it.hi_bank), op["lo_addr"].eq(it.lo_addr), op["hi_addr"].eq(it.hi_addr),
                          op["s_src"].eq(S_CONST), op["route"].eq(Mux(mac, PAIR, MUL))]
             fields = {"lo_src": Mux(mac, set_d, ~set_d), "lo_reg": Mux(mac, reg_d, temp), "hi_src": ~set_d,
                       "hi_reg": temp, "wset": set_d, "w_reg": reg_d}
         else:
-            self.pass_op(ps)
+            self.pass_op(ps, op, c)
             set_a, set_b = cmd["a"][0], cmd["b"][0]
             fields = {
                 "pair": {"lo_src": set_d, "hi_src": set_d, "wset": set_d, "lo_reg": reg_d, "hi_reg": reg_d,
@@ -689,7 +790,7 @@ class _CommandBuild(_Build):
                              "w_reg": temp},
             }[{"row": "pair", "products": "pointwise"}.get(ps.kind, ps.kind)]
             if ps.kind in ("products", "basecase"):     # the plan's set 0: X = t(1 - set(d)); 1: Y = t(set(d))
-                lo_set, hi_set, w_set = operand_sets(ps, self.c, self.P)
+                lo_set, hi_set, w_set = operand_sets(ps, c, self.P)
 
                 def temp_set(x: Any) -> Value:
                     return Mux(x, set_d, ~set_d) if isinstance(x, Value) else set_d if x else ~set_d
@@ -700,18 +801,16 @@ class _CommandBuild(_Build):
 
     # --- routes ----------------------------------------------------------------------------
     def read_addresses(self) -> None:
-        """The banks read the operation's rows (its sets and regions), or the store's row."""
-        m, op, cmd = self.m, self.op, self.cmd
-        for _, st, b, rd, _ in self.banks.ports():
-            lo_here = (op["lo_src"] == st) & (op["lo_bank"] == b)
-            addr, reg = Mux(lo_here, op["lo_addr"], op["hi_addr"]), Mux(lo_here, op["lo_reg"], op["hi_reg"])
+        """The banks read the operation's rows (its sets and regions; registered from next_op's),
+        or the store's row; the ROMs."""
+        m, nx, cmd, banks = self.m, self.next_op, self.cmd, self.banks
+        for _, st, b, rd, _ in banks.ports():
+            lo_here = (nx["lo_src"] == st) & (nx["lo_bank"] == b)
+            addr = banks.address(Mux(lo_here, nx["lo_addr"], nx["hi_addr"]), Mux(lo_here, nx["lo_reg"], nx["hi_reg"]))
+            addr = self.registered(addr, rd.addr, f"raddr_{st}_{b}")
             here = self.storing & (cmd["d"][0] == st)
-            addr, reg = Mux(here, self.row >> 1, addr), Mux(here, cmd["d"] >> 1, reg)
-            m.d.comb += rd.addr.eq(self.banks.address(addr, reg))
-        if self.shared is not None:
-            m.d.comb += self.shared.addr.eq(self.tw_shared_addr)
-        for port in self.lanes or []:
-            m.d.comb += port.addr.eq(self.tw_lane_addr)
+            m.d.comb += rd.addr.eq(Mux(here, banks.address(self.row >> 1, cmd["d"] >> 1), addr))
+        self.rom_addresses()
 
     def write_back(self) -> None:
         """Cycle c+D: the results into the operation's write set and region; a LOAD's row the
