@@ -195,7 +195,7 @@ def add_sub(m: Module, acc: Value, term: Value, neg: ValueLike, width: int, name
     direct input, so each bit's term logic, sign and sum bit fit the chain's one LUT (an
     addition's operands it may swap, and then the term needs a LUT of its own)."""
     pos = ~Value.cast(neg)
-    total = Signal(width + 1, name=f"{name}_sum")
+    total = Signal(width + 1, name=f"{name}_sum", attrs={"lint_unused": "bit 0 only takes the borrow in"})
     m.d.comb += total.eq(Cat(C(0, 1), acc) - Cat(pos, term ^ pos.replicate(width)))
     return total[1:width + 1]
 
@@ -309,7 +309,8 @@ class RegisteredFir(Elaboratable):
         hist = [(Signal(name=f"{name}_xs{d + 1}"), Signal(self.mag_bits, name=f"{name}_xm{d + 1}"))
                 for d in range(n)]
         with m.If(self.advance):
-            m.d.sync += [hist[0][0].eq(self.x_sign), hist[0][1].eq(self.x_mag)]
+            sign = self.x_sign if self.small else 0         # a full x is unsigned: x_sign unread
+            m.d.sync += [hist[0][0].eq(sign), hist[0][1].eq(self.x_mag)]
             m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=True)]
         # the next advance's thermometer and loads; the decoded next x and the shift register's
         fresh_next = thermometer_step(self.fresh, n, self.fresh[0])       # fresh[0]: the last position

@@ -468,7 +468,8 @@ class Saber(RingAlgorithm[SaberParams]):
                            "pipeline's stages)"}
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"level": "saber", "M": "1"}, {"level": "light", "M": "4"}]   # M = 1: the smallest core
+        return [{"level": "saber", "M": "1"},                            # M = 1: the smallest core
+                {"level": "light", "M": "4", "pipeline": "4"}]           # the pipelined array's running sum
 
     def extended_grid(self) -> list[dict[str, str]]:
         return [{"level": "saber", "M": "8", "mu": "4"}, {"level": "fire", "M": "2"}]

@@ -283,7 +283,7 @@ class PolyCore(wiring.Component):
                     else [(win.go, fresh)] * K)
         sums = [(self.a_sum(m, j, a, win.real_now), *b_sums[j]) for j in range(K)]
         firs = self.registered_array(m, controls, sums)
-        skid_next = self.pipelined(m, win, firs, one_hot_load(fresh, taps), skid)
+        skid_next = self.pipelined(m, win, firs, fresh, skid)
         if self.pipeline >= 3:
             m.d.comb += go_next.eq(~skid_next & (src.valid_next | win.free_next))
             m.d.sync += win.go.eq(go_next)
@@ -321,7 +321,7 @@ class PolyCore(wiring.Component):
         return list(regs), v, idx
 
     def emission(self, m: Module, win: Windows, firs: list[RegisteredFir],
-                 load: Value) -> tuple[dict[tuple[int, int], Value], Value, Value | None]:
+                 fresh: Value) -> tuple[dict[tuple[int, int], Value], Value, Value | None]:
         """The products of a result slot s, taken at the array's position s (one later than
         the look-ahead): Q_j(s) is y_part of the position before plus (s = 0) the load
         products, w Q_j(s) this position's y_part, Q_j(s + 1), or at the last slot -Q_j(0),
@@ -330,7 +330,9 @@ class PolyCore(wiring.Component):
         wait: it is taken there as soon as the output has room (`tail`), not with an advance."""
         go, start, last, pend, G = win.go, win.start, win.last, win.before[0], self.group
         exact = (lambda v: v.as_signed()) if self.lazy else (lambda v: v)
-        first, wrap = load[self.taps - 1], load[0]     # the array's positions 0 and taps-1
+        # the array's positions 0 and taps-1: bits taps-1 and 0 of one_hot_load(fresh), alone (the
+        # whole vector would leave its other bits unread)
+        first, wrap = fresh[self.taps - 1] & ~fresh[self.taps - 2], fresh[0]
         products: dict[tuple[int, int], Value] = {}
         for j, fir in enumerate(firs):
             width = self.widths(j)[2]
@@ -356,14 +358,14 @@ class PolyCore(wiring.Component):
         index = Mux(start, tail_index, prev) if prev is not None else None
         return products, Mux(start, tail, go & pend), index
 
-    def pipelined(self, m: Module, win: Windows, firs: list[RegisteredFir], load: Value, skid: Signal) -> Signal:
+    def pipelined(self, m: Module, win: Windows, firs: list[RegisteredFir], fresh: Value, skid: Signal) -> Signal:
         """The stages after the emission: its products registered (S >= 4), then per output
         phase a balanced tree of adders over its terms (+-1, +-2 times a product; prime q: the
         offset a term too), cut by the S - 4 further stages evenly over its levels; the roots
         (and the group's running sum) into the output's skid buffer (skid_buffer: returns
         its next state)."""
         S, W, room = self.pipeline, self.out_bits, win.room
-        products, valid, index = self.emission(m, win, firs, load)
+        products, valid, index = self.emission(m, win, firs, fresh)
         keys = sorted({(j, e) for terms in self.st.post for j, _, e in terms})
         values = [products[key] for key in keys]
         if S >= 4:
