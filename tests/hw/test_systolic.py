@@ -8,7 +8,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from modforge.families.polyring.model import negacyclic
-from modforge.hw.systolic import NegacyclicFir
+from modforge.hw.systolic import NegacyclicFir, RegisteredFir
 
 
 def run(taps, width, small, windows=4, seed=1):
@@ -53,3 +53,60 @@ def run(taps, width, small, windows=4, seed=1):
 @pytest.mark.parametrize("taps,width,small", [(2, 8, 3), (5, 13, 4), (8, 10, 0), (7, 13, 9), (6, 13, 16), (3, 4, 20)])
 def test_windows_back_to_back(taps, width, small):
     run(taps, width, small)
+
+
+def run_registered(taps, width, small, windows=4, seed=1):
+    """RegisteredFir: w and x also one advance early (w_next, x_next); every slot of every window (after a
+    first window of zeros: the control registers start from zero) as y, y_part beyond slot 0,
+    and slot 0 as y_part at the window's last position plus load_sum at the next."""
+    rng = random.Random(seed)
+    q = 1 << width
+    fir = RegisteredFir(taps, width, small)
+    A = [[0] * taps] + [[rng.randrange(q) for _ in range(taps)] for _ in range(windows - 1)]
+    B = [[0] * taps] + [[rng.randint(-small, small) if small else rng.randrange(q) for _ in range(taps)]
+                        for _ in range(windows - 1)]
+    C = [negacyclic(a, b, q) for a, b in zip(A, B, strict=False)]
+    xs = [B[W][taps - 1 - p] for W in range(windows) for p in range(taps)] + [0]
+    seen, part = [], [0]
+
+    def code(x):
+        return (int(x < 0), abs(x)) if small else (0, x)
+
+    async def bench(ctx):
+        for W in range(windows):
+            for p in range(taps):
+                while rng.random() < 0.2:                 # a pause: nothing moves
+                    ctx.set(fir.advance, 0)
+                    await ctx.tick()
+                ctx.set(fir.advance, 1)
+                ctx.set(fir.fresh, sum(1 << j for j in range(taps - 1 - p, taps)))
+                ctx.set(fir.load, 1 << (taps - 1 - p))
+                ctx.set(fir.w_in, A[W][p])
+                ctx.set(fir.w_next, A[W][p + 1] if p + 1 < taps else A[W + 1][0] if W + 1 < windows else 0)
+                now = W * taps + p
+                for sig, value in zip((fir.x_sign, fir.x_mag, fir.x_sign_next, fir.x_mag_next),
+                                      code(xs[now]) + code(xs[now + 1]), strict=True):
+                    ctx.set(sig, value)
+                frame, s = (W, 0) if p == taps - 1 else (W - 1, p + 1)
+                if frame >= 0:
+                    y = ctx.get(fir.y)
+                    assert y == C[frame][taps - 1 - s], (frame, s)
+                    if s:
+                        assert ctx.get(fir.y_part) == y, (frame, s, "y_part")
+                    seen.append((frame, s))
+                if p == 0 and W:
+                    assert (part[0] + ctx.get(fir.load_sum)) % q == C[W - 1][taps - 1], (W, "load_sum")
+                part[0] = ctx.get(fir.y_part)
+                await ctx.tick()
+
+    sim = Simulator(fir)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(seen) == (windows - 1) * taps + 1
+
+
+@pytest.mark.parametrize("taps,width,small", [(2, 8, 3), (5, 13, 4), (8, 10, 0), (7, 13, 9), (6, 13, 16), (3, 4, 20),
+                                              (4, 13, 42)])
+def test_registered_windows_back_to_back(taps, width, small):
+    run_registered(taps, width, small, windows=5)

@@ -195,7 +195,7 @@ def add_sub(m: Module, acc: Value, term: Value, neg: ValueLike, width: int, name
     direct input, so each bit's term logic, sign and sum bit fit the chain's one LUT (an
     addition's operands it may swap, and then the term needs a LUT of its own)."""
     pos = ~Value.cast(neg)
-    total = Signal(width + 1, name=f"{name}_sum")
+    total = Signal(width + 1, name=f"{name}_sum", attrs={"lint_unused": "bit 0 only takes the borrow in"})
     m.d.comb += total.eq(Cat(C(0, 1), acc) - Cat(pos, term ^ pos.replicate(width)))
     return total[1:width + 1]
 
@@ -210,3 +210,160 @@ def thermometer_step(fresh: Value, taps: int, last: Value) -> Value:
 def one_hot_load(fresh: Value, taps: int) -> Value:
     """Bit j: tap j is the lowest fresh one, the tap whose weight arrives now."""
     return fresh & ~Cat(0, fresh[:taps - 1])
+
+
+#: digits a chain of a registered array adds per tap: two adders between registers
+PER_CHAIN = 2
+
+
+class RegisteredFir(Elaboratable):
+    """NegacyclicFir's array (the same windows, `fresh`, `load`, weights and x shift
+    register, all moving on `advance`) built for a fast clock: every adder's operands are
+    registers or one LUT from them, and no path crosses more than two adders.
+
+    - x comes one advance early as well (`x_sign_next`, `x_mag_next`: the x the next advance
+      brings; `x_sign`, `x_mag`: this one, into the shift register). Each tap's controls
+      (small: per digit on, two, subtract; else the multiplier's x, its sign and the load
+      cycle's zero) are registers of the tap, set one advance early from the decoded next x
+      or the shift register's: the broadcast to the taps ends in registers.
+    - a tap's digits add in chains of at most PER_CHAIN (one register a tap each), summed
+      at the end: |x| up to 10 has two radix-4 digits, up to 42 three (Fast.4's four-lane
+      sums, 16: two chains).
+    - tap 0's terms are computed one advance early (outside its load cycle it only ever
+      works on the shift register's x) into a register a chain, from registers of its next
+      weight (w_next, the w the next advance brings, in its load cycle) and of its controls
+      (one more advance ahead); `y_part`, the chains' s_1 plus those registers, is y without
+      the load cycle's products.
+    - the load cycle's products, one running sum a chain (marked at each window's last
+      position); `load_sum`, the last two marks' difference, holds slot 0's once the
+      window's last position has advanced.
+    So slot 0 is y_part at the window's last position plus load_sum at the next position,
+    and every other slot is y_part (`y`, y_part plus this position's load products, is
+    NegacyclicFir's output, for tests).
+    """
+
+    def __init__(self, taps: int, width: int, small: int = 0, name: str = "fir", w_width: int = 0,
+                 x_width: int = 0) -> None:
+        if taps < 2:
+            raise ValueError("a systolic multiplier needs at least 2 taps")
+        self.taps, self.width, self.small, self.name = taps, width, small, name
+        self.w_width = w_width or width
+        self.mag_bits = small.bit_length() if small else x_width or width
+        self.advance = Signal(name=f"{name}_advance")
+        self.fresh = Signal(taps, name=f"{name}_fresh")      # thermometer, bit j: tap j's input is this window's
+        self.load = Signal(taps, name=f"{name}_load")        # one-hot, bit j: tap j takes w_in now
+        self.w_in = Signal(self.w_width, name=f"{name}_w_in")
+        self.w_next = Signal(self.w_width, name=f"{name}_w_next")
+        self.x_sign, self.x_mag = Signal(name=f"{name}_x_sign"), Signal(self.mag_bits, name=f"{name}_x_mag")
+        self.x_sign_next = Signal(name=f"{name}_x_sign_next")
+        self.x_mag_next = Signal(self.mag_bits, name=f"{name}_x_mag_next")
+        self.y_part = Signal(width, name=f"{name}_y_part")
+        self.load_sum = Signal(width, name=f"{name}_load_sum")
+        self.y = Signal(width, name=f"{name}_y")
+
+    def chains(self) -> list[range]:
+        """The digits each chain adds (a full x: one chain, its product)."""
+        count = digit_count(self.small) if self.small else 1
+        return [range(c, min(c + PER_CHAIN, count)) for c in range(0, count, PER_CHAIN)]
+
+    def terms(self, w: Value, ctl: Sequence[Value]) -> list[SignedTerm]:
+        """w times x as one term a digit (small: ctl the digits' (on, two, subtract)) or
+        the product (ctl: x, negative, zero)."""
+        if self.small:
+            return digit_terms(w, [tuple(ctl[3 * k:3 * k + 3]) for k in range(len(ctl) // 3)], self.width)
+        mag, neg, off = ctl
+        return [(neg, Mux(off, 0, (w * mag)[:self.width]), 0)]
+
+    def decoded(self, m: Module, sign: Value, mag: Value, flip: int, name: str) -> list[Value]:
+        """The controls of x (sign, mag), negated if flip: small, per digit (on, two,
+        subtract); a full x (unsigned): (x, flip, 0)."""
+        if not self.small:
+            return [mag, C(flip, 1), C(0, 1)]
+        out: list[Value] = []
+        for on, dbl, sub in digit_signals(m, digit_controls(m, mag, self.small, name), sign ^ flip, 0, name):
+            out += [on, dbl, sub]
+        return out
+
+    def tap_controls(self, m: Module, fresh: Value, load: Value, new: list[Value], old: list[Value],
+                     name: str) -> list[Signal]:
+        """A tap's control registers: the next advance's, from the next x (fresh) or the
+        shift register's (old), zero in the tap's load cycle."""
+        return self.registered(m, self.off([Mux(fresh, f, o) for f, o in zip(new, old, strict=True)], load), name)
+
+    def registered(self, m: Module, ctl: list[Value], name: str) -> list[Signal]:
+        """Controls in registers, set with the advance (the next advance's)."""
+        regs = [Signal(len(Value.cast(v)), name=f"{name}_c{x}") for x, v in enumerate(ctl)]
+        with m.If(self.advance):
+            m.d.sync += [r.eq(v) for r, v in zip(regs, ctl, strict=True)]
+        return regs
+
+    def off(self, ctl: list[Value], off: Value) -> list[Value]:
+        """Controls zeroed where `off`: each digit's on, or the product's zero flag."""
+        if not self.small:
+            return [ctl[0], ctl[1], off]
+        return [v & ~off if x % 3 == 0 else v for x, v in enumerate(ctl)]
+
+    def elaborate(self, platform: Any) -> Module:
+        m = Module()
+        n, name = self.taps, self.name
+        hist = [(Signal(name=f"{name}_xs{d + 1}"), Signal(self.mag_bits, name=f"{name}_xm{d + 1}"))
+                for d in range(n)]
+        with m.If(self.advance):
+            sign = self.x_sign if self.small else 0         # a full x is unsigned: x_sign unread
+            m.d.sync += [hist[0][0].eq(sign), hist[0][1].eq(self.x_mag)]
+            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=True)]
+        # the next advance's thermometer and loads; the decoded next x and the shift register's
+        fresh_next = thermometer_step(self.fresh, n, self.fresh[0])       # fresh[0]: the last position
+        load_next = one_hot_load(fresh_next, n)
+        new = self.decoded(m, self.x_sign_next, self.x_mag_next, 0, f"{name}_new")
+        old = self.decoded(m, hist[n - 2][0], hist[n - 2][1], 1, f"{name}_old")   # the wrap: negated
+        weights = [Signal(self.w_width, name=f"{name}_t{j}_w") for j in range(n)]
+        for j, reg in enumerate(weights):
+            with m.If(self.advance & self.load[j]):
+                m.d.sync += reg.eq(self.w_in)
+        taps = [self.terms(weights[j], self.tap_controls(m, fresh_next[j], load_next[j], new, old, f"{name}_t{j}"))
+                for j in range(1, n)]
+        # the load cycles' products (this window's x, its controls registered one advance early)
+        loading = self.terms(self.w_in, self.registered(m, new, f"{name}_l"))
+        # tap 0's next terms: its weight then, and the controls of the x hist[n-2] then holds
+        # (hist[n-3] now, or x with two taps), 0 in its load cycle (the position after tap 1's)
+        weight0 = Signal(self.w_width, name=f"{name}_t0_w_next")
+        with m.If(self.advance):
+            m.d.sync += weight0.eq(Mux(load_next[0], self.w_next, weight0))
+        sign, mag = hist[n - 3] if n > 2 else (self.x_sign, self.x_mag)
+        ahead = self.terms(weight0, self.registered(m, self.off(self.decoded(m, sign, mag, 1, f"{name}_ahead"),
+                                                                load_next[1]), f"{name}_a"))
+        parts, loads, slot0 = [], [], []
+        for c, digits in enumerate(self.chains()):
+            first, acc, load_acc, term0 = self.chain(m, c, [[t[d] for d in digits if d < len(t)] for t in taps],
+                                                     [loading[d] for d in digits if d < len(loading)],
+                                                     [ahead[d] for d in digits if d < len(ahead)])
+            parts += [first, term0]
+            loads.append(load_acc)
+            slot0.append(acc)
+        m.d.comb += [self.y_part.eq(sum(parts)), self.load_sum.eq(sum(loads)),
+                     self.y.eq(self.y_part + Mux(self.load[0], sum(slot0), 0))]
+        return m
+
+    def chain(self, m: Module, c: int, taps: list[list[SignedTerm]], loading: list[SignedTerm],
+              ahead: list[SignedTerm]) -> tuple[Signal, Value, Value, Signal]:
+        """Chain c: s_1 (taps 1..n-1 in transpose form), this window's load products so far
+        with this position's, those of the window before, and tap 0's register. The load
+        products accumulate without a restart (no control on that adder's path): the running
+        sum is marked at each window's last position, and a window's is the difference."""
+        n, w, name = self.taps, self.width, f"{self.name}_ch{c}"
+        chain = [Signal(w, name=f"{name}_s{j}") for j in range(n)]           # chain[0] unused
+        for j in range(n - 1, 0, -1):
+            nxt = Signal(w, name=f"{name}_s{j}_next")
+            m.d.comb += nxt.eq(accumulate(m, chain[j + 1] if j + 1 < n else 0, taps[j - 1], w, f"{name}_t{j}"))
+            with m.If(self.advance):
+                m.d.sync += chain[j].eq(nxt)
+        loads, loads_now = Signal(w, name=f"{name}_loads"), Signal(w, name=f"{name}_loads_now")
+        m.d.comb += loads_now.eq(accumulate(m, loads, loading, w, f"{name}_l"))
+        mark, mark_before = Signal(w, name=f"{name}_mark"), Signal(w, name=f"{name}_mark_before")
+        term0 = Signal(w, name=f"{name}_t0_term")
+        with m.If(self.advance):
+            m.d.sync += [loads.eq(loads_now), term0.eq(accumulate(m, 0, ahead, w, f"{name}_a"))]
+        with m.If(self.advance & self.load[0]):
+            m.d.sync += [mark.eq(loads_now), mark_before.eq(mark)]
+        return chain[1], loads_now - mark, mark - mark_before, term0

@@ -466,6 +466,13 @@ def waive_carry(net: Netlist, ctx: Context) -> None:
 waive_carry.__doc__ = waivers.mark_carry_bits.__doc__     # the waiver's own words
 
 
+def waive_reset(net: Netlist, ctx: Context) -> None:
+    waivers.mark_unread_reset(net)
+
+
+waive_reset.__doc__ = waivers.mark_unread_reset.__doc__
+
+
 @dataclasses.dataclass(frozen=True)
 class Pass:
     name: str
@@ -487,6 +494,7 @@ PASSES = (
     Pass("extend", "lint", extend),
     Pass("rename", "lint", rename),
     Pass("waive_carry", "waiver", waive_carry),
+    Pass("waive_reset", "waiver", waive_reset),
     Pass("defaults", "lint", defaults),
     Pass("wires", "lint", wires),
 )

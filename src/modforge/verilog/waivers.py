@@ -32,6 +32,10 @@ class Waiver:
 CARRY_BITS = ("not every bit of this sum, difference or product is read: low bits carry into the read ones; "
               "a sum keeps its width for synthesis")
 
+UNREAD_RESET = ("the clock domain's reset port: this module's registers are datapath registers, which take no "
+                "reset (only valid and control registers do); the port stays so every module has the same clock "
+                "and reset inputs")
+
 WAIVERS = (
     Waiver("UNUSEDSIGNAL",
            "the result wire of an arithmetic operator ($add, $sub, $mul, $neg, $shl) with unread bits",
@@ -39,6 +43,7 @@ WAIVERS = (
     Waiver("UNUSEDSIGNAL",
            "a signal the generator marks Signal(attrs={'lint_unused': why})",
            "its bits are unread by design; the attribute's value says why"),
+    Waiver("UNUSEDSIGNAL", "a module's rst input that nothing in the module reads", UNREAD_RESET),
 )
 
 ARITH = {"$add", "$sub", "$mul", "$neg", "$shl"}
@@ -61,9 +66,23 @@ def mark_carry_bits(net: Netlist) -> None:
                 wire.lines.insert(-1, f"  attribute \\{ATTRIBUTE} \"{CARRY_BITS}\"")
 
 
+def mark_unread_reset(net: Netlist) -> None:
+    """A module whose registers all go without reset (a pipeline's datapath in a module of
+    its own: hw.pipeline.LaneDatapath) still gets its clock domain's rst port, unread: mark it
+    exempt from UNUSEDSIGNAL (waive_unused). An attribute: no change of function."""
+    outputs = net.outputs()
+    for m in net.modules:
+        rst = m.wires.get("\\rst")
+        if rst is None or not rst.port or rst.output:
+            continue
+        analyse(m, outputs)
+        if not any(not isinstance(b, str) and b[0] == rst.name for item in m.items for b in item.reads):
+            rst.lines.insert(-1, f"  attribute \\{ATTRIBUTE} \"{UNREAD_RESET}\"")
+
+
 def waive_unused(text: str) -> str:
     """The Verilog of write_verilog with each declaration marked lint_unused exempt from
-    Verilator's UNUSEDSIGNAL, and that declaration alone."""
-    return re.sub(rf'( *)\(\* {ATTRIBUTE} = "([^"]*)" \*\)\n( *)(wire|reg)([^;]*;)\n',
-                  r"\1/* verilator lint_off UNUSEDSIGNAL */  // \2\n\3\4\5\n\1/* verilator lint_on UNUSEDSIGNAL */\n",
+    Verilator's UNUSEDSIGNAL, and that declaration alone (a port's: its input and wire lines)."""
+    return re.sub(rf'( *)\(\* {ATTRIBUTE} = "([^"]*)" \*\)\n((?: *input [^;]*;\n)?)( *)(wire|reg)([^;]*;)\n',
+                  r"\1/* verilator lint_off UNUSEDSIGNAL */  // \2\n\3\4\5\6\n\1/* verilator lint_on UNUSEDSIGNAL */\n",
                   text)

@@ -45,10 +45,13 @@ def test_cli_exit_2(capsys):
 
 def test_cycle_claims():
     """Response n/M, one multiplication 2n/M - 1, initiation interval n/M (Table II's
-    single-multiplication column); the testbench checks latency and II on the simulators."""
+    single-multiplication column) without the pipeline, S cycles more with the default's S = 4
+    stages; the testbench checks latency and II on the simulators."""
     alg = lookup("poly-fast")
-    p = alg.parse({"n": "256", "M": "4", "small": "4"})
+    p = alg.parse({"n": "256", "M": "4", "small": "4", "pipeline": "0"})
     assert (alg.latency(p), alg.cycles(p), alg.initiation_interval(p)) == (64, 127, 64)
+    p = alg.parse({"n": "256", "M": "4", "small": "4"})
+    assert (alg.latency(p), alg.cycles(p), alg.initiation_interval(p)) == (68, 131, 64)
     fir = lookup("poly-fir")
     p = fir.parse({"n": "256", "small": "4"})
     assert (fir.latency(p), fir.cycles(p)) == (256, 511)
@@ -71,14 +74,15 @@ def test_schoolbook_cycle_claims():
 
 def test_prime_q():
     """A prime q: ports of q's bit length, the lazy widths, one reduction core a lane; the
-    latency grows by its stages R (barrett 5, montgomery with plain 12)."""
+    latency grows by its stages R (barrett 5, montgomery with plain 12), beside the
+    pipeline's S = 4."""
     fast = lookup("poly-fast")
     p = fast.parse({"n": "64", "q": "3329", "M": "2"})
     assert [(o.name, o.width) for o in fast.operands(p)] == [("a", 24), ("b", 24)] and fast.result_width(p) == 24
-    assert (fast.latency(p), fast.cycles(p), fast.initiation_interval(p)) == (32 + 5, 63 + 5, 32)
+    assert (fast.latency(p), fast.cycles(p), fast.initiation_interval(p)) == (32 + 4 + 5, 63 + 4 + 5, 32)
     info = fast.extra_info(p)["prime_q"]
     assert info["reduction"] == "modmul-barrett" and info["offset"] % 3329 == 0 and info["offset"] >= info["bound"]
     p = fast.parse({"n": "64", "q": "12289", "M": "4", "reduction": "montgomery"})
-    assert (fast.latency(p), fast.cycles(p)) == (16 + 12, 31 + 12)
+    assert (fast.latency(p), fast.cycles(p)) == (16 + 4 + 12, 31 + 4 + 12)
     assert fast.computes(p).p == 12289 and "q = 12289 (prime" in fast.congruence(p)
     assert fast.module_name(p).startswith("mf_poly_fast_m4_n64_p12289_montgomery_")

@@ -51,15 +51,15 @@ def test_operation_cycles():
     group's result with its last n/M beats after the simulated latency."""
     alg = lookup("poly-saber")
     for level, (rank, _) in LEVELS.items():
-        for m in ("1", "4", "8"):
-            p = alg.parse({"level": level, "M": m})
+        for m, stages in (("1", 0), ("4", 0), ("8", 0), ("4", 4), ("1", 2)):
+            p = alg.parse({"level": level, "M": m, "pipeline": str(stages)})
             info, nb = alg.extra_info(p), N // int(m)
             assert info["multiplications"] == {"keygen": rank * rank, "encaps": rank * rank + rank,
                                                "decaps": rank * rank + 2 * rank}
             for op, L in info["multiplications"].items():
                 groups = L // rank
                 simulated = (groups - 1) * alg.initiation_interval(p) + (rank - 1) * nb + alg.latency(p) + nb - 1
-                assert info["operation_cycles"][op] == simulated == (L + 1) * nb - 1
+                assert info["operation_cycles"][op] == simulated == (L + 1) * nb - 1 + stages
 
 
 def test_rules():
@@ -71,3 +71,6 @@ def test_rules():
         alg.parse({"level": "ultra"})
     with pytest.raises(ParameterError, match="poly-saber: argument 'M'"):
         alg.parse({"M": "5"})
+    for m in ("1", "4"):
+        with pytest.raises(ParameterError, match="poly-saber: argument 'pipeline'.*0 or at least 2"):
+            alg.parse({"M": m, "pipeline": "1"})

@@ -17,13 +17,16 @@ the result beat p holds c_{n-M(p+1)+l} in lane l. a is the stationary (weight) o
 streams; with small=N, b's coefficients are small signed, |b_i| <= N, in sign-magnitude
 (Saber's secrets) and the products are additions, not multipliers.
 
-Cycles (without stalls): response time (first input beat to first result beat) n/M; one
-multiplication (first input to last output) 2n/M - 1; L multiplications back to back
-(L+1) n/M - 1. The paper's Table II prints 2n/M - 1 for one and (L+1) n/M + delta_M for L:
-here both follow the one formula, which the paper's single-multiplication column matches
-and its L column exceeds by 1 + delta_M (the w-shifted outputs come from a one-cycle
-look-ahead of the sub-multipliers instead of a delay of the others, so no level adds a
-cycle).
+Cycles (without stalls): response time (first input beat to first result beat) n/M + S; one
+multiplication (first input to last output) 2n/M - 1 + S; L multiplications back to back
+(L+1) n/M - 1 + S, S the register stages of poly-fast's `pipeline` (poly-fir, poly-saber:
+0): the phase sums, the results taken a position late (the others delayed, not the
+look-ahead), the products of a result, cuts of the post-addition trees (hw.PolyCore), for a
+clock about twice as fast. The paper's Table II prints 2n/M - 1 for one and (L+1) n/M +
+delta_M for L: with S = 0 both follow the one formula, which the paper's
+single-multiplication column matches and its L column exceeds by 1 + delta_M (the w-shifted
+outputs come from a one-cycle look-ahead of the sub-multipliers instead of a delay of the
+others, so no level adds a cycle).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ PAPER = ("Tan et al., High-Speed VLSI Architectures for Modular Polynomial Multi
          "Filtering and Applications to Lattice-Based Cryptography, arXiv:2110.12127")
 MIN_N, MAX_N, MIN_K, MAX_K = 16, 1024, 2, 32
 MIN_PRIME_BITS = 8           # the modmul reductions' smallest q (q >= 2^7)
+MAX_PIPELINE = 8             # poly-fast's register stages: 3 + cuts of a post-addition tree (5 levels at M = 8)
 Reduction = Literal["barrett", "montgomery"]
 
 
@@ -63,6 +67,11 @@ class FirParams:
 class FastParams(FirParams):
     M: int = param(2, help="parallelism: M = 2^a 3^b >= 2 (Fast.2, Fast.3, Fast.4, iterated: 6, 8, 9, 12, "
                            "16, ...); n a multiple of M", lo=1, hi=MAX_N // 2)
+    pipeline: int = param(4, help="register stages S, a cycle of latency each (n/M + S): 0 none (the paper's "
+                                  "timing, a slow clock); 2 the phase sums and the sub-multipliers' tap controls "
+                                  "registered, results taken a position late; 3 and the products of a result "
+                                  "registered; each more cuts the post-addition trees (1: not a choice)",
+                          lo=0, hi=MAX_PIPELINE)
 
 
 def pack_product(a: list[int], b: list[int], par: int, k: int, bb: int, small: int) -> list[tuple[int, ...]]:
@@ -92,6 +101,13 @@ class OutputReduction(Protocol):
     def latency(self, params: Any) -> int: ...
     def model(self, params: Any, *operands: int) -> Any: ...
     def datapath(self, params: Any) -> Any: ...
+
+
+def check_pipeline(name: str, stages: int) -> None:
+    """hw.PolyCore's pipeline: none, or the registered array's two stages and more."""
+    if stages == 1:
+        raise ParameterError(name, "pipeline", "must be 0 or at least 2 (the registered array takes two stages: "
+                             "its phase sums, and its results a position late)", stages)
 
 
 ParamsT = TypeVar("ParamsT")
@@ -294,7 +310,7 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
     def build(self, params: FirT) -> hw.Array | hw.Reduced:
         plan = self.derived(params)
         return self.output(params, hw.PolyCore(self.plan(params).input_layout, params.n, plan.k, plan.structure,
-                                                   params.small, lazy=plan.lazy))
+                                               params.small, lazy=plan.lazy, pipeline=plan.stages))
 
     def output(self, params: FirT, core: hw.Array) -> hw.Array | hw.Reduced:
         """The array's lanes as they are (q = 2^k), or through the plan's reduction (a prime q)."""
@@ -310,14 +326,15 @@ class PolyAlgorithm(RingAlgorithm[FirT]):
 
     def extra_info(self, params: FirT) -> dict[str, Any]:
         plan = self.derived(params)
-        st, nb, R = plan.structure, plan.beats, plan.R
+        st, nb, R, S = plan.structure, plan.beats, plan.R, plan.stages
+        added = (f" + S, S = {S}" if S else "") + (f" + R, R = {R}" if R else "")
         info = {
             "M": st.M, "products": st.K, "taps_each": nb, "taps": st.K * nb,
             "post_terms": sum(len(t) for t in st.post), "shifted_products": len(st.shifted()),
-            "response_cycles": nb + R, "one_multiplication_cycles": 2 * nb - 1 + R,
-            "l_multiplications_cycles": "(L+1) n/M - 1" + (f" + R, R = {R}" if R else ""),
+            "response_cycles": nb + S + R, "one_multiplication_cycles": 2 * nb - 1 + S + R,
+            "l_multiplications_cycles": "(L+1) n/M - 1" + added,
             "paper_table2": {"one": "2n/M - 1", "L": "(L+1) n/M + delta_M"},
-        }
+        } | ({"pipeline_stages": S} if S else {})
         if plan.lazy is not None:
             lz = plan.lazy
             info["prime_q"] = self.prime_info(params) | {"accumulator_bits": list(lz.acc_bits), "bound": lz.bound,
@@ -346,6 +363,8 @@ class SaberParams:
                    hi=SABER_N // 2)
     mu: int = param(0, help="magnitude bits of a secret coefficient on the port (sign-magnitude, the sign "
                             "above them); 0: the fewest the level needs", lo=0, hi=12)
+    pipeline: int = param(0, help="register stages S as poly-fast's (0 or 2..8; each a cycle of latency, for a "
+                                  "clock about twice as fast at 2 or more)", lo=0, hi=MAX_PIPELINE)
 
 
 @register
@@ -363,7 +382,7 @@ class Saber(RingAlgorithm[SaberParams]):
 
     def ring(self, params: SaberParams) -> FastParams:
         """The multiplier's own parameters."""
-        return FastParams(n=SABER_N, q=SABER_Q, small=SABER[params.level][1], M=params.M)
+        return FastParams(n=SABER_N, q=SABER_Q, small=SABER[params.level][1], M=params.M, pipeline=params.pipeline)
 
     def validate(self, params: SaberParams) -> SaberParams:
         if params.M != 1:
@@ -371,6 +390,7 @@ class Saber(RingAlgorithm[SaberParams]):
                 Fast().validate(self.ring(params))
             except ParameterError as e:
                 raise ParameterError(self.name, e.argument, e.rule, e.value) from None
+        check_pipeline(self.name, params.pipeline)
         need = SABER[params.level][1].bit_length()
         if params.mu and params.mu < need:
             raise ParameterError(self.name, "mu", f"must be at least {need} bits: level={params.level} has "
@@ -385,7 +405,7 @@ class Saber(RingAlgorithm[SaberParams]):
         and a sign, l products a frame. Timing: PolyPlan (the result, n/M beats, leaves with the
         frame's last product)."""
         return PolyPlan(n=SABER_N, structure=M.structure(params.M), k=13, b_bits=params.mu + 1,
-                        group=self.rank(params))
+                        group=self.rank(params), stages=params.pipeline)
 
     def operands(self, params: SaberParams) -> list[Operand]:
         par, eta = params.M, SABER[params.level][1]
@@ -427,7 +447,7 @@ class Saber(RingAlgorithm[SaberParams]):
     def build(self, params: SaberParams) -> hw.PolyCore:
         plan = self.derived(params)
         return hw.PolyCore(self.plan(params).input_layout, plan.n, plan.k, plan.structure, SABER[params.level][1],
-                           params.mu, plan.group)
+                           params.mu, plan.group, pipeline=plan.stages)
 
     def operations(self, params: SaberParams) -> dict[str, int]:
         """Polynomial multiplications of Saber's KeyGen, Encaps and Decaps: l^2, l^2 + l, l^2 + 2l."""
@@ -443,11 +463,13 @@ class Saber(RingAlgorithm[SaberParams]):
         ops = self.operations(params)
         return {"rank": plan.group, "secret_bound": SABER[params.level][1], "M": params.M,
                 "products": plan.structure.K, "multiplications": ops,
-                "operation_cycles": {op: (L + 1) * nb - 1 for op, L in ops.items()},
-                "formula": "(L + 1) n/M - 1 for L multiplications (the groups of l back to back)"}
+                "operation_cycles": {op: (L + 1) * nb - 1 + plan.stages for op, L in ops.items()},
+                "formula": "(L + 1) n/M - 1 + S for L multiplications (the groups of l back to back; S the "
+                           "pipeline's stages)"}
 
     def grid(self) -> list[dict[str, str]]:
-        return [{"level": "saber", "M": "1"}, {"level": "light", "M": "4"}]   # M = 1: the smallest core
+        return [{"level": "saber", "M": "1"},                            # M = 1: the smallest core
+                {"level": "light", "M": "4", "pipeline": "4"}]           # the pipelined array's running sum
 
     def extended_grid(self) -> list[dict[str, str]]:
         return [{"level": "saber", "M": "8", "mu": "4"}, {"level": "fire", "M": "2"}]
@@ -489,6 +511,11 @@ class Fast(PolyAlgorithm[FastParams]):
     def parallel(self, params: FastParams) -> int:
         return params.M
 
+    def derive(self, params: FastParams) -> PolyPlan:
+        """PolyAlgorithm's plan with the array's S = pipeline register stages (hw.PolyCore):
+        latency n/M + S (+ R), one multiplication 2n/M - 1 + S (+ R)."""
+        return dataclasses.replace(super().derive(params), stages=params.pipeline)
+
     def validate(self, params: FastParams) -> FastParams:
         if params.M < 2:
             raise ParameterError(self.name, "M", "must be at least 2 (M = 1: poly-fir)", params.M)
@@ -496,6 +523,7 @@ class Fast(PolyAlgorithm[FastParams]):
             M.factors(params.M)
         except ValueError:
             raise ParameterError(self.name, "M", "must be of the form 2^a 3^b", params.M) from None
+        check_pipeline(self.name, params.pipeline)
         return super().validate(params)
 
     def tag(self, params: FastParams) -> str:

@@ -29,6 +29,7 @@ from ...hw.layout import lanes
 from ...hw.pipeline import ParallelCore
 from ...hw.systolic import (
     NegacyclicFir,
+    RegisteredFir,
     accumulate,
     digit_controls,
     digit_signals,
@@ -44,21 +45,32 @@ class Windows:
     (`go`) when the output register has room and either this window carries a frame whose
     beat is offered or it drains; a window starts at p = 0 with a frame if one is offered,
     else drains if one of the `depth` windows before carried a frame whose results are still
-    due, else waits. `before[d]`: window d + 1 back carried a frame."""
+    due, else waits. `before[d]`: window d + 1 back carried a frame. `room` given (a register:
+    the output's skid buffer is empty): the same control from registers (p = 0, p = n - 1,
+    and `free`, whether the array may advance without a beat), so `go`, which enables nearly
+    every register, is one LUT from registers and i.valid, or (`go` given) a register the
+    caller sets from the next state (`free_next`); else room is ~o.valid | o.ready."""
 
-    def __init__(self, m: Module, i: Any, o: Any, n: int, depth: int):
+    def __init__(self, m: Module, i: Any, o: Any, n: int, depth: int, room: Value | None = None,
+                 go: Signal | None = None):
         self.p = Signal(range(n), name="position")
         real = Signal(name="real")              # this window carries a frame (registered after p = 0)
         self.before = [Signal(name=f"frame_before_{d + 1}") for d in range(depth)]
-        room = ~o.valid | o.ready
-        self.start, self.last = self.p == 0, self.p == n - 1
+        fast = room is not None
+        self.room = room = ~o.valid | o.ready if room is None else room
+        if fast:
+            self.start, self.last = Signal(name="at_start", init=1), Signal(name="at_last", init=n == 1)
+        else:
+            self.start, self.last = self.p == 0, self.p == n - 1
         self.real_now = Mux(self.start, i.valid, real)
-        self.go = Signal(name="advance")
+        self.go = Signal(name="advance") if go is None else go
         pending = self.before[0] if depth == 1 else Cat(*self.before).any()
-        m.d.comb += [
-            self.go.eq(room & Mux(self.start, i.valid | pending, ~real | i.valid)),
-            i.ready.eq(room & (self.start | real)),
-        ]
+        if fast:
+            free = self.registers(m, n, depth)
+        if go is None:
+            m.d.comb += self.go.eq(room & (i.valid | free) if fast
+                                   else room & Mux(self.start, i.valid | pending, ~real | i.valid))
+        m.d.comb += i.ready.eq(room & (self.start | real))
         with m.If(self.go):
             m.d.sync += self.p.eq(Mux(self.last, 0, self.p + 1))
             with m.If(self.start):
@@ -67,22 +79,63 @@ class Windows:
                 m.d.sync += [self.before[0].eq(self.real_now)]
                 m.d.sync += [self.before[d].eq(self.before[d - 1]) for d in range(1, depth)]
 
+    def registers(self, m: Module, n: int, depth: int) -> Signal:
+        """fast: at_start, at_last and `free` (the array may advance without a beat: at
+        p = 0 a window before is pending, else this window drains), each from the next
+        state; free_next, free's."""
+        free, self.free_next = Signal(name="advance_free"), Signal(name="advance_free_next")
+        pending_next = Cat(self.real_now, *self.before[:depth - 1]).any()     # before, once p wraps
+        m.d.comb += self.free_next.eq(Mux(self.go, Mux(self.last, pending_next, ~self.real_now), free))
+        m.d.sync += free.eq(self.free_next)
+        with m.If(self.go):
+            m.d.sync += [self.start.eq(self.last), self.last.eq(~self.last & (self.p == n - 2))]
+        return free
+
+
+class Source:
+    """pipeline >= 3: an input beat held in registers (`held`: the given values, taken with
+    the beat; one beat, i.ready from registers), as the stream the window control takes:
+    valid, ready (driven by it), and valid_next, valid's next value."""
+
+    def __init__(self, m: Module, i: Any, values: list[Value]):
+        self.valid, self.ready = Signal(name="in_valid"), Signal(name="in_ready")
+        self.valid_next = Signal(name="in_valid_next")
+        self.held = [Signal(len(Value.cast(v)), name=f"in_{x}", reset_less=True) for x, v in enumerate(values)]
+        taken = self.valid & self.ready
+        m.d.comb += [i.ready.eq(~self.valid | taken), self.valid_next.eq((self.valid & ~taken) | i.valid)]
+        m.d.sync += self.valid.eq(self.valid_next)
+        with m.If(i.valid & i.ready):
+            m.d.sync += [r.eq(v) for r, v in zip(self.held, values, strict=True)]
+
 
 class PolyCore(wiring.Component):
     """group > 1: a frame is `group` products whose sum is the result (Saber's A s and b^T s'):
     the result slots of each product but the group's last add into a delay line of n/M beats
-    instead of leaving, so the result beats come with the group's last product."""
+    instead of leaving, so the result beats come with the group's last product.
+
+    pipeline = S >= 2 (poly-fast's `pipeline`): S register stages, latency n/M + S, for a fast
+    clock. Stage 1 holds the phase sums: the sub-multipliers (hw.systolic.RegisteredFir: tap
+    controls in registers, at most two adders between registers) run one advance behind the
+    window, their last position the window's first. Stage 2: a result slot s is taken at
+    the array's position s, one later than the look-ahead would (`emission`): Q_j(s) from a
+    register, w Q_j(s) = Q_j(s + 1) this position's. Stage 3 registers those products, each
+    further stage cuts the post-addition trees (a balanced tree of adders a phase, its levels
+    split evenly). From the emission on the stages advance whenever the output register has
+    room, each with a valid bit (and the product index, group > 1), so they drain on their
+    own; the group's delay line moves with the valid slots at the end. The last slot of a
+    frame falls on the next window's first position, where the window may wait: it is taken
+    when the output has room, so the windows and their drain stay as they are."""
 
     def __init__(self, layout: data.StructLayout, n: int, k: int, st: Structure, small: int = 0, mag_bits: int = 0,
-                 group: int = 1, lazy: Lazy | None = None):
+                 group: int = 1, lazy: Lazy | None = None, pipeline: int = 0):
         """layout: the plan's input layout, two fields of M lanes (a, b; Saber's a, s)."""
         self.n, self.k, self.st, self.small, self.group, self.lazy = n, k, st, small, group, lazy
-        self.layout = layout
+        self.layout, self.pipeline = layout, pipeline
         self.taps = n // st.M
         mag_bits = mag_bits or small.bit_length()
         self.b_bits = mag_bits + 1 if small else k      # one b lane: sign-magnitude or mod 2^k (or < q)
         self.out_bits = lazy.out_bits if lazy else k    # one result lane: c mod 2^k, or c + offset
-        self.latency, self.initiation_interval = self.taps, group * self.taps
+        self.latency, self.initiation_interval = self.taps + pipeline, group * self.taps
         assert layout.size == st.M * (k + self.b_bits), "the plan's operands are not the array's lanes"
         super().__init__({
             "i": In(stream.Signature(layout)),
@@ -95,34 +148,70 @@ class PolyCore(wiring.Component):
             return self.lazy.a_bits[j], self.lazy.b_bits[j], self.lazy.acc_bits[j]
         return self.k, (len(self.st.pre[j]) * self.small).bit_length() if self.small else self.k, self.k
 
-    def lanes(self) -> tuple[list[Value], list[Value]]:
-        """The a and b lanes of the input beat, its layout's two fields (b: (sign, magnitude)
+    def lanes(self, payload: Any) -> tuple[list[Value], list[Value]]:
+        """The a and b lanes of an input beat, its layout's two fields (b: (sign, magnitude)
         when small)."""
-        a, b = (lanes(self.i.payload[name], self.st.M) for name, _ in self.layout)
+        a, b = (lanes(payload[name], self.st.M) for name, _ in self.layout)
         return a, b
 
     def phase_sums(self, m: Module, a: list[Value], b: list[Value], real: Value) -> list[tuple[Signal, Signal, Signal]]:
         """Per product k: the sum of a's phases mod 2^k (prime q: exact), and of b's (small:
         exact, then back to sign-magnitude); zeros while the window drains."""
-        sums = []
-        for j, phases in enumerate(self.st.pre):
-            a_bits, mag_bits, _ = self.widths(j)
-            sa = Signal(a_bits, name=f"a_sum{j}")
-            m.d.comb += sa.eq(Mux(real, sum(a[lane] for lane in phases), 0))
-            if self.small:
-                signed = [Mux(b[lane][-1], -b[lane][:-1], b[lane][:-1]) for lane in phases]   # |b_l| <= small assumed
-                total = Signal(range(-len(phases) * self.small, len(phases) * self.small + 1), name=f"b_sum{j}")
-                m.d.comb += total.eq(sum(signed))
-                sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_mag{j}")
-                m.d.comb += [sign.eq(real & (total < 0)), mag.eq(Mux(real, Mux(total < 0, -total, total), 0))]
-            else:
-                sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_sum{j}")
-                m.d.comb += mag.eq(Mux(real, sum(b[lane] for lane in phases), 0))
-            sums.append((sa, sign, mag))
-        return sums
+        return [(self.a_sum(m, j, a, real), *self.b_sum(m, j, b, real)) for j in range(self.st.K)]
+
+    def a_sum(self, m: Module, j: int, a: list[Value], real: Value) -> Signal:
+        """Product j's sum of a's phases, zero while the window drains."""
+        sa = Signal(self.widths(j)[0], name=f"a_sum{j}")
+        m.d.comb += sa.eq(Mux(real, sum(a[lane] for lane in self.st.pre[j]), 0))
+        return sa
+
+    def b_sum(self, m: Module, j: int, b: list[Value], real: Value | None) -> tuple[Signal, Signal]:
+        """Product j's sum of b's phases (sign, magnitude; a full b: 0 and the sum mod 2^k),
+        zero while the window drains (real None: never; the zero a sums zero every product
+        as well, and the window's control stays off b's decoding)."""
+        phases, mag_bits = self.st.pre[j], self.widths(j)[1]
+
+        def gated(v: Value) -> Value:
+            return v if real is None else Mux(real, v, 0)
+        if self.small:
+            signed = [Mux(b[lane][-1], -b[lane][:-1], b[lane][:-1]) for lane in phases]   # |b_l| <= small assumed
+            total = Signal(range(-len(phases) * self.small, len(phases) * self.small + 1), name=f"b_sum{j}")
+            m.d.comb += total.eq(sum(signed))
+            sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_mag{j}")
+            m.d.comb += [sign.eq(total < 0 if real is None else real & (total < 0)),
+                         mag.eq(gated(Mux(total < 0, -total, total)))]
+        else:
+            sign, mag = Signal(name=f"b_sign{j}"), Signal(mag_bits, name=f"b_sum{j}")
+            m.d.comb += mag.eq(gated(sum(b[lane] for lane in phases)))
+        return sign, mag
+
+    def registered_array(self, m: Module, controls: list[tuple[Value, Value]],
+                         sums: list[tuple[Signal, Signal, Signal]]) -> list[RegisteredFir]:
+        """pipeline > 0, stage 1: the phase sums registered (already zero while draining),
+        the K sub-multipliers (hw.systolic.RegisteredFir) one advance behind the window on
+        them, each taking its next w and x from the sums before the register; sub-multiplier
+        j and its registers on controls[j], its copy of (the advance, `fresh`)."""
+        firs = []
+        for j, (sa, sign, mag) in enumerate(sums):
+            go, fresh = controls[j]
+            regs = [Signal.like(x, name=f"{x.name}_r") for x in (sa, sign, mag)]
+            with m.If(go):
+                m.d.sync += [r.eq(x) for r, x in zip(regs, (sa, sign, mag), strict=True)]
+            a_bits, b_bits, acc_bits = self.widths(j)
+            fir = RegisteredFir(self.taps, acc_bits, len(self.st.pre[j]) * self.small, name=f"p{j}", w_width=a_bits,
+                                x_width=b_bits)
+            m.submodules[f"p{j}"] = fir
+            m.d.comb += [fir.advance.eq(go), fir.fresh.eq(fresh), fir.load.eq(one_hot_load(fresh, self.taps)),
+                         fir.w_in.eq(regs[0]), fir.x_sign.eq(regs[1]), fir.x_mag.eq(regs[2]),
+                         fir.w_next.eq(sa), fir.x_sign_next.eq(sign), fir.x_mag_next.eq(mag)]
+            firs.append(fir)
+        return firs
 
     def elaborate(self, platform: Any) -> Module:
         m = Module()
+        if self.pipeline:
+            self.fast(m)
+            return m
         st, taps = self.st, self.taps
         # --- window control: the frame before's results are due in this window (pend) ---
         win = Windows(m, self.i, self.o, taps, 1)
@@ -131,7 +220,7 @@ class PolyCore(wiring.Component):
         with m.If(go):
             m.d.sync += fresh.eq(thermometer_step(fresh, taps, last))
         # --- the K systolic multipliers ----------------------------------------------------
-        a, b = self.lanes()
+        a, b = self.lanes(self.i.payload)
         shifted = st.shifted()
         firs = []
         for j, (sa, sign, mag) in enumerate(self.phase_sums(m, a, b, real_now)):
@@ -171,27 +260,204 @@ class PolyCore(wiring.Component):
             m.d.sync += self.o.valid.eq(0)
         return m
 
-    def accumulate(self, m: Module, go: Value, start: Value, last: Value, real_now: Value, slot: Value,
-                   lanes: Value) -> tuple[Value, Value | int]:
-        """group > 1: (the running sum of this slot over the group's products, whether it
-        leaves: the group's last product); else (lanes, 1)."""
-        if self.group == 1:
-            return lanes, 1
-        G, k, M = self.group, self.k, self.st.M
+    # --- pipeline > 0 ---------------------------------------------------------------------------
+    def fast(self, m: Module) -> None:
+        """The pipelined core: (S >= 3) the input beat registered and the advance a register
+        set from the next state; the window control from registers; the registered array
+        one advance behind the window (its last position the window's first); the stages
+        after it, into the output's skid buffer (its emptiness the `room` every stage moves
+        on, a register, so o.ready reaches no enable)."""
+        taps, skid, K = self.taps, Signal(name="skid_valid"), self.st.K
+        a, b = self.lanes(self.i.payload)
+        b_sums = [self.b_sum(m, j, b, None) for j in range(K)]
+        src: Any = self.i
+        if self.pipeline >= 3:      # the beat's a lanes and b's phase sums in a register
+            src = Source(m, self.i, [*a, *(v for sm in b_sums for v in sm)])
+            a, b_sums = src.held[:len(a)], list(zip(src.held[len(a)::2], src.held[len(a) + 1::2], strict=True))
+        win = Windows(m, src, self.o, taps, 1, ~skid, Signal(name="advance") if self.pipeline >= 3 else None)
+        fresh = Signal(taps, init=(1 << taps) - 1, name="fresh")
+        fresh_next = Mux(win.go, thermometer_step(fresh, taps, win.start), fresh)
+        m.d.sync += fresh.eq(fresh_next)
+        go_next = Signal(name="advance_next")
+        controls = ([self.control_copy(m, j, go_next, fresh, fresh_next) for j in range(K)] if self.pipeline >= 3
+                    else [(win.go, fresh)] * K)
+        sums = [(self.a_sum(m, j, a, win.real_now), *b_sums[j]) for j in range(K)]
+        firs = self.registered_array(m, controls, sums)
+        skid_next = self.pipelined(m, win, firs, fresh, skid)
+        if self.pipeline >= 3:
+            m.d.comb += go_next.eq(~skid_next & (src.valid_next | win.free_next))
+            m.d.sync += win.go.eq(go_next)
+
+    def control_copy(self, m: Module, j: int, go_next: Value, fresh: Signal,
+                     fresh_next: Value) -> tuple[Signal, Signal]:
+        """Sub-multiplier j's own copy of the advance and of `fresh` (registers each, so each
+        drives only its multiplier's registers and no control net spans the chip), each set
+        from the next state. Yosys merges equal registers into one, so the copies are kept
+        coded: the advance XOR bit j of `fresh` (mod taps, complemented every other round),
+        `fresh` XOR j, each XORed back (a LUT input)."""
+        taps, bit, flip = self.taps, j % self.taps, (j // self.taps) % 2
+        mask = j % (1 << taps)
+        code = Signal(name=f"p{j}_advance_code", init=1 ^ flip)      # fresh starts all ones, the advance 0
+        thermometer = Signal(taps, name=f"p{j}_fresh_code", init=((1 << taps) - 1) ^ mask)
+        m.d.sync += [code.eq(go_next ^ fresh_next[bit] ^ flip), thermometer.eq(fresh_next ^ mask)]
+        advance, own = Signal(name=f"p{j}_advance"), Signal(taps, name=f"p{j}_fresh")
+        m.d.comb += [advance.eq(code ^ fresh[bit] ^ flip), own.eq(thermometer ^ mask)]
+        return advance, own
+
+    # --- pipeline > 0: the stages after the array ----------------------------------------------
+    def stage(self, m: Module, room: Value, values: list[Value], valid: Value, index: Value | None,
+              name: str) -> tuple[list[Value], Value, Value | None]:
+        """One register stage (moving whenever the output has room): the values (out_bits
+        each, mod 2^out_bits), their valid bit and product index."""
+        regs = [Signal(self.out_bits, name=f"{name}_{x}", reset_less=True) for x in range(len(values))]
+        v = Signal(name=f"{name}_valid")
+        with m.If(room):
+            m.d.sync += [r.eq(x) for r, x in zip(regs, values, strict=True)] + [v.eq(valid)]
+        if index is None:
+            return list(regs), v, None
+        idx = Signal(range(self.group), name=f"{name}_index", reset_less=True)
+        with m.If(room):
+            m.d.sync += idx.eq(index)
+        return list(regs), v, idx
+
+    def emission(self, m: Module, win: Windows, firs: list[RegisteredFir],
+                 fresh: Value) -> tuple[dict[tuple[int, int], Value], Value, Value | None]:
+        """The products of a result slot s, taken at the array's position s (one later than
+        the look-ahead): Q_j(s) is y_part of the position before plus (s = 0) the load
+        products, w Q_j(s) this position's y_part, Q_j(s + 1), or at the last slot -Q_j(0),
+        held; each one adder from registers. Returns ({(j, e): value}, valid, product index).
+        The last slot's position (taps - 1) is the next window's first, where the window may
+        wait: it is taken there as soon as the output has room (`tail`), not with an advance."""
+        go, start, last, pend, G = win.go, win.start, win.last, win.before[0], self.group
+        exact = (lambda v: v.as_signed()) if self.lazy else (lambda v: v)
+        # the array's positions 0 and taps-1: bits taps-1 and 0 of one_hot_load(fresh), alone (the
+        # whole vector would leave its other bits unread)
+        first, wrap = fresh[self.taps - 1] & ~fresh[self.taps - 2], fresh[0]
+        products: dict[tuple[int, int], Value] = {}
+        for j, fir in enumerate(firs):
+            width = self.widths(j)[2]
+            before, q = Signal(width, name=f"p{j}_before"), Signal(width, name=f"p{j}_q")
+            with m.If(fir.advance):             # the advance, sub-multiplier j's copy
+                m.d.sync += before.eq(fir.y_part)
+            m.d.comb += q.eq(before + Mux(first, fir.load_sum, 0))
+            products[(j, 0)] = exact(q)
+            if j in self.st.shifted():
+                held = Signal(width, name=f"p{j}_slot0")
+                with m.If(fir.advance & first):
+                    m.d.sync += held.eq(q)
+                products[(j, 1)] = Mux(wrap, -exact(held), exact(fir.y_part))
+        prev = self.counters(m, go, start, last, win.real_now)[1] if G > 1 else None
+        tail = Signal(name="tail")              # the last slot of a frame is due at the array's position taps-1
+        tail_index = Signal(range(G), name="tail_index") if prev is not None else None
+        with m.If(go & last):
+            m.d.sync += tail.eq(pend)
+            if prev is not None and tail_index is not None:
+                m.d.sync += tail_index.eq(prev)
+        with m.Elif(win.room & start):
+            m.d.sync += tail.eq(0)
+        index = Mux(start, tail_index, prev) if prev is not None else None
+        return products, Mux(start, tail, go & pend), index
+
+    def pipelined(self, m: Module, win: Windows, firs: list[RegisteredFir], fresh: Value, skid: Signal) -> Signal:
+        """The stages after the emission: its products registered (S >= 4), then per output
+        phase a balanced tree of adders over its terms (+-1, +-2 times a product; prime q: the
+        offset a term too), cut by the S - 4 further stages evenly over its levels; the roots
+        (and the group's running sum) into the output's skid buffer (skid_buffer: returns
+        its next state)."""
+        S, W, room = self.pipeline, self.out_bits, win.room
+        products, valid, index = self.emission(m, win, firs, fresh)
+        keys = sorted({(j, e) for terms in self.st.post for j, _, e in terms})
+        values = [products[key] for key in keys]
+        if S >= 4:
+            values, valid, index = self.stage(m, room, values, valid, index, "product")
+        by_key = dict(zip(keys, values, strict=True))
+        trees: list[list[tuple[Value, bool]]] = []
+        for terms in self.st.post:      # (value, negative): +-2 Q is Q shifted
+            trees.append([(by_key[(j, e)] << (abs(coef).bit_length() - 1), coef < 0) for j, coef, e in terms]
+                         + ([(C(self.lazy.offset, W), False)] if self.lazy else []))
+        depth = max((len(t) - 1).bit_length() for t in trees)
+        segments = max(S - 3, 1)
+        cuts = [-(-depth * (x + 1) // segments) for x in range(segments - 1)]
+        for level in range(depth + 1):      # cuts at level 0 only when there is no tree (M = 1)
+            if level:
+                trees = [combine(m, t, W, f"c{phase}_l{level}") for phase, t in enumerate(trees)]
+            for cut in range(cuts.count(level)):
+                flat, valid, index = self.stage(m, room, [v for t in trees for v, _ in t], valid, index,
+                                                f"post{level}_{cut}")
+                it = iter(flat)
+                trees = [[(next(it), neg) for _, neg in t] for t in trees]
+        lanes = []
+        for phase, [(root, neg)] in enumerate(trees):
+            out = Signal(W, name=f"c{phase}")
+            m.d.comb += out.eq(-root if neg else root)
+            lanes.append(out)
+        if index is None:
+            result, leaves = Cat(*lanes), C(1, 1)
+        else:
+            result, leaves = self.line_sum(m, room & valid, index, Cat(*lanes))
+        return self.skid_buffer(m, skid, room & valid & leaves, result)
+
+    def skid_buffer(self, m: Module, skid: Signal, push: Value, result: Value) -> Signal:
+        """The output register and a second one behind it: the stages move on `room`, the
+        skid register empty, a register, so o.ready reaches no enable; a result pushed while
+        the output waits goes to the skid register, which refills the output first. Returns
+        skid's next value."""
+        held, skid_next = Signal(len(result), name="skid", reset_less=True), Signal(name="skid_valid_next")
+        free = ~self.o.valid | self.o.ready
+        m.d.comb += skid_next.eq(~free & (skid | push))
+        m.d.sync += skid.eq(skid_next)
+        with m.If(free):
+            m.d.sync += [self.o.valid.eq(skid | push), self.o.payload.eq(Mux(skid, held, result))]
+        with m.Elif(push):
+            m.d.sync += held.eq(result)
+        return skid_next
+
+    # --- group > 1: the running sum over the group's products ---------------------------------
+    def counters(self, m: Module, go: Value, start: Value, last: Value, real_now: Value) -> tuple[Signal, Signal]:
+        """(cur, prev): the product index (mod group) of this window's frame and of the window
+        before's."""
+        G = self.group
         count = Signal(range(G), name="product_count")        # real frames begun, mod G
         cur, prev = Signal(range(G), name="product_cur"), Signal(range(G), name="product_prev")
         with m.If(go & start & real_now):
             m.d.sync += [cur.eq(count), count.eq(Mux(count == G - 1, 0, count + 1))]
         with m.If(go & last):
             m.d.sync += prev.eq(cur)
-        index = Mux(last, cur, prev)                           # the product this slot belongs to
+        return cur, prev
+
+    def line_sum(self, m: Module, shift: Value, index: Value, lanes: Value) -> tuple[Value, Value]:
+        """The running sum of a slot over the group's products (a delay line of n/M slots,
+        moving with each slot, `shift`) and whether it leaves: product `index` is the last."""
+        k, M = self.k, self.st.M
         line = [Signal(M * k, name=f"acc{d}") for d in range(self.taps)]
         total = Signal(M * k, name="acc_sum")
         summed = [(Mux(index == 0, 0, line[-1][x * k:(x + 1) * k]) + lanes[x * k:(x + 1) * k])[:k] for x in range(M)]
         m.d.comb += total.eq(Cat(*summed))
-        with m.If(slot):
+        with m.If(shift):
             m.d.sync += [line[0].eq(total)] + [line[d].eq(line[d - 1]) for d in range(1, self.taps)]
-        return total, index == G - 1
+        return total, index == self.group - 1
+
+    def accumulate(self, m: Module, go: Value, start: Value, last: Value, real_now: Value, slot: Value,
+                   lanes: Value) -> tuple[Value, Value | int]:
+        """group > 1: (the running sum of this slot over the group's products, whether it
+        leaves: the group's last product); else (lanes, 1)."""
+        if self.group == 1:
+            return lanes, 1
+        cur, prev = self.counters(m, go, start, last, real_now)
+        return self.line_sum(m, slot, Mux(last, cur, prev), lanes)   # the product this slot belongs to
+
+
+def combine(m: Module, nodes: list[tuple[Value, bool]], width: int, name: str) -> list[tuple[Value, bool]]:
+    """One level of an adder tree over signed terms (value, negative): neighbours pair into
+    one adder each, a difference where the signs differ (the positive one the minuend), so
+    only a tree of negative terms ends negative; the sums mod 2^width."""
+    out = []
+    for x in range(0, len(nodes) - 1, 2):
+        (u, nu), (v, nv) = nodes[x], nodes[x + 1]
+        s = Signal(width, name=f"{name}_{x // 2}")
+        m.d.comb += s.eq(u + v if nu == nv else v - u if nu else u - v)
+        out.append((s, nu and nv))
+    return out + nodes[len(nodes) & ~1:]
 
 
 class SchoolbookCore(wiring.Component):

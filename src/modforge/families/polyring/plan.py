@@ -21,7 +21,8 @@ class PolyPlan:
     `group` products (Saber's l; else 1) whose sum leaves with the last; `windows`, the
     windows from an input beat to its output beat (1: the systolic array, a result streams
     out during the window after its product's; 2: the schoolbook, whose MACs compute in a
-    window of their own in between). A prime q adds the reduction's R stages."""
+    window of their own in between). The array's pipeline registers (poly-fast's `pipeline`,
+    S) and a prime q's reduction (R stages) add their cycles."""
     n: int
     structure: Structure      # the fast filter, flattened (M = 1: one product, the FIR)
     k: int                    # bits of a coefficient on the ports: k of 2^k, or a prime q's bit length
@@ -33,6 +34,7 @@ class PolyPlan:
     top: int = 0              # a prime q: the largest value a lane carries into the reduction
     reduction: Any = None     # a prime q: the reduction's canonical parameters (family modmul)
     R: int = 0                # a prime q: the reduction's pipeline stages (0 for q = 2^k)
+    stages: int = 0           # S: the systolic array's register stages (hw.PolyCore's pipeline)
 
     @property
     def M(self) -> int:
@@ -57,9 +59,10 @@ class PolyPlan:
 
     @property
     def latency(self) -> int:
-        """windows n/M + R: from an input beat (of the frame's last product) to its output
-        beat: n/M for the systolic array, 2n for the schoolbook (stream in, compute)."""
-        return self.windows * self.beats + self.R
+        """windows n/M + S + R: from an input beat (of the frame's last product) to its
+        output beat: n/M + S for the systolic array, 2n for the schoolbook (stream in,
+        compute)."""
+        return self.windows * self.beats + self.stages + self.R
 
     @property
     def initiation_interval(self) -> int:
@@ -69,6 +72,6 @@ class PolyPlan:
     @property
     def cycles(self) -> int:
         """One frame, first input beat to last output beat: frame_beats + latency - 1, i.e.
-        2n/M - 1 + R for one product of the array ((L + 1) n/M - 1 for Saber's l = L), 3n - 1
-        + R for the schoolbook."""
+        2n/M - 1 + S + R for one product of the array ((L + 1) n/M - 1 for Saber's l = L), 3n
+        - 1 + R for the schoolbook."""
         return self.frame_beats + self.latency - 1
