@@ -34,23 +34,24 @@ class Butterfly(Elaboratable):
     datapath's run-time modulus fields, `mul.runtime` packed, may be 0 bits); outputs o0, o1.
     q_input: "" (q the constant `q`), "static" (the input q holds still while operations
     are in flight) or "per-op" (q may change with every operation: it rides along the
-    pipeline). `lane` only names the signals."""
+    pipeline). `lane` only names the signals. Its registers hold data only (the core's control
+    says when o0, o1 are meant): no reset unless `reset` (reset=all)."""
 
-    def __init__(self, q: int, w: int, mul: Datapath, lane: int = 0, q_input: str = "") -> None:
+    def __init__(self, q: int, w: int, mul: Datapath, lane: int = 0, q_input: str = "", reset: bool = False) -> None:
         if q_input not in Q_INPUTS:
             raise ValueError(f"q_input must be one of {Q_INPUTS}")
-        self.w, self.mul = w, mul
+        self.w, self.mul, self.reset = w, mul, reset
         self.depth = mul.depth + 2
         self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
         self.gs = Signal(name=f"gs{lane}")
-        self.o0, self.o1 = Signal(w, name=f"o0_{lane}"), Signal(w, name=f"o1_{lane}")
+        self.o0, self.o1 = (Signal(w, name=f"o{k}_{lane}", reset_less=not reset) for k in (0, 1))
         self.q: ValueLike = Signal(w, name=f"q{lane}") if q_input else q
         self.q_rides = q_input == "per-op"
         self.rt = Signal(sum(mul.runtime.values()), name=f"rt{lane}")
 
     def _ride(self, m: Module, value: Value, name: str) -> Signal:
         """value registered once (the next stage's copy)."""
-        reg = Signal.like(value, name=name)
+        reg = Signal.like(value, name=name, reset_less=not self.reset)
         m.d.sync += reg.eq(value)
         return reg
 
@@ -59,7 +60,9 @@ class Butterfly(Elaboratable):
         q, w = self.q, self.w
         u, v = self.u, self.v
         # input stage: x = v (CT) or u - v mod q (GS); a = u (CT) or u + v < 2q (GS)
-        x, s, a, gs, rt = Signal(w), Signal(w), Signal(w + 1), Signal(), Signal.like(self.rt)
+        free = not self.reset
+        x, s, a = Signal(w, reset_less=free), Signal(w, reset_less=free), Signal(w + 1, reset_less=free)
+        gs, rt = Signal(reset_less=free), Signal.like(self.rt, reset_less=free)
         m.d.sync += [
             x.eq(Mux(self.gs, sub_mod(u, v, q, w), v)),
             s.eq(self.s),
@@ -70,7 +73,8 @@ class Butterfly(Elaboratable):
         if self.q_rides:                                 # q rides along to the output stage
             q = self._ride(m, q, "q_d0")
         # the multiplier: p = x*s*F mod q, in [0, q)
-        p = build_stages(self.mul, m, Stager(m, Const(1), self.mul.keep), data.View(self.mul.in_layout, Cat(x, s, rt)))
+        p = build_stages(self.mul, m, Stager(m, Const(1), self.mul.keep, self.reset),
+                         data.View(self.mul.in_layout, Cat(x, s, rt)))
         for k in range(self.mul.depth):                  # a, gs (and q) ride along
             a, gs = self._ride(m, a, f"a_d{k + 1}"), self._ride(m, gs, f"gs_d{k + 1}")
             if self.q_rides:

@@ -54,6 +54,8 @@ CONFIGS = [
     ("ntt-polymul", {"q": "7681", "n": "16", "pe": "1", "incomplete": "1", "reduction": "montgomery", "dsp": "none"}),
     ("ntt-basemul", {"q": "7681", "n": "16", "pe": "1", "incomplete": "1", "reduction": "montgomery", "dsp": "none",
                      "buffers": "2"}),                                           # b scaled by a pass
+    # reset=all: the butterflies' registers take rst as well
+    ("ntt-forward", {"q": "0x80014001", "n": "16", "pe": "2", "dsp": "none", "reset": "all"}),
 ]
 SETS = 6
 
@@ -64,9 +66,10 @@ def cid(c):
 
 # the default tier runs one case of each behaviour the conformance test's smallest cores do
 # not show: an RNS base loaded through cfg, two buffers with a prime loaded, ML-KEM's base
-# case, the base case with one butterfly; -m slow all
+# case, the base case with one butterfly, reset=all; -m slow all
 DEFAULT_TIER = {"ntt-polymul-0x80130001-16-2-k2red-2-load", "ntt-polymul-0xfff00001-0xffdf0001-16-16-2-k2red-load",
-                "ntt-polymul-ml-kem-2-k2red-none", "ntt-polymul-7681-16-1-1-montgomery-none"}
+                "ntt-polymul-ml-kem-2-k2red-none", "ntt-polymul-7681-16-1-1-montgomery-none",
+                "ntt-forward-0x80014001-16-2-none-all"}
 CASES = [pytest.param(*c, id=cid(c), marks=[] if cid(c) in DEFAULT_TIER else [pytest.mark.slow]) for c in CONFIGS]
 
 

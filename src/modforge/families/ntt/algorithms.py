@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol, cast
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, Dsp
+from ...hw.pipeline import RESET_HELP
 from ...math.primes import family, family_members, is_ntt_friendly, is_prime, primitive_root_of_unity, v2
 from ...registry import POW2, Algorithm, Computes, Operand, lookup, param, register
 from . import hw
@@ -91,6 +92,7 @@ class NttParams:
                                       "reset to the generation moduli's and are rewritten through the cfg "
                                       "stream between frames (`modforge config`); needs a reduction with a "
                                       "run-time modulus")
+    reset: Literal["control", "all"] = param("control", help=RESET_HELP + " (the butterflies' registers)")
 
 #: the passes' waits for rows still in the pipeline (plan.pass_starts, in closed form)
 STALLS = ("G = sum over i in max(0, k' - log2(P))..log2(n/P) - 2 of max(0, 2^i + D + 1 - H) "
@@ -358,7 +360,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         return NttPlan(self.transform, n, P, params.buffers, w, mul_depth, shape,
                        pass_starts(shape, n // P, P, drain(mul_depth) + params.read_register + params.unit_register),
                        primes, datapath, residues, runtime, config, params.read_register, params.unit_register,
-                       self.twiddles_in_block_ram(params))
+                       self.twiddles_in_block_ram(params), params.reset == "all")
 
     def twiddles_in_block_ram(self, params: NttParams) -> bool:
         """twiddle_memory=auto: block RAM where a register follows its read port (read_register=1)."""
@@ -470,6 +472,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         extra += "_rreg" if params.read_register else ""
         extra += "_ureg" if params.unit_register else ""
         extra += {"auto": "", "block": "_twblock", "any": "_twany"}[params.twiddle_memory]
+        extra += "_rstall" if params.reset == "all" else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
 
@@ -501,6 +504,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
             "twiddles": params.twiddles,
             "twiddle_memory": "block" if plan.twiddles_in_block_ram else "any",
+            "reset": params.reset,
         } | {k: 1 for k in ("read_register", "unit_register") if getattr(params, k)} | (
             self.config_info(params) if params.twiddles == "load" else {})
 

@@ -189,7 +189,7 @@ class _Build:
         q_input = "per-op" if self.K > 1 else "static" if self.config else ""
         self.units = []
         for u in range(self.P):
-            bf = Butterfly(self.plan.moduli[0], self.w, self.core.datapaths[u], u, q_input)
+            bf = Butterfly(self.plan.moduli[0], self.w, self.core.datapaths[u], u, q_input, self.plan.reset_all)
             self.m.submodules[f"bf{u}"] = bf
             self.units.append(bf)
 

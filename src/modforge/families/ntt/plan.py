@@ -329,6 +329,7 @@ class NttPlan:
     read_stages: int = 0                  # registers after the RAMs' and ROMs' read data (D grows by as many)
     unit_stages: int = 0                  # registers between the routes and the units' inputs (likewise)
     twiddles_in_block_ram: bool = False   # the twiddle memories' ram_style: block, else left to the tools
+    reset_all: bool = False               # reset=all: the butterflies' registers take rst too
 
     # --- shape --------------------------------------------------------------------------
     @property
