@@ -11,6 +11,13 @@ from modforge.families.polyring.model import negacyclic
 from modforge.hw.systolic import NegacyclicFir, RegisteredFir
 
 
+def simulate(fir, bench):
+    sim = Simulator(fir)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+
+
 def run(taps, width, small, windows=4, seed=1):
     rng = random.Random(seed)
     q = 1 << width
@@ -43,10 +50,7 @@ def run(taps, width, small, windows=4, seed=1):
                     seen.append((frame, s))
                 await ctx.tick()
 
-    sim = Simulator(fir)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    simulate(fir, bench)
     assert len(seen) == (windows - 1) * taps + 1
 
 
@@ -99,10 +103,7 @@ def run_registered(taps, width, small, windows=4, seed=1):
                 part[0] = ctx.get(fir.y_part)
                 await ctx.tick()
 
-    sim = Simulator(fir)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    simulate(fir, bench)
     assert len(seen) == (windows - 1) * taps + 1
 
 

@@ -38,12 +38,14 @@ DigitControls = list[tuple[Value, Value, Value]]
 SignedTerm = tuple[ValueLike, Value, int]
 
 
-class NegacyclicFir(Elaboratable):
-    def __init__(self, taps: int, width: int, small: int = 0, lookahead: bool = False, name: str = "fir",
-                 w_width: int = 0, x_width: int = 0) -> None:
+class FirPorts(Elaboratable):
+    """The ports both systolic arrays share: the advance, the windows' `fresh` thermometer and
+    one-hot `load`, the weight in, x (sign, magnitude) and y."""
+
+    def __init__(self, taps: int, width: int, small: int, name: str, w_width: int, x_width: int) -> None:
         if taps < 2:
             raise ValueError("a systolic multiplier needs at least 2 taps")
-        self.taps, self.width, self.small, self.lookahead, self.name = taps, width, small, lookahead, name
+        self.taps, self.width, self.small, self.name = taps, width, small, name
         self.w_width = w_width or width
         self.mag_bits = small.bit_length() if small else x_width or width
         self.advance = Signal(name=f"{name}_advance")
@@ -53,6 +55,13 @@ class NegacyclicFir(Elaboratable):
         self.x_sign = Signal(name=f"{name}_x_sign")          # small: the sign of x (1: negative)
         self.x_mag = Signal(self.mag_bits, name=f"{name}_x_mag")
         self.y = Signal(width, name=f"{name}_y")
+
+
+class NegacyclicFir(FirPorts):
+    def __init__(self, taps: int, width: int, small: int = 0, lookahead: bool = False, name: str = "fir",
+                 w_width: int = 0, x_width: int = 0) -> None:
+        super().__init__(taps, width, small, name, w_width, x_width)
+        self.lookahead = lookahead
         self.y_next = Signal(width, name=f"{name}_y_next")
 
     def controls(self, m: Module, mag: Value, name: str) -> DigitControls:
@@ -216,7 +225,7 @@ def one_hot_load(fresh: Value, taps: int) -> Value:
 PER_CHAIN = 2
 
 
-class RegisteredFir(Elaboratable):
+class RegisteredFir(FirPorts):
     """NegacyclicFir's array (the same windows, `fresh`, `load`, weights and x shift
     register, all moving on `advance`) built for a fast clock: every adder's operands are
     registers or one LUT from them, and no path crosses more than two adders.
@@ -244,22 +253,12 @@ class RegisteredFir(Elaboratable):
 
     def __init__(self, taps: int, width: int, small: int = 0, name: str = "fir", w_width: int = 0,
                  x_width: int = 0) -> None:
-        if taps < 2:
-            raise ValueError("a systolic multiplier needs at least 2 taps")
-        self.taps, self.width, self.small, self.name = taps, width, small, name
-        self.w_width = w_width or width
-        self.mag_bits = small.bit_length() if small else x_width or width
-        self.advance = Signal(name=f"{name}_advance")
-        self.fresh = Signal(taps, name=f"{name}_fresh")      # thermometer, bit j: tap j's input is this window's
-        self.load = Signal(taps, name=f"{name}_load")        # one-hot, bit j: tap j takes w_in now
-        self.w_in = Signal(self.w_width, name=f"{name}_w_in")
+        super().__init__(taps, width, small, name, w_width, x_width)
         self.w_next = Signal(self.w_width, name=f"{name}_w_next")
-        self.x_sign, self.x_mag = Signal(name=f"{name}_x_sign"), Signal(self.mag_bits, name=f"{name}_x_mag")
         self.x_sign_next = Signal(name=f"{name}_x_sign_next")
         self.x_mag_next = Signal(self.mag_bits, name=f"{name}_x_mag_next")
         self.y_part = Signal(width, name=f"{name}_y_part")
         self.load_sum = Signal(width, name=f"{name}_load_sum")
-        self.y = Signal(width, name=f"{name}_y")
 
     def chains(self) -> list[range]:
         """The digits each chain adds (a full x: one chain, its product)."""
