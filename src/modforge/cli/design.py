@@ -362,7 +362,9 @@ def print_metrics(design: Design, target: str, m: Metrics) -> None:
                      f"DSP {figure(m.dsp)}{packed}, BRAM {figure(m.bram)}")
     unit = f" {m.area_unit}" if m.area_unit else ""
     atp = f"{m.area_time:.4g}{unit} x us" if m.area_time is not None else "-"
-    lines.append(f"Fmax {figure(m.fmax_mhz, '{:.1f}')} MHz (asked {figure(m.freq_mhz)}), "
+    predicted = design.info.get("predicted_mhz") if routed else None
+    model = f", predicted {predicted:.1f} MHz (target_mhz={design.info['target_mhz']:g})" if predicted else ""
+    lines.append(f"Fmax {figure(m.fmax_mhz, '{:.1f}')} MHz (asked {figure(m.freq_mhz)}{model}), "
                  f"operation latency {figure(m.latency_ns, '{:.1f}')} ns, "
                  f"throughput {figure(m.throughput_mops, '{:.2f}')} M/s, area {figure(m.area, '{:g}')}{unit}, "
                  f"ATP (area x operation latency) {atp}")
