@@ -19,16 +19,19 @@ and gives the delay of every group of consecutive stages first..last with the re
 stages first..last-1 as wires (a merged stage's registers are transparent: the net runs
 through), so one Yosys run serves every `pipeline` mask; `choose` is the DP over groupings.
 Clock enables and resets (the valid chain's `advance`, rst) are one path for every grouping
-(`StageTiming.control`). Input ports launch as if from a register outside (clock-to-Q); output
-ports are not timed (nextpnr's out-of-context Fmax does not time them either).
+(`StageTiming.control`). Input ports launch as if from a register outside (clock-to-Q): the
+core's first stage group is timed as it will be in a system, although nextpnr's out-of-context
+Fmax leaves port paths untimed (`ports=False` predicts that figure); output ports are not timed.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import gzip
 import hashlib
 import json
+import math
 import os
 import tempfile
 from collections import defaultdict
@@ -42,7 +45,8 @@ from ..cache import cache_dir
 
 @dataclasses.dataclass(frozen=True)
 class Delays:
-    """ns; `route` for a net, `route_local` for a LUT output into the one flip-flop it feeds."""
+    """ns; a net's routing: `route` + `route_fanout` log2(its sinks), `route_local` for a LUT
+    output into the one flip-flop it feeds."""
     lut: float          # LUT4 input -> Z; a CCU2C input -> its own sum output
     mux: float          # PFUMX, L6MUX21: any input -> Z
     carry_in: float     # CCU2C A/B/C/D -> COUT (into the carry chain)
@@ -54,13 +58,15 @@ class Delays:
     clk_to_q: float
     setup: float
     route: float
+    route_fanout: float
     route_local: float
 
 
 #: nextpnr-ecp5 (speed grade 6) figures: the logic ones exact from its report.json segments, the
 #: routing ones fitted on the critical paths of modmul designs (benchmarks/timing_calibration.py)
 ECP5 = Delays(lut=0.236, mux=0.256, carry_in=0.447, carry=0.071, carry_sum=0.443, mult=3.927, alu=4.0,
-              ram=2.0, clk_to_q=0.525, setup=0.0, route=1.0, route_local=0.13)
+              ram=2.0, clk_to_q=0.525, setup=0.0, route=1.0, route_fanout=0.0,
+              route_local=0.13)
 
 FF = "TRELLIS_FF"
 #: sequential cells that are never transparent: they launch (clock-to-out) and end paths
@@ -133,6 +139,7 @@ class Netlist:
                             self.driver[bit] = (name, pin)
                         else:
                             self.sinks[bit].append((name, pin))
+        self.routes: dict[int, float] = {}
         self.order = self._order()
         self.stage = self._stages()
 
@@ -184,7 +191,18 @@ class Netlist:
                     level.update((b, out) for b in bits if isinstance(b, int))
         return stage
 
+    def with_delays(self, delays: Delays) -> Netlist:
+        """The same graph under other delays (the calibration's fit)."""
+        other = copy.copy(self)
+        other.d, other.routes = delays, {}
+        return other
+
     def route(self, bit: int) -> float:
+        if bit not in self.routes:
+            self.routes[bit] = self._route(bit)
+        return self.routes[bit]
+
+    def _route(self, bit: int) -> float:
         source = self.driver.get(bit)
         if source is None:
             return self.d.route
@@ -195,15 +213,15 @@ class Netlist:
         if (self.cells[name]["type"] in LOGIC and len(sinks) == 1
                 and self.cells[sinks[0][0]]["type"] == FF and sinks[0][1] == "DI"):
             return self.d.route_local
-        return self.d.route
+        return self.d.route + self.d.route_fanout * math.log2(max(len(sinks), 1))
 
-    def propagate(self, first: int | None) -> tuple[dict[int, float], float]:
-        """Arrival times from every register of a stage before `first` (and the input ports),
-        through the flip-flops of stage `first` and later as wires (None: every flip-flop
-        launches). Returns (the latest arrival at the data inputs of each stage's flip-flops,
-        setup included; the latest at the clock enables and resets)."""
+    def propagate(self, first: int | None, ports: bool = True) -> tuple[dict[int, float], float]:
+        """Arrival times from every register of a stage before `first` (and the input ports:
+        `ports`), through the flip-flops of stage `first` and later as wires (None: every
+        flip-flop launches). Returns (the latest arrival at the data inputs of each stage's
+        flip-flops, setup included; the latest at the clock enables and resets)."""
         d = self.d
-        arrival: dict[int, float] = dict.fromkeys(self.inputs, d.clk_to_q)
+        arrival: dict[int, float] = dict.fromkeys(self.inputs, d.clk_to_q) if ports else {}
         ends: dict[int, float] = defaultdict(float)
         control = 0.0
 
@@ -215,11 +233,6 @@ class Netlist:
             cell = self.cells[name]
             kind, conn = cell["type"], cell["connections"]
             if kind == FF or kind in RAMS:
-                for pin, bits in conn.items():
-                    for bit in bits:
-                        t = at(bit) if isinstance(bit, int) else None
-                        if t is not None and pin in CONTROL_PINS[:2]:
-                            control = max(control, t + d.setup)
                 q = conn.get("Q", [])
                 if kind in RAMS:
                     for pin, bits in conn.items():
@@ -246,18 +259,25 @@ class Netlist:
                         latest = t + delay if latest is None else max(latest, t + delay)
                 if latest is not None:
                     arrival.update((b, latest) for b in obits if isinstance(b, int))
+        for name in self.stage:      # the enables and resets: their drivers need not come before
+            for pin in CONTROL_PINS[:2]:
+                for bit in self.cells[name]["connections"].get(pin, []):
+                    t = at(bit) if isinstance(bit, int) else None
+                    if t is not None:
+                        control = max(control, t + d.setup)
         return dict(ends), control
 
-    def timing(self, stages: int | None = None) -> StageTiming:
-        """Every stage group's delay; `stages`: the pipeline's stage count, checked."""
+    def timing(self, stages: int | None = None, ports: bool = True) -> StageTiming:
+        """Every stage group's delay; `stages`: the pipeline's stage count, checked; ports=False
+        leaves the paths from input ports untimed (as nextpnr's out-of-context Fmax does)."""
         found = max(self.stage.values(), default=0)
         if stages is not None and found != stages:
             raise ValueError(f"the netlist has {found} register stages, the pipeline {stages}")
         groups: dict[tuple[int, int], float] = {}
         for first in range(1, found + 1):
-            ends, _ = self.propagate(first)
+            ends, _ = self.propagate(first, ports)
             groups.update(((first, last), t) for last, t in ends.items() if last >= first)
-        _, control = self.propagate(None)
+        _, control = self.propagate(None, ports)
         bits = [0] * (found + 1)
         for k in self.stage.values():
             bits[k] += 1
