@@ -36,7 +36,7 @@ POINTS: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
     ("modmul-wlm-mixed", {"q": "0x800a000000000001", "logqh": "17", "reduce_only": "1"}, ("01011", "10101")),
     ("modmul-montgomery", {"q": "0x80014001"}, ("0101011",)),
     ("modmul-barrett", {"q": "0xffffffffffe40001", "reduce_only": "1"}, ("10101",)),
-    ("modmul-wlm", {"q": "0x8000000014000001", "logqh": "40"}, ("0101011",)),
+    ("modmul-wlm", {"q": "0x8000000014000001", "logqh": "40"}, ("010101011",)),
     ("modmul-k2red-shift", {"q": "0x800a000000000001", "logqh": "17", "rho": "A", "reduce_only": "1"}, ("01011",)),
     ("modmul-plantard", {"q": "0x9e140001"}, ()),
 ]

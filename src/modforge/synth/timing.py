@@ -4,7 +4,8 @@ The model is a static timing pass over a `synth_ecp5` netlist (Yosys JSON, flat)
 arc has its type's delay (LUT4, the CCU2C carry cell with its CIN -> COUT chain, PFUMX and
 L6MUX21, MULT18X18D, ALU54B, TRELLIS_FF clock-to-Q and setup, DP16KD clock-to-out), every net
 a routing delay (none along a carry chain, a short one from a LUT into the one flip-flop it
-feeds: nextpnr packs them into one slice). The constants (`ECP5`) are nextpnr-ecp5's (speed
+feeds: nextpnr packs them into one slice; none from a LUT into its slice's PFUMX or from a
+PFUMX into the L6MUX21 above it). The constants (`ECP5`) are nextpnr-ecp5's (speed
 grade 6) as its report.json's critical-path segments give them, the routing ones fitted on
 modmul designs by
 
@@ -63,16 +64,18 @@ class Delays:
 
 
 #: nextpnr-ecp5 (speed grade 6) figures: the logic ones exact from its report.json segments, the
-#: routing ones fitted on the critical paths of modmul designs (benchmarks/timing_calibration.py)
-ECP5 = Delays(lut=0.236, mux=0.256, carry_in=0.447, carry=0.071, carry_sum=0.443, mult=3.927, alu=4.0,
-              ram=2.0, clk_to_q=0.525, setup=0.0, route=1.0, route_fanout=0.0,
-              route_local=0.13)
+#: routing ones fitted on the critical paths of modmul designs (benchmarks/timing_calibration.py,
+#: benchmarks/timing_calibration.md); alu and ram are rough guesses (no modmul design maps to them)
+ECP5 = Delays(lut=0.236, mux=0.211, carry_in=0.447, carry=0.071, carry_sum=0.426, mult=3.927, alu=4.0, ram=2.0,
+              clk_to_q=0.525, setup=0.0, route=1.106, route_fanout=0.08, route_local=0.123)
 
 FF = "TRELLIS_FF"
 #: sequential cells that are never transparent: they launch (clock-to-out) and end paths
 RAMS = ("DP16KD", "PDPW16KD", "TRELLIS_DPR16X4", "DPR16X4C")
 CONTROL_PINS = ("CE", "LSR", "CLK")
 LOGIC = ("LUT4", "LUT2", "CCU2C", "PFUMX", "L6MUX21", "INV")
+#: the mux inputs fed inside a slice (no general routing); the selects C0/SD are routed
+DEDICATED = {("PFUMX", "ALUT"), ("PFUMX", "BLUT"), ("L6MUX21", "D0"), ("L6MUX21", "D1")}
 
 
 def arc(d: Delays, kind: str, src: str, dst: str) -> float | None:
@@ -210,6 +213,8 @@ class Netlist:
         if pin == "COUT":
             return 0.0      # the carry chain's dedicated wire
         sinks = self.sinks.get(bit, [])
+        if len(sinks) == 1 and (self.cells[sinks[0][0]]["type"], sinks[0][1]) in DEDICATED:
+            return 0.0      # a LUT into its slice's PFUMX, a PFUMX into the L6MUX21: inside the slice
         if (self.cells[name]["type"] in LOGIC and len(sinks) == 1
                 and self.cells[sinks[0][0]]["type"] == FF and sinks[0][1] == "DI"):
             return self.d.route_local
@@ -224,6 +229,8 @@ class Netlist:
         arrival: dict[int, float] = dict.fromkeys(self.inputs, d.clk_to_q) if ports else {}
         ends: dict[int, float] = defaultdict(float)
         control = 0.0
+        self.via: dict[int, tuple[str, int | None]] = {}      # a bit's latest source: (cell, its input bit)
+        self.ends: dict[int, int] = {}                        # each stage's latest data input bit
 
         def at(bit: int) -> float | None:
             t = arrival.get(bit)
@@ -242,23 +249,27 @@ class Netlist:
                 k = self.stage[name]
                 if first is None or k < first:
                     arrival.update((b, d.clk_to_q) for b in q if isinstance(b, int))
+                    self.via.update((b, (name, None)) for b in q if isinstance(b, int))
                     continue
                 di = conn["DI"][0]
                 t = at(di) if isinstance(di, int) else None
                 if t is not None:
-                    ends[k] = max(ends[k], t + d.setup)
+                    if t + d.setup > ends[k]:
+                        ends[k], self.ends[k] = t + d.setup, di
                     arrival.update((b, arrival[di]) for b in q if isinstance(b, int))   # transparent
+                    self.via.update((b, (name, di)) for b in q if isinstance(b, int))
                 continue
             for out, obits in conn.items():
                 if cell["port_directions"].get(out) != "output":
                     continue
-                latest = None
+                latest, source = None, None
                 for pin, bit in self.data_inputs(name):
                     t, delay = at(bit), arc(d, kind, pin, out)
-                    if t is not None and delay is not None:
-                        latest = t + delay if latest is None else max(latest, t + delay)
+                    if t is not None and delay is not None and (latest is None or t + delay > latest):
+                        latest, source = t + delay, bit
                 if latest is not None:
                     arrival.update((b, latest) for b in obits if isinstance(b, int))
+                    self.via.update((b, (name, source)) for b in obits if isinstance(b, int))
         for name in self.stage:      # the enables and resets: their drivers need not come before
             for pin in CONTROL_PINS[:2]:
                 for bit in self.cells[name]["connections"].get(pin, []):
@@ -266,6 +277,17 @@ class Netlist:
                     if t is not None:
                         control = max(control, t + d.setup)
         return dict(ends), control
+
+    def path(self, first: int, last: int, ports: bool = True) -> list[str]:
+        """The cells of the longest path into stage `last`'s registers with stages first..last-1
+        merged, from its start (a register, or none for a port): to read what the model counts."""
+        self.propagate(first, ports)
+        bit: int | None = self.ends.get(last)
+        cells: list[str] = []
+        while bit is not None and bit in self.via:
+            name, bit = self.via[bit]
+            cells.append(f"{self.cells[name]['type']} {name}")
+        return cells[::-1]
 
     def timing(self, stages: int | None = None, ports: bool = True) -> StageTiming:
         """Every stage group's delay; `stages`: the pipeline's stage count, checked; ports=False
