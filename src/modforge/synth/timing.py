@@ -11,11 +11,12 @@ modmul designs by
 
     PYTHONPATH=src python3 benchmarks/timing_calibration.py
 
-which prints the constants and the predicted against achieved Fmax (benchmarks/target_mhz.md).
+which prints the constants and the predicted against achieved Fmax (benchmarks/timing_calibration.md;
+the target sweep: benchmarks/target_mhz.md).
 
 Stages: a pipeline of modforge's Stager is layered (every value crosses each stage boundary
 once), so a flip-flop's stage is one more than the latest stage among the flip-flops its data
-input reaches back to (input ports: stage 0). `stage_timing` analyses the FULL pipeline once
+input reaches back to (input ports: stage 0). `Netlist.timing` analyses the FULL pipeline once
 and gives the delay of every group of consecutive stages first..last with the registers of
 stages first..last-1 as wires (a merged stage's registers are transparent: the net runs
 through), so one Yosys run serves every `pipeline` mask; `choose` is the DP over groupings.
@@ -34,11 +35,13 @@ import hashlib
 import json
 import math
 import os
+import re
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any
 
 from ..cache import cache_dir
@@ -309,10 +312,13 @@ class Netlist:
 @dataclasses.dataclass(frozen=True)
 class Choice:
     """A register placement for a period: `keep` one flag a stage; `period` its predicted
-    clock period (ns); `met`: it fits the period asked (else: every stage kept, the fastest)."""
+    clock period (ns); `met`: it fits the period asked (else: every stage kept, the fastest);
+    `reg_period`: the same without the input ports' paths (nextpnr's out-of-context figure;
+    0: not computed)."""
     keep: tuple[bool, ...]
     period: float
     met: bool
+    reg_period: float = 0.0
 
     @property
     def mask(self) -> str:
@@ -321,6 +327,10 @@ class Choice:
     @property
     def mhz(self) -> float:
         return 1000.0 / self.period if self.period > 0 else float("inf")
+
+    @property
+    def reg_mhz(self) -> float | None:
+        return 1000.0 / self.reg_period if self.reg_period > 0 else None
 
 
 def choose(timing: StageTiming, period: float) -> Choice:
@@ -390,16 +400,34 @@ def ecp5_netlist(verilog: str, top: str, timeout: float = 3600) -> dict:
     if progress is not None:
         progress(1, 1)
     if version:         # an unknown Yosys: nothing kept
-        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:16]}.", suffix=".tmp")
-        with os.fdopen(handle, "wb") as out:
-            out.write(gzip.compress(text.encode()))
-        os.replace(partial, path)
+        keep(path, gzip.compress(text.encode()))
     return json.loads(text)
+
+
+def keep(path: Path, data: bytes) -> None:
+    """Write a cache entry atomically (a reader sees none or all of it); a cache that cannot be
+    written is no error."""
+    partial = None
+    try:
+        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(partial, path)
+    except OSError:
+        if partial is not None:
+            Path(partial).unlink(missing_ok=True)
+
+
+def core_netlist(core: Any, top: str) -> Netlist:
+    """The timing graph of an Amaranth core's synth_ecp5 netlist (cached), its module named `top`."""
+    from ..verilog import to_verilog
+    text = re.sub(r'\(\* src = "[^"]*" \*\)\s*', "", to_verilog(core, top))   # no install paths in the key
+    return Netlist(ecp5_netlist(text, top), top)
 
 
 def pipeline_for(core: Any, top: str, stages: int, target_mhz: float) -> Choice:
     """The register placement of an Amaranth pipelined core (built with every stage kept, `stages`
     of them) for `target_mhz` on ECP5: one synth_ecp5 run (cached), the model, the DP."""
-    from ..verilog import to_verilog
-    netlist = ecp5_netlist(to_verilog(core, top), top)
-    return choose(Netlist(netlist, top).timing(stages), 1000.0 / target_mhz)
+    netlist = core_netlist(core, top)
+    choice = choose(netlist.timing(stages), 1000.0 / target_mhz)
+    return dataclasses.replace(choice, reg_period=netlist.timing(stages, ports=False).period(choice.keep))

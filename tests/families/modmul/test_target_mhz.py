@@ -46,13 +46,13 @@ def test_cli_error_is_one_line(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def stub(monkeypatch, mask, period, met=True):
+def stub(monkeypatch, mask, period, met=True, reg_period=0.0):
     seen = []
 
     def pipeline_for(core, top, stages, target_mhz):
         core._MustUse__silence = True          # not elaborated: no Yosys here
         seen.append((stages, target_mhz))
-        return timing.Choice(tuple(c == "1" for c in mask), period, met)
+        return timing.Choice(tuple(c == "1" for c in mask), period, met, reg_period)
     monkeypatch.setattr(timing, "pipeline_for", pipeline_for)
     return seen
 
@@ -69,6 +69,19 @@ def test_the_choice_is_the_canonical_pipeline(monkeypatch, tmp_path):
     assert design.latency == 4
     info = json.loads((tmp_path / "design.json").read_text())["info"]
     assert info["target_mhz"] == 110 and info["predicted_mhz"] == 125.0 and info["target_met"]
+
+
+def test_synth_prints_predicted_beside_achieved(monkeypatch, tmp_path, capsys):
+    from modforge.cli.design import print_metrics
+    from modforge.synth import Metrics
+    stub(monkeypatch, "1001011", 8.0, reg_period=5.0)
+    alg = lookup("modmul-k2red")
+    design = generate(alg, alg.parse({**K2RED, "target_mhz": "120"}), tmp_path)
+    capsys.readouterr()
+    print_metrics(design, "ecp5", Metrics(target="ecp5", top=design.top, fmax_mhz=118.5, freq_mhz=100.0).finish())
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("Fmax 118.5 MHz (asked 100.0, predicted 125.0 MHz for target_mhz=120, 200.0 MHz without the input "
+            "ports' paths") in out
 
 
 def test_a_missed_target_keeps_every_stage_and_says_so(monkeypatch):

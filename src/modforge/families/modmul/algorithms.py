@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
@@ -31,6 +31,9 @@ from ...math.primes import family as prime_family, is_prime, v2
 from ...registry import Algorithm, Computes, Operand, layout, param, register
 from . import hw, model as M, plan as plans
 from .plan import ModmulPlan, Modulus, Reduction
+
+if TYPE_CHECKING:
+    from ...synth.timing import Choice
 
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
          "(IACR ePrint 2024/1890)")
@@ -213,13 +216,13 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
         choice = pipeline_for(self.build(full), self.plan(full).module, self.derived(full).stage_count,
                               params.target_mhz)
         chosen = dataclasses.replace(full, pipeline="" if all(choice.keep) else choice.mask)
-        self.targets[chosen] = (params.target_mhz, choice.mhz, choice.met)
+        self.targets[chosen] = (params.target_mhz, choice)
         self.__dict__.get("_plans", {}).pop(chosen, None)      # a plan made before lacks the target
         return chosen
 
     @property
-    def targets(self) -> dict[Any, tuple[float, float, bool]]:
-        """The canonical params target_mhz chose: (target, predicted MHz, met)."""
+    def targets(self) -> dict[Any, tuple[float, Choice]]:
+        """The canonical params target_mhz chose: (target, the model's choice)."""
         return self.__dict__.setdefault("_targets", {})
 
     # --- the derived plan ---------------------------------------------------------------
@@ -387,11 +390,13 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
             "latency_formula": plan.latency_formula, "reduce_only": params.reduce_only, "plain": params.plain,
             "pipeline": "".join("1" if k else "0" for k in plan.keep)}
         if params in self.targets:
-            target, mhz, met = self.targets[params]
-            info.update({"target_mhz": target, "predicted_mhz": round(mhz, 1), "target_met": met})
-            if not met:
-                info["target_note"] = (f"even every stage kept misses {target:g} MHz: {mhz:.1f} MHz predicted "
-                                       "(synth/timing.py)")
+            target, choice = self.targets[params]
+            info.update({"target_mhz": target, "predicted_mhz": round(choice.mhz, 1), "target_met": choice.met})
+            if choice.reg_mhz is not None:      # what nextpnr's out-of-context Fmax times: no input port paths
+                info["predicted_reg_mhz"] = round(choice.reg_mhz, 1)
+            if not choice.met:
+                info["target_note"] = (f"even every stage kept misses {target:g} MHz: {choice.mhz:.1f} MHz "
+                                       "predicted (synth/timing.py)")
         F = plan.reduction.scale
         if F != 1 and not (plan.modulus.runtime or params.plain or params.reduce_only):   # a*b*F, q fixed
             info["montgomery_domain"] = {
