@@ -6,7 +6,10 @@ cache's key holds a digest of modforge's synthesis code, so a changed timing.py 
 wrapped=True places the core behind a register on every input (clk aside): nextpnr's
 out-of-context Fmax leaves the paths from input ports untimed, so a core whose first stages are
 merged (a mask starting with 0) would show the Fmax of its later stages only; behind registers
-its first stage group is timed as in a system. The record's FF count leaves those registers out."""
+its first stage group is timed as in a system. The core keeps its own hierarchy (keep_hierarchy:
+Yosys synthesizes it as it does alone, the netlist the model reads; flattened with the registers
+it maps the 64-bit a*b adder trees differently, 320 carry cells instead of 233). The record's FF
+count leaves those registers out."""
 
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ def wrapper(design: Design) -> tuple[str, int]:
     names = {n for n, _ in registered}
     conns = ", ".join(f".{n}({n}_r)" if n in names else f".{n}({n})" for n, _, _ in ports)
     text = (f"module {WRAPPER} ({decl});\n{regs}  always @(posedge clk) begin\n{loads}  end\n"
-            f"  {design.top} core ({conns});\nendmodule\n")
+            f"  (* keep_hierarchy *) {design.top} core ({conns});\nendmodule\n")
     return text, sum(w for _, w in registered)
 
 

@@ -176,4 +176,5 @@ if __name__ == "__main__":
     text = "\n".join(report())
     print(text)
     if args.out:
-        args.out.write_text(f"# ECP5 timing model calibration\n\n{text}\n")
+        command = "PYTHONPATH=src python3 benchmarks/timing_calibration.py -o benchmarks/timing_calibration.md"
+        args.out.write_text(f"# ECP5 timing model calibration\n\n```\n{command}\n```\n\n{text}\n")
