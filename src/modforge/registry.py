@@ -24,6 +24,7 @@ import functools
 import hashlib
 import importlib
 import json
+import math
 import random
 import re
 import types
@@ -533,6 +534,15 @@ class ParamSpec:
             if text.lower() in ("0", "false", "no", "off"):
                 return False
             raise ParameterError(algorithm, self.name, "must be 0 or 1 (a bool)", text)
+        if base is float:
+            try:
+                number = float(text)
+            except ValueError:
+                raise ParameterError(algorithm, self.name, "must be a number", text) from None
+            if not math.isfinite(number) or (self.lo is not None and number < self.lo) \
+                    or (self.hi is not None and number > self.hi):
+                raise ParameterError(algorithm, self.name, f"must be a number {self.bounds_text}".rstrip(), text)
+            return number
         if base is Fraction:
             try:
                 return Fraction(text)

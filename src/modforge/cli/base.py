@@ -83,13 +83,16 @@ def configure(algorithm_name: str, items: list[str] | None) -> tuple[Algorithm, 
     may be expected) is said on stderr. A search while validating (poly=auto: the lowest-weight
     irreducible polynomial) shows its progress on a terminal."""
     from ..math import irreducible
+    from ..synth import timing
     from .render import progress_when_searching
     algorithm = lookup(algorithm_name)
     specs = param_specs(algorithm.Params)
     required = tuple(name for name, spec in specs.items() if spec.required)
     args = key_values(algorithm.name, items, tuple(specs), required)
     with progress_when_searching(f"{algorithm.name}: searching the modulus") as progress, \
-            irreducible.searching(progress):
+            irreducible.searching(progress), \
+            progress_when_searching(f"{algorithm.name}: synth_ecp5 for target_mhz") as synthesizing, \
+            timing.reporting(synthesizing):
         params = algorithm.parse(args)
     computes = algorithm.computes(params)
     if computes.structure == "GF(p^m)" and not computes.is_field:

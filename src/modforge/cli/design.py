@@ -362,7 +362,10 @@ def print_metrics(design: Design, target: str, m: Metrics) -> None:
                      f"DSP {figure(m.dsp)}{packed}, BRAM {figure(m.bram)}")
     unit = f" {m.area_unit}" if m.area_unit else ""
     atp = f"{m.area_time:.4g}{unit} x us" if m.area_time is not None else "-"
-    lines.append(f"Fmax {figure(m.fmax_mhz, '{:.1f}')} MHz (asked {figure(m.freq_mhz)}), "
+    predicted, reg = design.info.get("predicted_mhz"), design.info.get("predicted_reg_mhz")
+    model = (f", predicted {predicted:.1f} MHz for target_mhz={design.info['target_mhz']:g}, {reg:.1f} MHz without the "
+             "input ports' paths, which nextpnr leaves untimed out of context" if routed and predicted and reg else "")
+    lines.append(f"Fmax {figure(m.fmax_mhz, '{:.1f}')} MHz (asked {figure(m.freq_mhz)}{model}), "
                  f"operation latency {figure(m.latency_ns, '{:.1f}')} ns, "
                  f"throughput {figure(m.throughput_mops, '{:.2f}')} M/s, area {figure(m.area, '{:g}')}{unit}, "
                  f"ATP (area x operation latency) {atp}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
@@ -32,6 +32,9 @@ from ...registry import Algorithm, Computes, Operand, layout, param, register
 from . import hw, model as M, plan as plans
 from .plan import ModmulPlan, Modulus, Reduction
 
+if TYPE_CHECKING:
+    from ...synth.timing import Choice
+
 PAPER = ("Tosun et al., Optimized FPGA Architecture for Modular Reduction in NTT, Springer 2026 "
          "(IACR ePrint 2024/1890)")
 
@@ -41,6 +44,10 @@ REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (
 PIPELINE_HELP = ("the register stages kept, one character per stage of the full pipeline (`latency_formula` "
                  "in design.json), 1 keep, 0 merge into the next stage, the last 1 (latency = the 1s; "
                  "empty: every stage, the paper's FF placement)")
+TARGET_MHZ_HELP = ("a clock in MHz to pipeline for on ECP5 (needs dsp=ecp5; excludes pipeline): the stages kept are "
+                   "the fewest whose every group's delay, predicted by synth/timing.py's model (calibrated on "
+                   "nextpnr) on one synth_ecp5 run of the full pipeline, fits 1000/target_mhz ns; the choice becomes "
+                   "`pipeline` and design.json gives predicted_mhz (0: off)")
 PLAIN_HELP = ("1: the plain product a*b mod q (x mod q with reduce_only): the result goes through the "
               "multiplier a second time with the constant F^-2 mod q, F the reduction's factor (twice the "
               "stages and DSPs; nothing added where F = 1); 0: the reduction's own congruence (the "
@@ -55,6 +62,7 @@ class GenericParams:
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
+    target_mhz: float = param(0.0, help=TARGET_MHZ_HELP, lo=0)
     reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
@@ -72,6 +80,7 @@ class NttParams:
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
+    target_mhz: float = param(0.0, help=TARGET_MHZ_HELP, lo=0)
     reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
@@ -91,6 +100,7 @@ class ShiftParams:
     reduce_only: bool = param(False, help=REDUCE_ONLY_HELP)
     plain: bool = param(False, help=PLAIN_HELP)
     pipeline: str = param("", help=PIPELINE_HELP)
+    target_mhz: float = param(0.0, help=TARGET_MHZ_HELP, lo=0)
     reset: Literal["control", "all"] = param("control", help=RESET_HELP)
 
 
@@ -128,6 +138,9 @@ class ModmulParams(Protocol):
 
     @property
     def pipeline(self) -> str: ...
+
+    @property
+    def target_mhz(self) -> float: ...
 
     @property
     def reset(self) -> str: ...
@@ -178,6 +191,39 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
         if mask and (set(mask) - {"0", "1"} or len(mask) != stages or mask[-1] != "1"):
             raise ParameterError(self.name, "pipeline", f"must be {stages} characters 0 or 1 (one per stage), "
                                  "the last 1", mask)
+
+    def check_target(self, params: P) -> None:
+        """target_mhz: ECP5 only (the one target with a timing model here), and it chooses
+        `pipeline` itself."""
+        if not params.target_mhz:
+            return
+        if params.dsp != "ecp5":
+            raise ParameterError(self.name, "target_mhz", "needs dsp=ecp5 (ECP5 is the only target with a "
+                                 f"timing model: synth/timing.py; dsp={params.dsp})", params.target_mhz)
+        if params.pipeline:
+            raise ParameterError(self.name, "target_mhz", f"excludes an explicit pipeline (pipeline={params.pipeline}: "
+                                 "the target chooses it)", params.target_mhz)
+
+    def choose_pipeline(self, params: P) -> P:
+        """target_mhz: the register placement synth/timing.py picks on the full pipeline's
+        netlist becomes the canonical `pipeline` (empty when every stage stays), target_mhz 0,
+        so the hash, module name and flow are those of that mask; the target and the prediction
+        go to design.json's info (`targets`)."""
+        if not params.target_mhz:
+            return params
+        from ...synth.timing import pipeline_for
+        full = dataclasses.replace(params, target_mhz=0.0)
+        choice = pipeline_for(self.build(full), self.plan(full).module, self.derived(full).stage_count,
+                              params.target_mhz)
+        chosen = dataclasses.replace(full, pipeline="" if all(choice.keep) else choice.mask)
+        self.targets[chosen] = (params.target_mhz, choice)
+        self.__dict__.get("_plans", {}).pop(chosen, None)      # a plan made before lacks the target
+        return chosen
+
+    @property
+    def targets(self) -> dict[Any, tuple[float, Choice]]:
+        """The canonical params target_mhz chose: (target, the model's choice)."""
+        return self.__dict__.setdefault("_targets", {})
 
     # --- the derived plan ---------------------------------------------------------------
     def modulus(self, params: P) -> Modulus:
@@ -343,6 +389,14 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
             "congruence": self.congruence(params), "beta": plan.modulus.beta, "q": hex(params.q),
             "latency_formula": plan.latency_formula, "reduce_only": params.reduce_only, "plain": params.plain,
             "pipeline": "".join("1" if k else "0" for k in plan.keep)}
+        if params in self.targets:
+            target, choice = self.targets[params]
+            info.update({"target_mhz": target, "predicted_mhz": round(choice.mhz, 1), "target_met": choice.met})
+            if choice.reg_mhz is not None:      # what nextpnr's out-of-context Fmax times: no input port paths
+                info["predicted_reg_mhz"] = round(choice.reg_mhz, 1)
+            if not choice.met:
+                info["target_note"] = (f"even every stage kept misses {target:g} MHz: {choice.mhz:.1f} MHz "
+                                       "predicted (synth/timing.py)")
         F = plan.reduction.scale
         if F != 1 and not (plan.modulus.runtime or params.plain or params.reduce_only):   # a*b*F, q fixed
             info["montgomery_domain"] = {
@@ -420,8 +474,9 @@ class GenericAlgorithm(ModmulAlgorithm[GenericParams]):
         self.check_plain_needs_constant_q(params)
         p = dataclasses.replace(params, beta=beta)
         self.check(p)
+        self.check_target(p)
         self.check_pipeline(p)
-        return p
+        return self.choose_pipeline(p)
 
     def modulus(self, params: GenericParams) -> Modulus:
         return Modulus(params.q, params.beta or params.q.bit_length())
@@ -517,8 +572,9 @@ class NttAlgorithm(ModmulAlgorithm[QP]):
                                  f"beta={bits}, logqh={logqh}; v2(q-1)={v2(q - 1)})", _hex(q))
         p = dataclasses.replace(params, logqh=logqh)
         self.check(p)
+        self.check_target(p)
         self.check_pipeline(p)
-        return p
+        return self.choose_pipeline(p)
 
     def auto_logqh(self, params: QP) -> int:
         return plans.ntt_logqh(params.q)
