@@ -55,6 +55,7 @@ def tools(tmp_path, monkeypatch):
     monkeypatch.setattr(Y, "_run", run)
     monkeypatch.setattr(C, "tool_version", lambda exe: state["versions"][exe])
     monkeypatch.setattr(C, "folder", lambda: tmp_path / "cache")
+    monkeypatch.setenv("MODFORGE_CACHE", str(tmp_path / "root"))     # cache_dir's other folders (timing/)
     (tmp_path / "cache").mkdir()
     return state
 
@@ -144,6 +145,9 @@ def test_clear_and_the_cli(tools, tmp_path, capsys):
     Y.synthesize(design, "generic")
     Y.synthesize(design, "xcup")
     (tmp_path / "cache" / ".abc.tmp").write_text("half")    # a writer's leftover
+    netlist = tmp_path / "root" / "timing" / "n.json.gz"        # target_mhz's netlists go too
+    netlist.parent.mkdir(parents=True)
+    netlist.write_bytes(b"x")
     assert main(["cache", "info", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["entries"] == 2 and data["bytes"] > 0 and data["enabled"]
@@ -151,7 +155,7 @@ def test_clear_and_the_cli(tools, tmp_path, capsys):
     assert "2 synthesis results" in capsys.readouterr().out
     assert main(["cache", "clear"]) == 0
     assert capsys.readouterr().out.startswith("removed 2 synthesis results")
-    assert C.info()["entries"] == 0 and not list((tmp_path / "cache").iterdir())
+    assert C.info()["entries"] == 0 and not list((tmp_path / "cache").iterdir()) and not netlist.exists()
     Y.synthesize(design, "generic")
     assert len(tools["calls"]) == 3                      # cleared: the tools run again
 

@@ -35,6 +35,7 @@ from .metrics import Metrics
 
 SUB = "synth"
 SUFFIX = ".json"
+TIMING = "timing"        # synth/timing.py's synth_ecp5 netlists (target_mhz), cleared with the records
 
 
 def enabled() -> bool:
@@ -56,9 +57,10 @@ def tool_version(exe: str) -> str | None:
 
 @functools.cache
 def code_digest() -> str:
-    """A digest of modforge's synthesis code (this package): its scripts and report parsers."""
+    """A digest of modforge's synthesis code (this package): its scripts and report parsers
+    (timing.py, the generator's delay model, decides no record)."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "timing.py"):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
@@ -98,13 +100,18 @@ def save(key: str, metrics: Metrics) -> None:
     if not metrics.ok:
         return
     record = dataclasses.replace(metrics, directory=None).as_dict()
+    write_atomic(folder() / f"{key}{SUFFIX}", json.dumps(record, sort_keys=True).encode())
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write an entry through a temporary file renamed into place (os.replace: atomic, a reader
+    sees no entry or the whole one); a cache that cannot be written is no error."""
     partial = None
     try:
-        where = folder()
-        handle, partial = tempfile.mkstemp(dir=where, prefix=f".{key[:16]}.", suffix=".tmp")
-        with os.fdopen(handle, "w") as out:
-            json.dump(record, out, sort_keys=True)
-        os.replace(partial, where / f"{key}{SUFFIX}")  # atomic: a reader sees no entry or the whole one
+        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(partial, path)
     except OSError:
         if partial is not None:
             Path(partial).unlink(missing_ok=True)
@@ -126,8 +133,11 @@ def info() -> dict:
 
 
 def clear() -> dict:
-    """Remove every entry (and a writer's leftover temporary file); what was removed."""
+    """Remove every entry (and a writer's leftover temporary file), and target_mhz's netlists
+    (synth/timing.py, the cache folder's timing/); what was removed."""
     before = info()
-    for path in [*folder().glob(f"*{SUFFIX}"), *folder().glob(".*.tmp")]:
+    timing = cache_dir(TIMING)
+    for path in [*folder().glob(f"*{SUFFIX}"), *folder().glob(".*.tmp"), *timing.glob("*.json.gz"),
+                 *timing.glob(".*.tmp")]:
         path.unlink(missing_ok=True)
     return before

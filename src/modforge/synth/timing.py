@@ -34,14 +34,11 @@ import gzip
 import hashlib
 import json
 import math
-import os
 import re
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from pathlib import Path
 from typing import Any
 
 from ..cache import cache_dir
@@ -384,11 +381,11 @@ def ecp5_netlist(verilog: str, top: str, timeout: float = 3600) -> dict:
     """The synth_ecp5 netlist (Yosys JSON) of a Verilog text, from the cache folder's timing/
     when the same text was synthesized so before with the same Yosys."""
     from ..verilog.yosys import run_yosys, yosys_command
-    from .cache import tool_version
+    from .cache import TIMING, tool_version, write_atomic
     script = SCRIPT.format(top=top)
     version = tool_version(yosys_command()) or ""
     key = hashlib.sha256("\0".join([script, version, verilog]).encode()).hexdigest()
-    path = cache_dir("timing") / f"{key}.json.gz"
+    path = cache_dir(TIMING) / f"{key}.json.gz"
     try:
         return json.loads(gzip.decompress(path.read_bytes()))
     except (OSError, ValueError):
@@ -400,22 +397,8 @@ def ecp5_netlist(verilog: str, top: str, timeout: float = 3600) -> dict:
     if progress is not None:
         progress(1, 1)
     if version:         # an unknown Yosys: nothing kept
-        keep(path, gzip.compress(text.encode()))
+        write_atomic(path, gzip.compress(text.encode()))
     return json.loads(text)
-
-
-def keep(path: Path, data: bytes) -> None:
-    """Write a cache entry atomically (a reader sees none or all of it); a cache that cannot be
-    written is no error."""
-    partial = None
-    try:
-        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(partial, path)
-    except OSError:
-        if partial is not None:
-            Path(partial).unlink(missing_ok=True)
 
 
 def core_netlist(core: Any, top: str) -> Netlist:
