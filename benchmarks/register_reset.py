@@ -9,7 +9,8 @@ Every point is the reduction alone with its run-time modulus (reduce_only=1, qh_
 shift_input=1: the paper's Table 3-4 designs, run-time configurable), the primes of
 shift_reductions.py: `modforge synth <algorithm> q=<q> logqh=<L> [rho=A|B] reduce_only=1
 qh_input=1|shift_input=1 reset=all|control --target xcup|xc7` (10 to 40 s each; the synthesis
-cache makes re-runs free).
+cache makes re-runs free); and an NTT core, whose butterflies' registers the option covers
+(`modforge synth ntt-commands profile=ml-kem reduction=k2red-shift pe=4 reset=all|control`).
 """
 
 from __future__ import annotations
@@ -32,27 +33,34 @@ POINTS = [
     ("modmul-montgomery-shift", "0x9fc00001", 16, ("shift_input=1", "rho=A")),
     ("modmul-montgomery-shift", "0xbe00000000000001", 17, ("shift_input=1", "rho=A")),
 ]
+#: NTT cores (their butterflies' registers): ML-KEM's command core with four butterflies
+NTT_POINTS = [("ntt-commands", ("profile=ml-kem", "reduction=k2red-shift", "pe=4"))]
 RESETS = ("all", "control")
 
 
-def measure(algorithm: str, q: str, logqh: int, extra: tuple[str, ...], reset: str, target: str) -> dict:
-    return synth_json(algorithm, f"q={q}", f"logqh={logqh}", "reduce_only=1", *extra, f"reset={reset}",
-                      "--target", target, nice=True)
+def args(algorithm: str, q: str, logqh: int, extra: tuple[str, ...]) -> tuple[str, ...]:
+    return (f"q={q}", f"logqh={logqh}", "reduce_only=1", *extra)
+
+
+def measure(algorithm: str, params: tuple[str, ...], reset: str, target: str) -> dict:
+    return synth_json(algorithm, *params, f"reset={reset}", "--target", target, nice=True)
 
 
 def report() -> list[str]:
     rows = ["| algorithm | q | parameters | xcup LUT | SRL | FF | DSP | xcup area | area control/all "
             "| xc7 FF | xc7 DSP registers packed |", "|---" * 11 + "|"]
     ratios = []
-    for algorithm, q, logqh, extra in POINTS:
-        x = {r: measure(algorithm, q, logqh, extra, r, "xcup") for r in RESETS}
-        s = {r: measure(algorithm, q, logqh, extra, r, "xc7") for r in RESETS}
+    points = [(a, args(a, q, logqh, extra), f"`{q}` | logqh={logqh} {' '.join(extra)}")
+              for a, q, logqh, extra in POINTS] + [(a, p, f"- | {' '.join(p)}") for a, p in NTT_POINTS]
+    for algorithm, params, label in points:
+        x = {r: measure(algorithm, params, r, "xcup") for r in RESETS}
+        s = {r: measure(algorithm, params, r, "xc7") for r in RESETS}
         ratio = x["control"]["area"] / x["all"]["area"]
         ratios.append(ratio)
 
         def pair(key: str, d: dict = x) -> str:
             return " / ".join(f"{d[r][key]:,.0f}" for r in RESETS)
-        rows.append(f"| {algorithm[7:]} | `{q}` | logqh={logqh} {' '.join(extra)} | {pair('lut')} | {pair('srl')} "
+        rows.append(f"| {algorithm.removeprefix('modmul-')} | {label} | {pair('lut')} | {pair('srl')} "
                     f"| {pair('ff')} | {x['control']['dsp']} | {pair('area')} | {ratio:.3f} | {pair('ff', s)} "
                     f"| {pair('dsp_registers', s)} |")
         print(rows[-1], file=sys.stderr, flush=True)
