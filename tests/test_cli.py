@@ -294,9 +294,9 @@ def test_figures_named_as_the_port_contract(tmp_path, capsys):
                        "--vectors", "10")
     assert code == 0
     assert "vectors/ (24 (10 asked, rounded up to whole results of 8 beats, at least 3) vectors)" in out
-    timing = ("cycles 15 (the algorithm's formula), latency 8 cycles (an input beat to its output beat), "
-              "operation latency 15 cycles (first input beat to last output beat), initiation interval 8 cycles "
-              "(between operand sets)")
+    timing = ("cycles 19 (the algorithm's formula), latency 12 cycles (an input beat to its output beat), "
+              "operation latency 19 cycles (first input beat to last output beat), initiation interval 8 cycles "
+              "(between operand sets)")         # 2n/M - 1 + S, n/M + S: S = 4, the default pipeline
     assert timing in out
     verilog = tmp_path / "d" / f"{json.loads((tmp_path / 'd' / 'design.json').read_text())['top']}.v"
     assert f"// timing: {timing}; frames of 8 beats" in verilog.read_text()
@@ -340,8 +340,8 @@ def test_verify_says_the_count_it_ran(capsys):
     code, out, _ = run(capsys, "verify", "poly-fast", "n=16", "q=8192", "small=4", "M=2", "--vectors", "10",
                        "--sim", "icarus")
     assert code == 0, out
-    assert "claimed: cycles 15 (the algorithm's formula), latency 8 cycles (an input beat to its output beat), " \
-           "operation latency 15 cycles" in out
+    assert "claimed: cycles 19 (the algorithm's formula), latency 12 cycles (an input beat to its output beat), " \
+           "operation latency 19 cycles" in out
     (row,) = [line for line in out.splitlines() if line.startswith("icarus")]
     assert "24 (10 asked, rounded up to whole results of 8 beats, at least 3)" in row and row.endswith("PASS")
     assert not BOX & set(out)
