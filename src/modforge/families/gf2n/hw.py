@@ -51,9 +51,12 @@ def _flat_xor(m: Module, regs: dict[str, Value], vec: XorVec, width: int, name: 
     their own, where a flat xor of up to 6 bits is one LUT6 per output bit."""
     bits: list[Value] = []
     for i in range(width):
-        terms = [regs[r][k] for r, k in sorted(vec[i])] if i < len(vec) else []
-        acc: Value = Const(0, 1)
-        for t in terms:
+        terms: list[Value] = [regs[r][k] for r, k in sorted(vec[i])] if i < len(vec) else []
+        terms = terms or [Const(0, 1)]
+        while len(terms) > 6:                      # balanced down to a LUT6's worth (a wide F's many terms)
+            terms = [terms[j] ^ terms[j + 1] if j + 1 < len(terms) else terms[j] for j in range(0, len(terms), 2)]
+        acc = terms[0]
+        for t in terms[1:]:
             acc = acc ^ t
         bits.append(acc)
     return _wire(m, width, Cat(*bits), name)
@@ -192,14 +195,18 @@ class _Karatsuba(Gf2nDatapath):
 
     def karatsuba(self, m: Module, load: Value, step: Value, index: Value, operands: Operands,
                   blakely_unit: bool) -> None:
-        """C0, C1, C2 LSB first from the streams of B0 and B1 (C1's bit of B0 + B1 is their xor);
-        blakely_unit (FIKO) adds the stream of A1, MSB first, and B1 static for its Blakely unit."""
+        """C0 and C1 LSB first from the streams of B0 and B1 (C1's bit of B0 + B1 is their xor, no
+        third stream). blakely_unit (FIKO) adds the stream of A1, MSB first, and B1 static for its
+        Blakely unit, and C2 runs MSB first on them like that unit (with a monomial F1, as nist,
+        type1, type2 have, R1 is C2's low part and Yosys merges them: n=163 nist select 816 -> 679
+        LUT on xc7, 752 with C2 LSB first); else (RF-FIKO) C2 runs LSB first on B1's stream and needs no
+        stream of A1."""
         r, h = self.r, self.h
         a_in, b_in = self._operands(operands)
         self.a0 = a0 = _reg(r, "a0")        # A0, static
         self.c0 = c0 = _reg(2 * r - 1, "C0")
         self.c1 = c1 = _reg(2 * r - 1, "C1")
-        c2 = _reg(2 * r - 1, "C2")          # LSB first: as wide as C0 (exact), A1*B1 < t^(2h-1)
+        c2 = _reg(2 * r - 1, "C2")          # LSB first: as wide as C0 (exact); A1*B1 < t^(2h-1)
         self.c2 = c2[:max(2 * h - 1, 1)]
         pad = lambda v: Cat(v, Const(0, r))[:r]   # noqa: E731  (r bits, zero-extended)
         _, self.b0_bit = _serial_bits(m, load, step, index, b_in[:r], "b0", self.select)  # LSB first
@@ -222,11 +229,12 @@ class _Karatsuba(Gf2nDatapath):
             # load: split A and B at t^r, clear C0, C1, C2
             m.d.sync += loads
         with m.Elif(step):
-            # step: C <- C/t + b_s*A*t^(r-1) for C0 (A0, B0), C1 (A0 + A1, B0 + B1), C2 (A1, B1)
+            # step: C <- C/t + b_s*A*t^(r-1) for C0 (A0, B0), C1 (A0 + A1, B0 + B1); C2 = A1*B1
             m.d.sync += [
                 c0.eq((c0 >> 1) ^ Mux(self.b0_bit, a0 << (r - 1), 0)),
                 c1.eq((c1 >> 1) ^ Mux(self.b0_bit ^ b1_bit, asum << (r - 1), 0)),
-                c2.eq((c2 >> 1) ^ Mux(b1_bit, a1 << (r - 1), 0)),
+                c2.eq((c2 << 1) ^ Mux(self.a1_bit, self.b1, 0)) if blakely_unit
+                else c2.eq((c2 >> 1) ^ Mux(b1_bit, a1 << (r - 1), 0)),
             ]
 
     def final_sum(self, c0p_ur: XorVec, c1p: XorVec, c2p_lr: XorVec) -> XorVec:
