@@ -40,8 +40,8 @@ class Gf2nParams:
     serial: Literal["shift", "select"] = param(
         "shift", help="how the operand read a bit a step is held: shift (a shift register, a LUT per bit for "
                       "its load multiplexer; the fastest) or select (a register loaded once and a multiplexer "
-                      "tree that picks the next bit a cycle ahead: fewer LUTs on 6-input-LUT devices, slower "
-                      "on 4-input ones; benchmarks/rffiko_paper.md)")
+                      "tree that picks the next bit a cycle ahead, like the paper's B0[i] read by a counter: fewer "
+                      "LUTs on 6-input-LUT devices, slower on 4-input ones; benchmarks/gf2n_luts.md)")
 
 
 @dataclasses.dataclass(frozen=True)

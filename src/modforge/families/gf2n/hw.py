@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
-from ...hw.gf2 import const_mul
 from ...hw.iterative import Datapath, Operands
 from ...hw.layout import Layouts
 from ...hw.select import bit_tree
@@ -24,6 +23,51 @@ def _wire(m: Module, width: int, value: Value, name: str) -> Signal:
     return s
 
 
+#: a vector of GF(2) sums known at generation time: bit i is the set of register bits
+#: (register, index) whose xor it is (a bit that occurs twice cancels)
+XorVec = list[frozenset[tuple[str, int]]]
+
+
+def _reg_bits(name: str, width: int) -> XorVec:
+    return [frozenset({(name, i)}) for i in range(width)]
+
+
+def _vxor(*vecs: XorVec) -> XorVec:
+    out: XorVec = [frozenset()] * max(len(v) for v in vecs)
+    for v in vecs:
+        out = [x ^ y for x, y in zip(out, v + [frozenset()] * (len(out) - len(v)), strict=True)]
+    return out
+
+
+def _vmul(vec: XorVec, const: int) -> XorVec:
+    """vec * const in GF(2)[t] (const a generation-time polynomial)."""
+    terms: list[XorVec] = [[frozenset()] * j + vec for j in range(const.bit_length()) if (const >> j) & 1]
+    return _vxor(*terms) if terms else [frozenset()]
+
+
+def _flat_xor(m: Module, regs: dict[str, Value], vec: XorVec, width: int, name: str) -> Signal:
+    """vec's first `width` bits as one flat xor of distinct register bits each: the shared
+    partial sums of the written-out formula (C2', Q' + Q, ...) would each become a LUT of
+    their own, where a flat xor of up to 6 bits is one LUT6 per output bit."""
+    bits: list[Value] = []
+    for i in range(width):
+        terms: list[Value] = [regs[r][k] for r, k in sorted(vec[i])] if i < len(vec) else []
+        terms = terms or [Const(0, 1)]
+        while len(terms) > 6:                      # balanced down to a LUT6's worth (a wide F's many terms)
+            terms = [terms[j] ^ terms[j + 1] if j + 1 < len(terms) else terms[j] for j in range(0, len(terms), 2)]
+        acc = terms[0]
+        for t in terms[1:]:
+            acc = acc ^ t
+        bits.append(acc)
+    return _wire(m, width, Cat(*bits), name)
+
+
+def _reg(width: int, name: str) -> Signal:
+    """A datapath register: no reset (hw/pipeline's convention), since the result means
+    something only while o.valid, after a load; only the shell's control registers reset."""
+    return Signal(width, name=name, reset_less=True)
+
+
 def _bit_ahead(m: Module, load: Value, step: Value, index: Value, first: Value, sources: list[Value],
                name: str) -> Signal:
     """A register that holds bit `index` of a serial operand during step `index`: `first` at
@@ -31,7 +75,7 @@ def _bit_ahead(m: Module, load: Value, step: Value, index: Value, first: Value, 
     loaded once; source[1:] indexed by `index`, no adder). One multiplexer tree (hw.select) per source
     instead of a shift register's load multiplexer on every bit (a LUT per bit), and the bit
     still leaves a register."""
-    bit = Signal(name=name)
+    bit = _reg(1, name)
     with m.If(load):
         m.d.sync += bit.eq(first)
     with m.Elif(step):
@@ -47,7 +91,7 @@ def _serial_bits(m: Module, load: Value, step: Value, index: Value, value: Value
     """value's bits one a step, bit 0 first, and the register that holds value: with select,
     loaded once (static) and the bit chosen a cycle ahead (_bit_ahead); else a shift register
     (a LUT per bit for its load multiplexer, the bit straight from its end)."""
-    held = Signal(len(value), name=name)
+    held = _reg(len(value), name)
     with m.If(load):
         m.d.sync += held.eq(value)
     if select:
@@ -78,8 +122,8 @@ class Blakely(Gf2nDatapath):
         n, f = self.n, self.f
         a_in, b_in = self._operands(operands)
         _, a_bit = _serial_bits(m, load, step, index, a_in[::-1], "a", self.select)  # A, MSB first
-        b = Signal(n, name="b")        # B, static
-        r = Signal(n, name="R")        # residue, deg < n
+        b = _reg(n, "b")        # B, static
+        r = _reg(n, "R")        # residue, deg < n
         # shift-add: R*t + a_i*B (n+1 bits)
         rs = _wire(m, n + 1, Cat(Const(0, 1), r) ^ Mux(a_bit, b, 0), "R_shift_add")
         with m.If(load):
@@ -97,9 +141,9 @@ class Montgomery(Gf2nDatapath):
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, f = self.n, self.f
         a_in, b_in = self._operands(operands)
-        a = Signal(n, name="a")        # A, static
+        a = _reg(n, "a")        # A, static
         _, b_bit = _serial_bits(m, load, step, index, b_in, "b", self.select)   # B, LSB first
-        r = Signal(n, name="R")        # residue, deg < n
+        r = _reg(n, "R")        # residue, deg < n
         # add: R + b_i*A; the quotient bit is its constant coefficient
         ra = _wire(m, n, r ^ Mux(b_bit, a, 0), "R_add")
         # reduce: + q*F (F's t^n term becomes bit n-1 after the shift), then / t
@@ -121,12 +165,12 @@ class Bmm(Gf2nDatapath):
         n, r, f = self.n, self.r, self.f
         fl = f & mask(n)
         a_in, b_in = self._operands(operands)
-        a = Signal(n, name="a")        # A, static (both units)
+        a = _reg(n, "a")        # A, static (both units)
         bh = Cat(b_in >> r, Const(0, r))[:r][::-1]        # BH = B >> r, MSB first
         _, bh_bit = _serial_bits(m, load, step, index, bh, "bh", self.select)
         _, bl_bit = _serial_bits(m, load, step, index, b_in[:r], "bl", self.select)  # BL = B mod t^r, LSB first
-        s = Signal(n, name="S")        # Blakely residue A*BH mod F
-        t = Signal(n, name="T")        # Montgomery residue A*BL*t^-j mod F
+        s = _reg(n, "S")        # Blakely residue A*BH mod F
+        t = _reg(n, "T")        # Montgomery residue A*BL*t^-j mod F
         # Blakely unit: S*t + bh*A, reduced when bit n is set
         ss = _wire(m, n + 1, Cat(Const(0, 1), s) ^ Mux(bh_bit, a, 0), "S_shift_add")
         # Montgomery unit: T + bl*A, + q*F, / t
@@ -149,44 +193,59 @@ class _Karatsuba(Gf2nDatapath):
     """Shared part of FIKO and RF-FIKO: operand registers and the three Karatsuba-Ofman
     products C0 = A0*B0, C1 = (A0+A1)*(B0+B1), C2 = A1*B1, one bit of each per step."""
 
-    def karatsuba(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> None:
+    def karatsuba(self, m: Module, load: Value, step: Value, index: Value, operands: Operands,
+                  blakely_unit: bool) -> None:
+        """C0 and C1 LSB first from the streams of B0 and B1 (C1's bit of B0 + B1 is their xor, no
+        third stream). blakely_unit (FIKO) adds the stream of A1, MSB first, and B1 static for its
+        Blakely unit, and C2 runs MSB first on them like that unit (with a monomial F1, as nist,
+        type1, type2 have, R1 is C2's low part and Yosys merges them: n=163 nist select 816 -> 679
+        LUT on xc7, 752 with C2 LSB first); else (RF-FIKO) C2 runs LSB first on B1's stream and needs no
+        stream of A1."""
         r, h = self.r, self.h
-        self.a0 = a0 = Signal(r, name="a0")        # A0, static
-        self.asum = asum = Signal(r, name="asum")  # A0 + A1, static
-        self.b1 = b1 = Signal(h, name="b1")        # B1, static
-        self.c0 = c0 = Signal(2 * r - 1, name="C0")
-        self.c1 = c1 = Signal(2 * r - 1, name="C1")
-        self.c2 = c2 = Signal(max(2 * h - 1, 1), name="C2")
         a_in, b_in = self._operands(operands)
-        msb_first = lambda v: Cat(v, Const(0, r))[:r][::-1]   # noqa: E731  (r bits, zero-extended)
-        _, self.a1_bit = _serial_bits(m, load, step, index, msb_first(a_in >> r), "a1", self.select)  # A1, MSB 1st
-        b0, self.b0_bit = _serial_bits(m, load, step, index, b_in[:r], "b0", self.select)  # B0, LSB first
-        bs = msb_first(b_in[:r] ^ (b_in >> r))          # B0 + B1, MSB first
-        if self.select:     # from the B0 and B1 registers: no third register, no xor per bit
-            bs_bit = _bit_ahead(m, load, step, index, bs[0], [msb_first(b0), msb_first(b1)], "bs_bit")
-        else:
-            _, bs_bit = _serial_bits(m, load, step, index, bs, "bs", False)
+        self.a0 = a0 = _reg(r, "a0")        # A0, static
+        self.c0 = c0 = _reg(2 * r - 1, "C0")
+        self.c1 = c1 = _reg(2 * r - 1, "C1")
+        c2 = _reg(2 * r - 1, "C2")          # LSB first: as wide as C0 (exact); A1*B1 < t^(2h-1)
+        self.c2 = c2[:max(2 * h - 1, 1)]
+        pad = lambda v: Cat(v, Const(0, r))[:r]   # noqa: E731  (r bits, zero-extended)
+        _, self.b0_bit = _serial_bits(m, load, step, index, b_in[:r], "b0", self.select)  # LSB first
+        b1_held, b1_bit = _serial_bits(m, load, step, index, pad(b_in[r:]), "b1", self.select)  # LSB first
+        a1: Value = _reg(r, "a1")           # A1, static
+        loads = [a0.eq(a_in[:r]), c0.eq(0), c1.eq(0), c2.eq(0)]
+        if blakely_unit:
+            a1_held, self.a1_bit = _serial_bits(m, load, step, index, pad(a_in[r:])[::-1], "a1s", self.select)
+            self.b1 = b1_held[:h] if self.select else _reg(h, "b1")   # B1, static
+            if self.select:                        # the A1 and B1 registers a tree reads are static
+                a1 = a1_held[::-1]
+            else:
+                loads.append(self.b1.eq(b_in[r:]))
+        if isinstance(a1, Signal):
+            loads.append(a1.eq(a_in[r:]))
+        # A0 + A1 is not a register: C1's step LUT reads a0 and a1 (5 inputs with both stream
+        # bits, still one LUT a bit), which saves the load xor (a LUT a bit) of an A0 + A1 register
+        asum = _wire(m, r, a0 ^ a1, "asum")
         with m.If(load):
-            # load: split A and B at t^r, form the Karatsuba-Ofman sums, clear C0, C1, C2
-            m.d.sync += [
-                a0.eq(a_in[:r]), asum.eq(a_in[:r] ^ (a_in >> r)), b1.eq(b_in >> r),
-                c0.eq(0), c1.eq(0), c2.eq(0),
-            ]
+            # load: split A and B at t^r, clear C0, C1, C2
+            m.d.sync += loads
         with m.Elif(step):
-            # step: C0 LSB first (C0/t + b0_s*A0*t^(r-1)), C1 and C2 MSB first (Horner)
+            # step: C <- C/t + b_s*A*t^(r-1) for C0 (A0, B0), C1 (A0 + A1, B0 + B1); C2 = A1*B1
             m.d.sync += [
                 c0.eq((c0 >> 1) ^ Mux(self.b0_bit, a0 << (r - 1), 0)),
-                c1.eq((c1 << 1) ^ Mux(bs_bit, asum, 0)),
-                c2.eq((c2 << 1) ^ Mux(self.a1_bit, b1, 0)),
+                c1.eq((c1 >> 1) ^ Mux(self.b0_bit ^ b1_bit, asum << (r - 1), 0)),
+                c2.eq((c2 << 1) ^ Mux(self.a1_bit, self.b1, 0)) if blakely_unit
+                else c2.eq((c2 >> 1) ^ Mux(b1_bit, a1 << (r - 1), 0)),
             ]
 
-    def final_sum(self, m: Module, c0p_ur: Value, c1p: Value, c2p_lr: Value) -> Value:
+    def final_sum(self, c0p_ur: XorVec, c1p: XorVec, c2p_lr: XorVec) -> XorVec:
         """Sec. 8.2's sum (C0'_UR || C2'_LR) + C1' + (C2'_LR || C0'_UR), n bits (corrections.md#piko-final-sum)."""
         n, r = self.n, self.r
-        ur = _wire(m, r, c0p_ur, "C0p_UR")
-        lr = _wire(m, r, c2p_lr, "C2p_LR")
-        c1w = _wire(m, n, c1p, "C1p")
-        return _wire(m, n, Cat(lr, ur) ^ c1w ^ Cat(ur, lr), "sum")
+        pad = lambda v, w: (v + [frozenset()] * w)[:w]   # noqa: E731
+        ur, lr = pad(c0p_ur, r), pad(c2p_lr, r)
+        return _vxor((lr + ur)[:n], pad(c1p, n), (ur + lr)[:n])
+
+    def regs(self) -> dict[str, Value]:
+        return {"C0": self.c0, "C1": self.c1, "C2": self.c2}
 
 
 class Fiko(_Karatsuba):
@@ -197,12 +256,12 @@ class Fiko(_Karatsuba):
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r, h, f = self.n, self.r, self.h, self.f
         f0, f1 = f & mask(r), f >> r
-        self.karatsuba(m, load, step, index, operands)
+        self.karatsuba(m, load, step, index, operands, blakely_unit=True)
         a0, b1 = self.a0, self.b1
-        r1 = Signal(h, name="R1")                   # Blakely residue of A1*B1 mod F1
-        q1 = Signal(r, name="Q1")                   # Blakely quotient Q
-        r0 = Signal(max(r - 1, 1), name="R0")       # Montgomery residue
-        q0 = Signal(r, name="Q0")                   # Montgomery quotient Q'
+        r1 = _reg(h, "R1")                   # Blakely residue of A1*B1 mod F1
+        q1 = _reg(r, "Q1")                   # Blakely quotient Q
+        r0 = _reg(max(r - 1, 1), "R0")       # Montgomery residue
+        q0 = _reg(r, "Q0")                   # Montgomery quotient Q'
         # Blakely unit: R1*t + a1*B1; the quotient bit is coefficient h
         r1s = _wire(m, h + 1, Cat(Const(0, 1), r1) ^ Mux(self.a1_bit, b1, 0), "R1_shift_add")
         qb = r1s[h]
@@ -221,12 +280,14 @@ class Fiko(_Karatsuba):
                 r0.eq(r0r),
                 q0.eq(Cat(q0[1:], qm)),
             ]
-        # reduction terms (Fig. 1): C0' = C0 + Q'F0, C2' = C2 + QF1, C1' = C1 + (Q'+Q)(F0+F1)
-        c0p_ur = _wire(m, r - 1, (self.c0 ^ const_mul(q0, f0))[r:], "C0p_hi")   # the sum reads C0' >> r only
-        c2p = _wire(m, r, self.c2 ^ const_mul(q1, f1), "C2p")
-        c1p = _wire(m, n, self.c1 ^ const_mul(q0 ^ q1, f0 ^ f1), "C1p_full")
-        # final sum (Sec. 8.2's, not Fig. 1's): A*B*t^-r mod F
-        return self.final_sum(m, c0p_ur, c1p, c2p)
+        # reduction terms (Fig. 1): C0' = C0 + Q'F0, C2' = C2 + QF1, C1' = C1 + (Q'+Q)(F0+F1),
+        # and the final sum (Sec. 8.2's, not Fig. 1's): A*B*t^-r mod F, flat xors of register bits
+        c0, c1, c2 = _reg_bits("C0", len(self.c0)), _reg_bits("C1", len(self.c1)), _reg_bits("C2", len(self.c2))
+        qq0, qq1 = _reg_bits("Q0", r), _reg_bits("Q1", r)
+        c0p_ur = _vxor(c0, _vmul(qq0, f0))[r:]              # the sum reads C0' >> r only
+        c2p = _vxor(c2, _vmul(qq1, f1))[:r]
+        c1p = _vxor(c1, _vmul(_vxor(qq0, qq1), f0 ^ f1))
+        return _flat_xor(m, {**self.regs(), "Q0": q0, "Q1": q1}, self.final_sum(c0p_ur, c1p, c2p), n, "sum")
 
 
 class RfFiko(_Karatsuba):
@@ -235,14 +296,13 @@ class RfFiko(_Karatsuba):
 
     def build(self, m: Module, load: Value, step: Value, index: Value, operands: Operands) -> Value:
         n, r = self.n, self.r
-        self.karatsuba(m, load, step, index, operands)
-        c0, c1, c2 = self.c0, self.c1, self.c2
+        self.karatsuba(m, load, step, index, operands, blakely_unit=False)
+        c0, c1, c2 = _reg_bits("C0", len(self.c0)), _reg_bits("C1", len(self.c1)), _reg_bits("C2", len(self.c2))
         # quotients without reduction units: Q' = C0_LR, Q = C2 >> (r-1)
-        q0 = _wire(m, r, c0[:r], "Q0")
-        q1 = _wire(m, r, c2 >> (r - 1), "Q1")
+        q0, q1 = c0[:r], (c2[r - 1:] + [frozenset()] * r)[:r]
         # C2'_LR = (C2 + Q*t^(r-1) + Q)_LR  (Q*F1, F1 = t^(r-1) + 1)
-        c2p = _wire(m, r, c2 ^ (q1 << (r - 1)) ^ q1, "C2p_LR")
+        c2p = _vxor(c2, [frozenset()] * (r - 1) + q1, q1)[:r]
         # C1' = C1 + (Q' + Q)*t^(r-1)  (F0 + F1 = t^(r-1))
-        c1p = _wire(m, n, c1 ^ ((q0 ^ q1) << (r - 1)), "C1p_full")
-        # final sum (Sec. 8.2's), C0'_UR = C0_UR: A*B*t^-r mod F
-        return self.final_sum(m, c0[r:], c1p, c2p)
+        c1p = _vxor(c1, [frozenset()] * (r - 1) + _vxor(q0, q1))
+        # final sum (Sec. 8.2's), C0'_UR = C0_UR: A*B*t^-r mod F, flat xors of register bits
+        return _flat_xor(m, self.regs(), self.final_sum(c0[r:], c1p, c2p), n, "sum")

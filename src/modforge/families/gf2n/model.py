@@ -214,12 +214,12 @@ def bmm(f: int, a: int, b: int) -> int:
 class FikoState:
     # static operand registers
     a0: int     # A0 (r bits)
-    asum: int   # A0 + A1 (r bits)
+    a1: int     # A1 (h bits)
     b1: int     # B1 (h bits)
     # operand streams (one bit per cycle)
-    sa1: int    # A1 zero-extended to r bits, MSB first (shifts left): feeds C2 and R1
-    sb0: int    # B0, LSB first (shifts right): feeds C0 and R0
-    sbs: int    # B0 + B1, MSB first (shifts left): feeds C1
+    sa1: int    # A1 zero-extended to r bits, MSB first (shifts left): feeds R1 and C2 (FIKO only)
+    sb0: int    # B0, LSB first (shifts right): feeds C0, C1 and R0
+    sb1: int    # B1, LSB first (shifts right): feeds C1 (B0 + B1's bit: b0 + b1), RF-FIKO's C2
     # Karatsuba-Ofman products
     c0: int     # A0*B0                 (2r-1 bits)
     c1: int     # (A0+A1)*(B0+B1)       (2r-1 bits)
@@ -236,30 +236,37 @@ def fiko_load(f: int, a: int, b: int) -> FikoState:
     r = split_point(n)
     a0, a1 = a & mask(r), a >> r
     b0, b1 = b & mask(r), b >> r
-    return FikoState(a0=a0, asum=a0 ^ a1, b1=b1, sa1=a1, sb0=b0, sbs=b0 ^ b1,
+    return FikoState(a0=a0, a1=a1, b1=b1, sa1=a1, sb0=b0, sb1=b1,
                      c0=0, c1=0, c2=0)
 
 
 def fiko_step(st: FikoState, f: int, reduction_units: bool = True) -> FikoState:
     """One cycle of the FIKO core (Fig. 2), step s = 0..r-1.
 
-    C0 is accumulated LSB first, C0 <- C0/t + b0_s*A0*t^(r-1) (exact: nothing is shifted
-    out), so that C0 and the Montgomery unit share the stream of B0; C2 takes A1 MSB first
-    with B1 static, sharing the stream of A1 with the Blakely unit. The products are those
-    of Fig. 2 (A0*B0, (A0+A1)*(B0+B1), A1*B1)."""
+    C0 and C1 are accumulated LSB first, C <- C/t + b_s*A*t^(r-1) (exact: nothing is
+    shifted out), on the streams of B0 and B1: C0 and the Montgomery unit share B0's, and C1's
+    bit of B0 + B1 is B0's xor B1's (hw: no stream of B0 + B1). C2 is FIKO's MSB first from
+    A1's stream, shared with the Blakely unit, and RF-FIKO's (reduction_units False) LSB first
+    from B1's (as wide as C0 then, to be exact), so that RF-FIKO needs no stream of A1. The
+    products are those of Fig. 2 (A0*B0, (A0+A1)*(B0+B1), A1*B1)."""
     n = deg(f)
     r = split_point(n)
     h = n - r
     f0, f1 = f & mask(r), f >> r
     a1_bit = (st.sa1 >> (r - 1)) & 1
     b0_bit = st.sb0 & 1
-    bs_bit = (st.sbs >> (r - 1)) & 1
+    b1_bit = st.sb1 & 1
+    bs_bit = b0_bit ^ b1_bit
     nxt = FikoState(
-        a0=st.a0, asum=st.asum, b1=st.b1,
-        sa1=(st.sa1 << 1) & mask(r), sb0=st.sb0 >> 1, sbs=(st.sbs << 1) & mask(r),
+        a0=st.a0, a1=st.a1, b1=st.b1,
+        sa1=(st.sa1 << 1) & mask(r), sb0=st.sb0 >> 1, sb1=st.sb1 >> 1,
         c0=(st.c0 >> 1) ^ ((st.a0 << (r - 1)) if b0_bit else 0),
-        c1=(st.c1 << 1) ^ (st.asum if bs_bit else 0),
-        c2=(st.c2 << 1) ^ (st.b1 if a1_bit else 0),
+        c1=(st.c1 >> 1) ^ (((st.a0 ^ st.a1) << (r - 1)) if bs_bit else 0),
+        # FIKO: C2 MSB first (Horner) on A1's stream, which its Blakely unit reads too (Fig. 2; when
+        # F1 is a monomial, R1 is C2's low part and the tools merge them); RF-FIKO: LSB first on
+        # B1's stream, so that it needs no stream of A1
+        c2=((st.c2 << 1) ^ (st.b1 if a1_bit else 0)) if reduction_units
+        else (st.c2 >> 1) ^ ((st.a1 << (r - 1)) if b1_bit else 0),
     )
     if reduction_units:
         # Blakely unit on A1*B1 with F1: quotient bit = r1_h after the shift-add
