@@ -75,14 +75,15 @@ def run(doc: str, report: Callable[[Path], list[str]]) -> int:
     return 0
 
 
-def run_measured(doc: str, title: str, report: Callable[[], list[str]]) -> int:
+def run_measured(doc: str, title: str, report: Callable[[], list[str]], command: str | None = None) -> int:
     """The command line of a script that measures as it goes: [-o OUT]; prints the report
-    and writes it to OUT under `title`."""
+    and writes it to OUT under `title` (and the `command` that makes it, if given)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("-o", "--out", type=Path)
     args = ap.parse_args()
     text = "\n".join(report())
     print(text)
     if args.out:
-        args.out.write_text(f"# {title}\n\n{text}\n")
+        how = f"```\n{command}\n```\n\n" if command else ""
+        args.out.write_text(f"# {title}\n\n{how}{text}\n")
     return 0

@@ -15,7 +15,6 @@ out-of-context Fmax does not time the paths from the input ports.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -26,6 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _compare import run_measured  # noqa: E402
 from _ecp5 import FREQ_MHZ, place_and_route  # noqa: E402
 from modforge.synth.timing import ECP5, Delays, Netlist  # noqa: E402
 
@@ -170,11 +170,5 @@ def report() -> list[str]:
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-o", "--out", type=Path)
-    args = ap.parse_args()
-    text = "\n".join(report())
-    print(text)
-    if args.out:
-        command = "PYTHONPATH=src python3 benchmarks/timing_calibration.py -o benchmarks/timing_calibration.md"
-        args.out.write_text(f"# ECP5 timing model calibration\n\n```\n{command}\n```\n\n{text}\n")
+    COMMAND = "PYTHONPATH=src python3 benchmarks/timing_calibration.py -o benchmarks/timing_calibration.md"
+    sys.exit(run_measured(__doc__, "ECP5 timing model calibration", report, COMMAND))
