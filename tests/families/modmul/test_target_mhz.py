@@ -19,9 +19,6 @@ K2RED = {"q": "0x80130001", "logqh": "16", "dsp": "ecp5"}       # 7 stages with 
 @pytest.mark.parametrize("name, args, rule", [
     ("modmul-k2red", {**K2RED, "dsp": "dsp48e2"}, "needs dsp=ecp5"),
     ("modmul-montgomery", {"q": "0x80014001", "dsp": "none"}, "needs dsp=ecp5"),
-    ("modmul-k2red", {**K2RED, "pipeline": "1111111"}, "excludes an explicit pipeline"),
-    ("modmul-k2red-shift", {"q": "0x9fc00001", "logqh": "16", "pipeline": "00001", "dsp": "ecp5"},
-     "excludes an explicit pipeline"),
 ])
 def test_rules(monkeypatch, name, args, rule):
     monkeypatch.setattr(timing, "pipeline_for", lambda *a: pytest.fail("the model ran before the rules"))
@@ -62,9 +59,12 @@ def test_the_choice_is_the_canonical_pipeline(monkeypatch, tmp_path):
     alg = lookup("modmul-k2red")
     params = alg.parse({**K2RED, "target_mhz": "110"})
     assert seen == [(7, 110.0)]
-    assert params.pipeline == "0101011" and params.target_mhz == 0
-    same = alg.parse({**K2RED, "pipeline": "0101011"})
-    assert alg.module_name(params) == alg.module_name(same)    # the hash and name of that mask
+    assert params.pipeline == "0101011" and params.target_mhz == 110
+    # the canonical params (both named) parse to themselves; another explicit mask is refused
+    assert alg.parse({**K2RED, "target_mhz": "110", "pipeline": "0101011"}) == params
+    with pytest.raises(ParameterError) as e:
+        alg.parse({**K2RED, "target_mhz": "110", "pipeline": "1111111"})
+    assert e.value.argument == "target_mhz" and "chooses pipeline=0101011, not the pipeline=1111111" in e.value.rule
     design = generate(alg, params, tmp_path)
     assert design.latency == 4
     info = json.loads((tmp_path / "design.json").read_text())["info"]

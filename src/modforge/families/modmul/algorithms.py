@@ -44,10 +44,10 @@ REDUCE_ONLY_HELP = ("1: the reduction alone, input x <= (q-1)^2 in 2 beta bits (
 PIPELINE_HELP = ("the register stages kept, one character per stage of the full pipeline (`latency_formula` "
                  "in design.json), 1 keep, 0 merge into the next stage, the last 1 (latency = the 1s; "
                  "empty: every stage, the paper's FF placement)")
-TARGET_MHZ_HELP = ("a clock in MHz to pipeline for on ECP5 (needs dsp=ecp5; excludes pipeline): the stages kept are "
-                   "the fewest whose every group's delay, predicted by synth/timing.py's model (calibrated on "
-                   "nextpnr) on one synth_ecp5 run of the full pipeline, fits 1000/target_mhz ns; the choice becomes "
-                   "`pipeline` and design.json gives predicted_mhz (0: off)")
+TARGET_MHZ_HELP = ("a clock in MHz to pipeline for on ECP5 (needs dsp=ecp5): the stages kept are the fewest whose "
+                   "every group's delay, predicted by synth/timing.py's model (calibrated on nextpnr) on one "
+                   "synth_ecp5 run of the full pipeline, fits 1000/target_mhz ns; the choice becomes `pipeline` "
+                   "(another given is refused) and design.json gives predicted_mhz (0: off)")
 PLAIN_HELP = ("1: the plain product a*b mod q (x mod q with reduce_only): the result goes through the "
               "multiplier a second time with the constant F^-2 mod q, F the reduction's factor (twice the "
               "stages and DSPs; nothing added where F = 1); 0: the reduction's own congruence (the "
@@ -193,37 +193,37 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
                                  "the last 1", mask)
 
     def check_target(self, params: P) -> None:
-        """target_mhz: ECP5 only (the one target with a timing model here), and it chooses
-        `pipeline` itself."""
-        if not params.target_mhz:
-            return
-        if params.dsp != "ecp5":
+        """target_mhz: ECP5 only (the one target with a timing model here)."""
+        if params.target_mhz and params.dsp != "ecp5":
             raise ParameterError(self.name, "target_mhz", "needs dsp=ecp5 (ECP5 is the only target with a "
                                  f"timing model: synth/timing.py; dsp={params.dsp})", params.target_mhz)
-        if params.pipeline:
-            raise ParameterError(self.name, "target_mhz", f"excludes an explicit pipeline (pipeline={params.pipeline}: "
-                                 "the target chooses it)", params.target_mhz)
 
     def choose_pipeline(self, params: P) -> P:
         """target_mhz: the register placement synth/timing.py picks on the full pipeline's
-        netlist becomes the canonical `pipeline` (empty when every stage stays), target_mhz 0,
-        so the hash, module name and flow are those of that mask; the target and the prediction
-        go to design.json's info (`targets`)."""
+        netlist becomes `pipeline` (empty when every stage stays) beside the target, so the
+        canonical params name both and parse again to themselves; another explicit pipeline
+        is refused."""
         if not params.target_mhz:
             return params
-        from ...synth.timing import pipeline_for
-        full = dataclasses.replace(params, target_mhz=0.0)
-        choice = pipeline_for(self.build(full), self.plan(full).module, self.derived(full).stage_count,
-                              params.target_mhz)
-        chosen = dataclasses.replace(full, pipeline="" if all(choice.keep) else choice.mask)
-        self.targets[chosen] = (params.target_mhz, choice)
-        self.__dict__.get("_plans", {}).pop(chosen, None)      # a plan made before lacks the target
-        return chosen
+        choice = self.target_choice(params)
+        mask = "" if all(choice.keep) else choice.mask
+        if params.pipeline and params.pipeline != mask:
+            raise ParameterError(self.name, "target_mhz", f"chooses pipeline={mask or '1' * len(choice.keep)}, "
+                                 f"not the pipeline={params.pipeline} given (give one or the other)",
+                                 params.target_mhz)
+        return dataclasses.replace(params, pipeline=mask)
 
-    @property
-    def targets(self) -> dict[Any, tuple[float, Choice]]:
-        """The canonical params target_mhz chose: (target, the model's choice)."""
-        return self.__dict__.setdefault("_targets", {})
+    def target_choice(self, params: P) -> Choice:
+        """The model's choice for params.target_mhz (one synth_ecp5 run of the full pipeline,
+        cached on disk; here per process too: a pure function of the params)."""
+        full = dataclasses.replace(params, target_mhz=0.0, pipeline="")
+        choices: dict[Any, Choice] = self.__dict__.setdefault("_choices", {})
+        key = (full, params.target_mhz)
+        if key not in choices:
+            from ...synth.timing import pipeline_for
+            choices[key] = pipeline_for(self.build(full), self.plan(full).module, self.derived(full).stage_count,
+                                        params.target_mhz)
+        return choices[key]
 
     # --- the derived plan ---------------------------------------------------------------
     def modulus(self, params: P) -> Modulus:
@@ -389,8 +389,8 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
             "congruence": self.congruence(params), "beta": plan.modulus.beta, "q": hex(params.q),
             "latency_formula": plan.latency_formula, "reduce_only": params.reduce_only, "plain": params.plain,
             "pipeline": "".join("1" if k else "0" for k in plan.keep)}
-        if params in self.targets:
-            target, choice = self.targets[params]
+        if params.target_mhz:
+            target, choice = params.target_mhz, self.target_choice(params)
             info.update({"target_mhz": target, "predicted_mhz": round(choice.mhz, 1), "target_met": choice.met})
             if choice.reg_mhz is not None:      # what nextpnr's out-of-context Fmax times: no input port paths
                 info["predicted_reg_mhz"] = round(choice.reg_mhz, 1)
