@@ -112,3 +112,23 @@ def test_chosen_pipeline_verifies_on_both_simulators(tmp_path):
     for result in results:
         assert result.ok and result.passed == result.vectors >= 300, result.log[-3000:]
         assert result.latency == design.latency and result.initiation_interval == 1
+
+
+@pytest.mark.synth
+@pytest.mark.sim
+def test_an_ntt_core_hands_the_target_to_its_reduction(tmp_path):
+    """ntt-* target_mhz: the reduction's stages as modmul's target_mhz chooses them (the
+    butterfly's depth follows), the core right on both simulators at its claimed latency."""
+    from modforge.sim.runners import SIMULATORS
+    from modforge.sim.verify import verify
+    alg = lookup("ntt-forward")
+    params = alg.parse({"q": "0x80130001", "n": "16", "pe": "2", "reduction": "k2red", "dsp": "ecp5",
+                        "target_mhz": "100"})
+    reduction = alg.derived(params).reduction
+    assert reduction.target_mhz == 100 and 0 < reduction.pipeline.count("1") < len(reduction.pipeline)
+    assert "target_mhz100" in alg.module_name(params)
+    design, results = verify(alg, params, tmp_path, 3 * 8, list(SIMULATORS))
+    assert json.loads((tmp_path / "design.json").read_text())["info"]["reduction_predicted_mhz"] >= 100
+    for result in results:
+        assert result.ok, result.log[-3000:]
+        assert result.latency == alg.latency(params)

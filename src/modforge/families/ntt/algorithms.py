@@ -65,6 +65,9 @@ class NttParams:
                       hi=MAX_Q_BITS)
     pipeline: str = param("", help="the reduction's register stages kept, 1 keep, 0 merge (its own "
                                    "parameter; empty: all)")
+    target_mhz: float = param(0.0, help="the reduction's: its register stages for this clock on ECP5 (dsp=ecp5; "
+                                        "modmul's target_mhz, the butterfly's own stages around it as they are; "
+                                        "0: off)", lo=0)
     buffers: Literal[1, 2] = param(1, help="coefficient buffers: 1 (the next frame loads while the last is read "
                                  "out, then computes: II = k n/P + C) or 2 (it loads into the other buffer "
                                  "while one computes: II = C, twice the coefficient RAM)")
@@ -100,7 +103,7 @@ STALLS = ("G = sum over i in max(0, k' - log2(P))..log2(n/P) - 2 of max(0, 2^i +
           "waits between dependent passes")
 
 #: NTT parameters handed on to the reduction that has them, with their "not set" values.
-REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0, "pipeline": ""}
+REDUCTION_ARGS = {"logqh": 0, "rho": "B", "beta": 0, "pipeline": "", "target_mhz": 0.0}
 #: the reductions with a run-time modulus (RNS mode, twiddles=load), and the flag that turns it on
 RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
                 "k2red-shift": "shift_input", "montgomery-shift": "shift_input"}
@@ -121,6 +124,7 @@ class ModularReduction(Protocol):
     def runtime(self, params: Any) -> dict[str, int]: ...
     def runtime_of(self, params: Any, q: int) -> tuple[int, ...]: ...
     def datapath(self, params: Any) -> Any: ...
+    def plan(self, params: Any) -> Any: ...
 
 
 class NttAlgorithm(Algorithm[NttParams, NttPlan]):
@@ -464,7 +468,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         return note
 
     def tag(self, params: NttParams) -> str:
-        extra = "".join(f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
+        extra = "".join(f"_{key}{getattr(params, key):g}".replace(".", "p") if key == "target_mhz"
+                        else f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
                         if getattr(params, key) != unset)
         extra += f"_rns{len(self.moduli(params))}" if params.base else ""
         extra += "_pingpong" if params.buffers == 2 else ""
@@ -494,6 +499,8 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
                         if params.profile != "none" else None),
             "moduli": [hex(q) for q in self.moduli(params)], "residues_per_frame": k,
             "reduction": alg.name, "reduction_params": dataclasses.asdict(mp),
+            **({"reduction_predicted_mhz": alg.plan(plan.reduction).info["predicted_mhz"]} if params.target_mhz
+               else {}),
             "reduction_scale": hex(plan.primes[0].F), "mul_depth": plan.mul_depth, "drain_D": plan.drain,
             "passes": len(plan.passes), "pass_waits": plan.waits,
             "cycles_formula": self.formula(params),
