@@ -18,6 +18,19 @@ def simulate(fir, bench):
     sim.run()
 
 
+async def position(ctx, fir, rng, p, w):
+    """Random pauses (advance low: nothing moves), then window position p advancing: its
+    `fresh` thermometer and `load` one-hot, weight w in."""
+    taps = fir.taps
+    while rng.random() < 0.2:
+        ctx.set(fir.advance, 0)
+        await ctx.tick()
+    ctx.set(fir.advance, 1)
+    ctx.set(fir.fresh, sum(1 << j for j in range(taps - 1 - p, taps)))
+    ctx.set(fir.load, 1 << (taps - 1 - p))
+    ctx.set(fir.w_in, w)
+
+
 def run(taps, width, small, windows=4, seed=1):
     rng = random.Random(seed)
     q = 1 << width
@@ -30,14 +43,8 @@ def run(taps, width, small, windows=4, seed=1):
     async def bench(ctx):
         for W in range(windows):
             for p in range(taps):
-                while rng.random() < 0.2:                 # a pause: nothing moves
-                    ctx.set(fir.advance, 0)
-                    await ctx.tick()
+                await position(ctx, fir, rng, p, A[W][p])
                 x = B[W][taps - 1 - p]
-                ctx.set(fir.advance, 1)
-                ctx.set(fir.fresh, sum(1 << j for j in range(taps - 1 - p, taps)))
-                ctx.set(fir.load, 1 << (taps - 1 - p))
-                ctx.set(fir.w_in, A[W][p])
                 ctx.set(fir.x_sign, int(x < 0))
                 ctx.set(fir.x_mag, abs(x) if small else x)
                 # slot s of window W-1 (s = p + 1) or, at p = taps - 1, slot 0 of window W
@@ -79,13 +86,7 @@ def run_registered(taps, width, small, windows=4, seed=1):
     async def bench(ctx):
         for W in range(windows):
             for p in range(taps):
-                while rng.random() < 0.2:                 # a pause: nothing moves
-                    ctx.set(fir.advance, 0)
-                    await ctx.tick()
-                ctx.set(fir.advance, 1)
-                ctx.set(fir.fresh, sum(1 << j for j in range(taps - 1 - p, taps)))
-                ctx.set(fir.load, 1 << (taps - 1 - p))
-                ctx.set(fir.w_in, A[W][p])
+                await position(ctx, fir, rng, p, A[W][p])
                 ctx.set(fir.w_next, A[W][p + 1] if p + 1 < taps else A[W + 1][0] if W + 1 < windows else 0)
                 now = W * taps + p
                 for sig, value in zip((fir.x_sign, fir.x_mag, fir.x_sign_next, fir.x_mag_next),

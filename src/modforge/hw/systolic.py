@@ -56,6 +56,16 @@ class FirPorts(Elaboratable):
         self.x_mag = Signal(self.mag_bits, name=f"{name}_x_mag")
         self.y = Signal(width, name=f"{name}_y")
 
+    def x_history(self, m: Module, sign: ValueLike) -> list[tuple[Signal, Signal]]:
+        """The x shift register, moving on the advance: entry d is (sign, magnitude) of the x
+        d + 1 advances ago (`sign`: x_sign, or 0 where it is unread)."""
+        hist = [(Signal(name=f"{self.name}_xs{d + 1}"), Signal(self.mag_bits, name=f"{self.name}_xm{d + 1}"))
+                for d in range(self.taps)]
+        with m.If(self.advance):
+            m.d.sync += [hist[0][0].eq(sign), hist[0][1].eq(self.x_mag)]
+            m.d.sync += [h.eq(p) for d in range(1, self.taps) for h, p in zip(hist[d], hist[d - 1], strict=True)]
+        return hist
+
 
 class NegacyclicFir(FirPorts):
     def __init__(self, taps: int, width: int, small: int = 0, lookahead: bool = False, name: str = "fir",
@@ -81,12 +91,7 @@ class NegacyclicFir(FirPorts):
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         n, w = self.taps, self.width
-        # the x shift register: hist[d] = x of d + 1 advances ago (sign, magnitude)
-        hist = [(Signal(name=f"{self.name}_xs{d + 1}"), Signal(self.mag_bits, name=f"{self.name}_xm{d + 1}"))
-                for d in range(n)]
-        with m.If(self.advance):
-            m.d.sync += [hist[0][0].eq(self.x_sign), hist[0][1].eq(self.x_mag)]
-            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=True)]
+        hist = self.x_history(m, self.x_sign)
         old_sign, old_mag = hist[n - 1]
         sign_of = (lambda s: s) if self.small else (lambda s: 0)
         fresh_ctl = self.controls(m, self.x_mag, f"{self.name}_fresh") if self.small else self.x_mag
@@ -305,12 +310,7 @@ class RegisteredFir(FirPorts):
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         n, name = self.taps, self.name
-        hist = [(Signal(name=f"{name}_xs{d + 1}"), Signal(self.mag_bits, name=f"{name}_xm{d + 1}"))
-                for d in range(n)]
-        with m.If(self.advance):
-            sign = self.x_sign if self.small else 0         # a full x is unsigned: x_sign unread
-            m.d.sync += [hist[0][0].eq(sign), hist[0][1].eq(self.x_mag)]
-            m.d.sync += [h.eq(p) for d in range(1, n) for h, p in zip(hist[d], hist[d - 1], strict=True)]
+        hist = self.x_history(m, self.x_sign if self.small else 0)   # a full x is unsigned: x_sign unread
         # the next advance's thermometer and loads; the decoded next x and the shift register's
         fresh_next = thermometer_step(self.fresh, n, self.fresh[0])       # fresh[0]: the last position
         load_next = one_hot_load(fresh_next, n)
