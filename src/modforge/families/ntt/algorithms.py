@@ -109,6 +109,11 @@ RUNTIME_FLAG = {"wlm": "qh_input", "wlm-mixed": "qh_input", "k2red": "qh_input",
                 "k2red-shift": "shift_input", "montgomery-shift": "shift_input"}
 
 
+def tag_value(value: Any) -> str:
+    """A parameter's value in a module name: a float without its point (62.5: 62p5)."""
+    return f"{value:g}".replace(".", "p") if isinstance(value, float) else str(value)
+
+
 class ModularReduction(Protocol):
     """What the NTT cores use of a family "modmul" algorithm (found by lookup: families never
     import each other); its parameters are that family's own (Any here)."""
@@ -468,8 +473,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         return note
 
     def tag(self, params: NttParams) -> str:
-        extra = "".join(f"_{key}{getattr(params, key):g}".replace(".", "p") if key == "target_mhz"
-                        else f"_{key}{getattr(params, key)}" for key, unset in REDUCTION_ARGS.items()
+        extra = "".join(f"_{key}{tag_value(getattr(params, key))}" for key, unset in REDUCTION_ARGS.items()
                         if getattr(params, key) != unset)
         extra += f"_rns{len(self.moduli(params))}" if params.base else ""
         extra += "_pingpong" if params.buffers == 2 else ""
