@@ -1,7 +1,9 @@
 """Modular addition, subtraction and halving: combinational Amaranth expressions, one
 conditional correction each (no multiplier). q is an int or a Value (a run-time modulus);
 `width` is the result's width in bits (default: q's). Every function expects its inputs
-reduced as stated and returns a value in [0, q).
+reduced as stated and returns a value in [0, q). A correction reads the sign of one
+difference (x - q, one bit wider than its operands: its top bit is the borrow) rather than
+a comparison beside the subtraction: one carry chain, not two.
 
   add_mod(a, b, q)    (a + b) mod q        a, b in [0, q)
   sub_mod(a, b, q)    (a - b) mod q        a, b in [0, q)
@@ -21,16 +23,17 @@ def _width(q: ValueLike, width: int | None) -> int:
 
 
 def add_mod(a: Value, b: Value, q: ValueLike, width: int | None = None) -> Value:
-    total = a + b
-    return Mux(total >= q, total - q, total)[:_width(q, width)]
+    return reduce_once(a + b, q, width)
 
 
 def sub_mod(a: Value, b: Value, q: ValueLike, width: int | None = None) -> Value:
-    return Mux(a >= b, a - b, a + q - b)[:_width(q, width)]
+    d = a - b
+    return Mux(d[-1], d + q, d)[:_width(q, width)]
 
 
 def reduce_once(x: Value, q: ValueLike, width: int | None = None) -> Value:
-    return Mux(x >= q, x - q, x)[:_width(q, width)]
+    d = x - q
+    return Mux(d[-1], x, d)[:_width(q, width)]
 
 
 def half_mod(x: Value, q: ValueLike, width: int | None = None) -> Value:

@@ -24,6 +24,7 @@ from amaranth.lib import data
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
 from ...hw.layout import Layouts
+from ...hw.modarith import reduce_once
 from ...hw.pipeline import Datapath, Operands, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 from .plan import ModmulPlan
@@ -96,8 +97,7 @@ class ModmulDatapath(Datapath):
 
     def correct_sub(self, stage: Stager, t: Value) -> Value:
         """Last stage: t in [0, 2q) -> t - q if t >= q."""
-        q = self.modulus()
-        out = stage(Mux(t >= q, t - q, t), "b", self.beta)                                # last stage: b = t mod q
+        out = stage(reduce_once(t, self.modulus(), self.beta), "b", self.beta)             # last stage: b = t mod q
         stage.next()
         return out
 
@@ -244,7 +244,8 @@ class K2red(ModmulDatapath):
         self.carry_runtime(stage)
         stage.next()
         q = self.modulus()
-        out = stage(Mux(t2 < 0, t2 + q, Mux(t2 >= q, t2 - q, t2)), "b", bw)              # last stage: one correction
+        low, high = t2 + q, t2 - q
+        out = stage(Mux(t2 < 0, low, Mux(high < 0, t2, high)), "b", bw)               # last stage: one correction
         stage.next()
         return out
 
