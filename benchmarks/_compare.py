@@ -30,6 +30,34 @@ def synth_json(algorithm: str, *args: str, env: dict | None = None, nice: bool =
         return json.loads(out.stdout)
 
 
+def source_tree(rev: str, tmp: Path) -> Path:
+    """The src folder of revision REV of this repository, unpacked into tmp (`git archive`):
+    PYTHONPATH for measuring that revision's generator."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    return tmp / "src"
+
+
+#: issue 38's comparison with a hand-written SystemVerilog design of each reduction, in the same
+#: flow: (algorithm, q, log q_h, parameters, xcup area modforge/hand-written at 9eafe0a); the
+#: reduction alone with its run-time modulus, as the paper's Tables 3-4 designs
+HANDWRITTEN = [
+    ("modmul-wlm", "0x9fc00001", 16, ("qh_input=1",), 1.05),
+    ("modmul-wlm", "0xbe00000000000001", 17, ("qh_input=1",), 1.03),
+    ("modmul-wlm-mixed", "0xbe00000000000001", 17, ("qh_input=1",), 1.00),
+    ("modmul-k2red", "0x9fc00001", 16, ("qh_input=1",), 0.93),
+    ("modmul-k2red", "0xbe00000000000001", 17, ("qh_input=1",), 0.83),
+    ("modmul-k2red-shift", "0xfff00001", 16, ("shift_input=1", "rho=A"), 1.03),
+    ("modmul-k2red-shift", "0xd800000000000001", 17, ("shift_input=1", "rho=B"), 0.91),
+    ("modmul-montgomery-shift", "0x9fc00001", 16, ("shift_input=1", "rho=A"), 1.30),
+    ("modmul-montgomery-shift", "0xbe00000000000001", 17, ("shift_input=1", "rho=A"), 1.30),
+]
+#: the one pair issue 38 gives ECP5 figures for, K2RED-Shift 32-bit Proth-3l rho A (its HANDWRITTEN
+#: row): area-time modforge/hand-written, modforge's Fmax, the hand-written design's Fmax (MHz)
+HANDWRITTEN_ECP5 = (1.35, 90.7, 138.6)
+
+
 def geomean(values: list[float]) -> float:
     product = 1.0
     for v in values:

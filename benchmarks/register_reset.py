@@ -19,20 +19,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import geomean, run_measured, synth_json  # noqa: E402
+from _compare import HANDWRITTEN, geomean, run_measured, synth_json  # noqa: E402
 
 #: (algorithm, q, log q_h, extra parameters): the designs of issue 38's hand-written comparison
-POINTS = [
-    ("modmul-wlm", "0x9fc00001", 16, ("qh_input=1",)),
-    ("modmul-wlm", "0xbe00000000000001", 17, ("qh_input=1",)),
-    ("modmul-wlm-mixed", "0xbe00000000000001", 17, ("qh_input=1",)),
-    ("modmul-k2red", "0x9fc00001", 16, ("qh_input=1",)),
-    ("modmul-k2red", "0xbe00000000000001", 17, ("qh_input=1",)),
-    ("modmul-k2red-shift", "0xfff00001", 16, ("shift_input=1", "rho=A")),
-    ("modmul-k2red-shift", "0xd800000000000001", 17, ("shift_input=1", "rho=B")),
-    ("modmul-montgomery-shift", "0x9fc00001", 16, ("shift_input=1", "rho=A")),
-    ("modmul-montgomery-shift", "0xbe00000000000001", 17, ("shift_input=1", "rho=A")),
-]
+POINTS = [p[:4] for p in HANDWRITTEN]
 #: NTT cores (their butterflies' registers): ML-KEM's command core with four butterflies
 NTT_POINTS = [("ntt-commands", ("profile=ml-kem", "reduction=k2red-shift", "pe=4"))]
 RESETS = ("all", "control")

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import geomean, synth_json  # noqa: E402
+from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, source_tree, synth_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ("modmul-montgomery-shift", "modmul-k2red-shift")
@@ -31,9 +30,10 @@ PRIMES = [("32, Proth-2l", "0x9fc00001", 16), ("32, Proth-3l", "0xfff00001", 16)
           ("64, Proth-2l", "0xbe00000000000001", 17), ("64, Proth-3l", "0xd800000000000001", 17)]
 RHOS = ("A", "B")
 TARGETS = ("xcup", "ecp5")
-#: issue 38's figures of modforge (9eafe0a) against a hand-written SystemVerilog design in the same flow
-HAND_MONTGOMERY_AREA = 1.30                  # montgomery-shift 32 and 64 bit, xcup: area (old / hand)
-HAND_K2RED = ("32, Proth-3l", "A", 1.35, 90.7, 138.6)   # k2red-shift: ECP5 area-time (old / hand), Fmax old, hand
+#: issue 38's figures of modforge (9eafe0a) against a hand-written SystemVerilog design in the same flow:
+#: montgomery-shift's xcup area (old / hand, 32 and 64 bit); k2red-shift's ECP5 area-time, Fmax old, hand
+HAND_MONTGOMERY_AREA = next(ratio for a, *_, ratio in HANDWRITTEN if a == "modmul-montgomery-shift")
+HAND_K2RED = ("32, Proth-3l", "A", *HANDWRITTEN_ECP5)
 
 
 def measure(src: Path, algorithm: str, q: str, logqh: int, rho: str, target: str) -> dict:
@@ -53,12 +53,6 @@ def point(src: Path, algorithm: str, q: str, logqh: int, rho: str) -> dict:
             "at_xcup": area(x) * x["latency_cycles"], "atp_ecp5": e["atp"]}
 
 
-def before_tree(rev: str, tmp: Path) -> Path:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
-    return tmp / "src"
-
-
 def cells(b: dict, a: dict) -> str:
     bx, ax, be, ae = b["xcup"], a["xcup"], b["ecp5"], a["ecp5"]
     return (f"{bx['lut']:,} / {ax['lut']:,} | {bx['ff']:,} / {ax['ff']:,} | {bx['dsp']} / {ax['dsp']} | "
@@ -74,7 +68,7 @@ def report(rev: str) -> list[str]:
     ratios: dict[str, list[tuple[float, float, float]]] = {a: [] for a in ALGORITHMS}
     k2red: tuple[float, float] = (0.0, 0.0)
     with tempfile.TemporaryDirectory() as tmp:
-        old_src = before_tree(rev, Path(tmp))
+        old_src = source_tree(rev, Path(tmp))
         for algorithm in ALGORITHMS:
             for label, q, logqh in PRIMES:
                 for rho in RHOS:

@@ -53,9 +53,10 @@ class ModmulDatapath(Datapath):
 
     def carry_runtime(self, stage: Stager) -> None:
         """Run-time modulus fields move one stage with their operands (call once per stage,
-        after the stage's uses of them)."""
-        for name in self.rt:
-            self.rt[name] = stage(self.rt[name], name)
+        after the stage's uses of them). q_h's top bit is set by definition (log q_h its
+        width): the registers keep the bits below it."""
+        for name, v in self.rt.items():
+            self.rt[name] = Cat(stage(v[:-1], name), Const(1, 1)) if name == "qh" else stage(v, name)
 
     @property
     def qh(self) -> Value | int:
