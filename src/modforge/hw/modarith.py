@@ -37,4 +37,6 @@ def reduce_once(x: Value, q: ValueLike, width: int | None = None) -> Value:
 
 
 def half_mod(x: Value, q: ValueLike, width: int | None = None) -> Value:
-    return Mux(x[0], (x + q) >> 1, x >> 1)[:_width(q, width)]
+    # (x + q) >> 1 = (x >> 1) + (q >> 1) + 1 for odd x and q: the choice gates an addend and
+    # x[0] is the carry-in, so no multiplexer follows the adder
+    return ((x >> 1) + Mux(x[0], q >> 1, 0) + x[0])[:_width(q, width)]
