@@ -8,6 +8,7 @@ a comparison beside the subtraction: one carry chain, not two.
   add_mod(a, b, q)    (a + b) mod q        a, b in [0, q)
   sub_mod(a, b, q)    (a - b) mod q        a, b in [0, q)
   reduce_once(x, q)   x mod q              x in [0, 2q) (a lazy sum)
+  reduce_signed(x, q) x mod q              x in [-q, 2q), signed
   half_mod(x, q)      x / 2 mod q          x in [0, q), q odd: x >> 1, or (x + q) >> 1 if x is odd
 """
 
@@ -34,6 +35,11 @@ def sub_mod(a: Value, b: Value, q: ValueLike, width: int | None = None) -> Value
 def reduce_once(x: Value, q: ValueLike, width: int | None = None) -> Value:
     d = x - q
     return Mux(d[-1], x, d)[:_width(q, width)]
+
+
+def reduce_signed(x: Value, q: ValueLike, width: int | None = None) -> Value:
+    high = x - q
+    return Mux(x < 0, x + q, Mux(high < 0, x, high))[:_width(q, width)]
 
 
 def half_mod(x: Value, q: ValueLike, width: int | None = None) -> Value:

@@ -24,7 +24,7 @@ from amaranth.lib import data
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
 from ...hw.layout import Layouts
-from ...hw.modarith import reduce_once
+from ...hw.modarith import reduce_once, reduce_signed
 from ...hw.pipeline import Datapath, Operands, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 from .plan import ModmulPlan
@@ -244,9 +244,7 @@ class K2red(ModmulDatapath):
         t2 = self.qh_times(stage, t[:om], om, t >> om, "t2")                               # t' = q_h t_l - t_h
         self.carry_runtime(stage)
         stage.next()
-        q = self.modulus()
-        low, high = t2 + q, t2 - q
-        out = stage(Mux(t2 < 0, low, Mux(high < 0, t2, high)), "b", bw)               # last stage: one correction
+        out = stage(reduce_signed(t2, self.modulus(), bw), "b", bw)                  # last stage: one correction
         stage.next()
         return out
 
@@ -389,9 +387,7 @@ class K2redShift(ShiftDatapath):
         self.decode_modulus(stage)
         t2 = stage(t2, "t2", signed(bw + 2))                                            # t' = q_h t_l - t_h in [-q, 2q)
         stage.next()
-        q = self.modulus()
-        low, high = t2 + q, t2 - q
-        out = stage(Mux(t2 < 0, low, Mux(high < 0, t2, high)), "b", bw)               # last stage: one correction
+        out = stage(reduce_signed(t2, self.modulus(), bw), "b", bw)                  # last stage: one correction
         stage.next()
         return out
 
