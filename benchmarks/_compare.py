@@ -103,6 +103,20 @@ def run(doc: str, report: Callable[[Path], list[str]]) -> int:
     return 0
 
 
+def run_before_after(doc: str, title: str, report: Callable[[str], list[str]], rev: str = "9eafe0a") -> int:
+    """The command line of a script that measures a revision against this tree: [--before REV]
+    [-o OUT]; prints report(REV) and writes it to OUT under `title`."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--before", default=rev, help="the revision measured as 'before'")
+    ap.add_argument("-o", "--out", type=Path)
+    args = ap.parse_args()
+    text = "\n".join(report(args.before))
+    print(text)
+    if args.out:
+        args.out.write_text(f"# {title}\n\n{text}\n")
+    return 0
+
+
 def run_measured(doc: str, title: str, report: Callable[[], list[str]], command: str | None = None) -> int:
     """The command line of a script that measures as it goes: [-o OUT]; prints the report
     and writes it to OUT under `title` (and the `command` that makes it, if given)."""

@@ -14,14 +14,13 @@ the commit before the rebuild; `git archive` into a temporary folder), "after" o
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, source_tree, synth_json  # noqa: E402
+from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, run_before_after, source_tree, synth_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ("modmul-montgomery-shift", "modmul-k2red-shift")
@@ -110,17 +109,5 @@ def report(rev: str) -> list[str]:
         "from l1, l2, l3 in the correction stage, its critical path). Latencies unchanged."]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", default="9eafe0a", help="the revision measured as 'before'")
-    ap.add_argument("-o", "--out", type=Path)
-    args = ap.parse_args()
-    text = "\n".join(report(args.before))
-    print(text)
-    if args.out:
-        args.out.write_text(f"# Shift-add reductions before and after issue 38's rebuild\n\n{text}\n")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_before_after(__doc__, "Shift-add reductions before and after issue 38's rebuild", report))
