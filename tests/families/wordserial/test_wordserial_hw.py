@@ -94,9 +94,9 @@ def test_load_between_frames():
 @pytest.mark.parametrize("cfg", [{"l": "64", "w": "8", "pe": "1"}, {"l": "64", "w": "16", "pe": "4"}])
 def test_read_out_held_back(cfg):
     """amaranth.sim: o not ready for 300 cycles while the next frames load and run (their
-    round 0 overlaps the read-out): the last round of the next frame (pe=1: s = 8 words, one
-    more than the read-out's FIFO holds) waits for the read-out, and with R = 1 (pe=4) its
-    first beat does; input stalls too."""
+    rounds overlap the read-out): the last round of the next frame (pe=1: s = 8 words, more
+    than the read-out's FIFO holds; pe=4: R = 1, round 0 is the last) waits at the chain's
+    end for the read-out; input stalls too."""
     alg = lookup("rsa-montgomery")
     p = alg.parse(cfg)
     rng = random.Random(3)

@@ -246,7 +246,7 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
                    else {"config": config})
         return {**curve, "algorithm": "FIOS", "words": plan.s, "rounds": plan.rounds, "round_cycles": plan.round_cycles,
                 "pe_delay": PE_DELAY, "dsp_per_product": per_product, **modulus,
-                "formula": "cycles = U + s + 2, latency = U + 3, II = U (R = 1: U + s), U = (R-1) T + pe D + s + 3, "
+                "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = (R-1) T + pe D + s + 3, "
                            "R = s/pe, T = max(s+1, pe D + 2), D = 6 (first input beat to last output beat, "
                            "load and read-out included)"}
 

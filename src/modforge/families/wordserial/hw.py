@@ -31,10 +31,10 @@ word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed 
 Control: the first beat of a frame starts its rounds: round 0 (t = 0) reads word j of y from
 the RAM the cycle after beat j wrote it, and PE k takes x_k D k cycles after PE 0 took x_0,
 so the load and round 0 overlap. The result's read-out starts when the last word leaves the
-subtraction unit, and the next frame loads, and runs its round 0, while the result leaves
-(its last round waits for the read-out to be done; R = 1: its first beat does). Everything
-from the feed to the result RAM advances on `run`: it holds while round 0 wants a beat that
-has not come (an input stall) or the read-out is held back (back-pressure), and only then.
+subtraction unit, and the next frame loads, and runs its rounds, while the result leaves.
+Everything from the feed to the result RAM advances on `run`: it holds while round 0 wants a
+beat that has not come (an input stall), or while the last round's word at the chain's end
+would overtake the read-out (back-pressure on o), and only then.
 Without stalls nothing waits on a port, and nothing depends on the operands' values: the
 latency is the plan's formula (plan.py).
 """
@@ -123,6 +123,7 @@ class _Build:
         self.chain()
         self.chain_end()
         self.read_out()
+        self.m.d.comb += self.run.eq(~Cat(*self.stalls).any())
 
     def memories(self) -> None:
         m, w, s = self.m, self.w, self.s
@@ -161,14 +162,12 @@ class _Build:
         """Beat j writes x_j and y_j; the first beat starts the frame (`begin`: its round 0
         runs while it loads); y_0 N' mod 2^w for the PEs' m, two cycles after the first beat.
         `loaded` counts the frame's beats and is s until the subtraction is decided: the next
-        frame's first beat is taken then, while the result leaves (R = 1: once it has left,
-        as its only round writes the result RAM)."""
+        frame's first beat is taken then, while the result leaves."""
         m, w, s, core = self.m, self.w, self.s, self.core
         count = self.count = Signal(range(s + 1), name="loaded")
         self.computing, self.unloading = Signal(name="computing"), Signal(name="unloading")
         idle = count == 0                   # no frame in the rounds (count is reset with `computing`)
-        ready = (count != s) & ~(idle & self.unloading) if self.plan.rounds == 1 else count != s
-        m.d.comb += core.i.ready.eq(ready)
+        m.d.comb += core.i.ready.eq(count != s)
         if not core.fixed:
             m.d.comb += self.loader.allow.eq(~self.computing & idle)
         take = core.i.valid & core.i.ready
@@ -188,20 +187,16 @@ class _Build:
         """Rounds of s + 1 words, one every T cycles, into PE 0 (`word`), from the cycle after
         the first beat. `run`: the rounds advance (everything from here to the result RAM
         holds while it is low): low while round 0 wants word j of y and beat j has not come
-        (`loaded` == j: the feed is never ahead of the load), or while the last round would
-        start before the read-out of the last result has left the result RAM (back-pressure
-        on o; R = 1: the load waits for it instead)."""
+        (`loaded` == j: the feed is never ahead of the load), or (read_out) while the last
+        round's word at the chain's end would overtake the read-out of the last result."""
         m, s, plan = self.m, self.s, self.plan
         feeding = Signal(name="feeding")
         j = Signal(range(plan.round_cycles), name="feed_word")
         r = Signal(range(plan.rounds), name="feed_round")
         self.xi = Signal(range(s), name="x_index")
         final = r == plan.rounds - 1
-        stall = feeding & (self.count == j) & (self.count != s)
-        if plan.rounds > 1:
-            stall |= feeding & final & (j == 0) & self.unloading
+        self.stalls = [feeding & (self.count == j) & (self.count != s)]
         self.run = run = Signal(name="run")
-        m.d.comb += run.eq(~stall)
         with m.If(run & feeding):
             m.d.sync += j.eq(Mux(j == plan.round_cycles - 1, 0, j + 1))
             with m.If(j == plan.round_cycles - 1):
@@ -238,7 +233,7 @@ class _Build:
         """Feedback, or t - N (always formed) into the result RAM; the decision ends the
         frame's rounds (`loaded` back to 0: the next frame's first beat is taken)."""
         m, w, s, word = self.m, self.w, self.s, self.word
-        index = Signal(range(s + 1), name="out_word")        # 0 when a round's first word arrives
+        index = self.index = Signal(range(s + 1), name="out_word")    # 0 when a round's first word arrives
         writing = word["active"] & self.run
         with m.If(writing):
             m.d.sync += index.eq(Mux(word["last"], 0, index + 1))
@@ -256,12 +251,16 @@ class _Build:
                              self.count.eq(0)]
 
     def read_out(self) -> None:
-        """s words of the chosen half."""
-        m, w, s = self.m, self.w, self.s
+        """s words of the chosen half. The next frame runs meanwhile: its last round's word j
+        waits at the chain's end until word j has been read (back-pressure on o; without it
+        the read-out is always ahead), and the decision, which picks the half, until all
+        have."""
+        m, w, s, word = self.m, self.w, self.s, self.word
         ro = ReadOut(w, 4)
         ro.build(m)
         wiring.connect(m, ro.o, wiring.flipped(self.core.o))
         rd = Signal(range(s), name="read_word")
+        self.stalls.append(word["active"] & word["final"] & self.unloading & (self.index >= rd))
         m.d.comb += [ro.avail.eq(self.unloading), self.res_rd.addr.eq(rd),
                      ro.data.eq(Mux(self.use_diff, self.res_rd.data[w:], self.res_rd.data[:w]))]
         with m.If(ro.go):

@@ -15,11 +15,11 @@ elements (hw.MontgomeryCore follows them), the cfg word, and the timing, all con
                    the first beat), the rounds (the last one's s + 1 words through the chain
                    of pe D cycles), 1 to decide the subtraction
   latency = U + 3 (input beat j to output beat j: the read-out's 3); initiation interval = U
-  (the next frame loads, and runs its round 0, while the result leaves); R = 1: U + s (its
-  only round writes the result RAM: it starts once the read-out is done); one multiplication
-  (first input beat to last output beat) = U + s + 2.
-Without input stalls; a beat that comes late holds the chain (round 0 needs it), so a stall
-adds its cycles and nothing else.
+  (the next frame loads, and runs its rounds, while the result leaves: its last round writes
+  word j of the result RAM well after the read-out has read it); one multiplication (first
+  input beat to last output beat) = U + s + 2.
+Without stalls; a beat that comes late holds the chain (round 0 needs it), and so does a
+result word the read-out cannot yet take (back-pressure): a stall adds cycles, nothing else.
 """
 
 from __future__ import annotations
@@ -52,7 +52,6 @@ class MontgomeryPlan(Timing):
         rounds, round_cycles = s // pe, max(s + 1, pe * PE_DELAY + 2)
         first_read = (rounds - 1) * round_cycles + pe * PE_DELAY + s + 3
         word_bits = max(1, (s - 1).bit_length())
-        interval = first_read + (s if rounds == 1 else 0)
         return cls(l, w, pe, s, rounds, round_cycles, first_read, word_bits, w + word_bits + 1,
-                   cycles=first_read + s + 2, latency=first_read + READOUT, initiation_interval=interval,
+                   cycles=first_read + s + 2, latency=first_read + READOUT, initiation_interval=first_read,
                    frame_beats=s)
