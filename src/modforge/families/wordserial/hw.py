@@ -11,10 +11,11 @@ Data:
             half the read-out sends (both are always formed: constant time)
 
 Rounds: round r streams words j = 0..s of (t, y, N) into PE 0 (t: 0 in round 0, else the
-feedback RAM; y_s = N_s = 0, cleared as they enter PE 0), one round every T cycles; PE k
-handles outer iteration i = r pe + k, and its output stream (t', y, N) is PE k+1's input,
-D = 6 cycles later. The last PE's stream goes to the feedback RAM, or, in the last round, through the
-subtraction unit to the result RAM. Each word carries its control flags (first, last,
+feedback RAM; y_s = N_s = 0, cleared as they enter PE 0, as are t, y and N of the idle
+slots between rounds), one round every T cycles; PE k handles outer iteration i = r pe + k,
+and its output stream (t', y, N) is PE k+1's input, D = 6 cycles later. The last PE's stream
+goes to the feedback RAM, or, in the last round, through the subtraction unit to the result
+RAM. Each word carries its control flags (first, last,
 active, final round) along the chain.
 
 One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
@@ -23,8 +24,10 @@ One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
   a+2+j    products x_i y_j and m N_j (DSP tiling, registered)
   a+3+j    P = their sum
   a+4+j    (c, S) = P + (t_j + c): S = t'_(j-1) (registered: visible at a+5+j)
-  a+5+s    t'_s = the carry out of word s (at most 1), where S of a word s+1 would be: FIOS's
-           step j = s+1 (t_(s+1) = y = N = 0) adds only that carry, so a round is s + 1 words
+  a+5+s    S = t'_s, the carry out of word s (at most 1) added to the next slot: FIOS's step
+           j = s+1 (t_(s+1) = y = N = 0) adds only that carry, so a round is s + 1 words and
+           the next round's word 0 follows word s (its low word is 0 by the choice of m: S is
+           the carry, and the carry out is word 0's own); an idle slot adds 0 (c, S = 0 after)
 x_i comes from the x RAM's one read port: its address advances when a PE has latched its
 word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed once there.
 
@@ -211,9 +214,13 @@ class _Build:
                   "final": final}
         with m.If(run):
             flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
-            self.high = delayed(m, j >= s, 1, "feed_high")            # y_j = N_j = 0 beyond the top word
-            round0 = delayed(m, r == 0, 1, "feed_round0")             # t = 0 in round 0
-        self.word = {"t": Mux(round0, 0, self.fb_rd.data), "y": self.y_rd.data, "n": self.n_rd.data, **flags}
+            # y_j = N_j = 0 at the top word and in idle slots, t = 0 in round 0 and idle slots:
+            # an idle slot adds nothing to a PE's carry (processing_element)
+            # (reset, not only at power-on: a simulator's unknown RAM word in no product)
+            self.high = ~delayed(m, feeding & (j < s), 1, "feed_low", reset_less=False)
+            round0 = delayed(m, r == 0, 1, "feed_round0")
+        self.word = {"t": Mux(round0 | ~flags["active"], 0, self.fb_rd.data), "y": self.y_rd.data,
+                     "n": self.n_rd.data, **flags}
 
     def chain(self) -> None:
         """The chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
@@ -272,8 +279,9 @@ class _Build:
                            high: Value | None = None) -> tuple[dict[str, Value], Value]:
         """PE k: the stream `word` (t, y, n and the flags) in, the stream of t' out D cycles
         later; also whether it latches its x word this cycle (the x RAM's address advances).
-        high (PE 0, from the feed): y and N are 0 at the last word (j = s), cleared as they
-        enter. Its registers advance with the caller's `run` (built under m.If(run))."""
+        high (PE 0, from the feed): y and N are 0 at the last word (j = s) and in idle slots,
+        cleared as they enter (t is 0 there too). Its registers advance with the caller's
+        `run` (built under m.If(run))."""
         m, w, dsp, x_bus, np_reg = self.m, self.w, self.dsp, self.x_rd.data, self.np_reg
         name = f"pe{k}"
         first = word["first"]
@@ -291,14 +299,13 @@ class _Build:
         t4 = delayed(m, t_in, 4, f"{name}_t")
         total_p = Signal(2 * w + 1, name=f"{name}_p", reset_less=True)
         m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn"))
-        first4 = delayed(m, first, 4, f"{name}_first4")
+        # the carry is never cleared: the slot after word s adds it alone (t'_s, at most 1), to
+        # the next round's word 0 (whose low word is 0: S = t'_s, its carry unchanged) or to an
+        # idle slot (all 0: S = t'_s, carry 0); S of word j+1 is word j of t'
         carry = Signal(w + 2, name=f"{name}_carry", reset_less=True)
         out_t = Signal(w, name=f"{name}_t_out", reset_less=True)
-        total = total_p + (t4 + Mux(first4, 0, carry))      # t joins the (w+1)-bit carry: a short adder
-        # out: S of word j+1 as word j of t'; after word s (no word s+1 comes), its carry: t'_s
-        # (at most 1: t' < 2N), in the slot of the next round's word 0, whose S is 0 and unused
-        after_last = delayed(m, word["last"], 5, f"{name}_last5")
-        m.d.sync += [carry.eq(total[w:]), out_t.eq(Mux(after_last, carry[0], total[:w]))]
+        total = total_p + (t4 + carry)      # t joins the (w+1)-bit carry: a short adder
+        m.d.sync += [carry.eq(total[w:]), out_t.eq(total[:w])]
         out = {"t": out_t,
                "y": delayed(m, word["y"], PE_DELAY, f"{name}_y_out", clear=high),
                "n": delayed(m, word["n"], PE_DELAY, f"{name}_n_out", clear=high)}
