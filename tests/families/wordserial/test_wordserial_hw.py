@@ -7,6 +7,8 @@ import dataclasses
 import random
 
 import pytest
+from amaranth.hdl import Value
+from amaranth.sim import Simulator
 
 from modforge.families.wordserial.algorithms import RsaMontgomery
 from modforge.registry import lookup
@@ -85,6 +87,43 @@ def test_load_between_frames():
         expected += alg.out_beats(pq, alg.model(pq, x, y))
     core = alg.build(p)
     outs = play(core, script, len(expected), rng, len(script) * 8 + 20 * alg.latency(p))
+    assert outs == expected
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("cfg", [{"l": "64", "w": "8", "pe": "1"}, {"l": "64", "w": "16", "pe": "4"}])
+def test_read_out_held_back(cfg):
+    """amaranth.sim: o not ready for 300 cycles while the next frames load and run (their
+    rounds overlap the read-out): the last round of the next frame (pe=1: s = 8 words, more
+    than the read-out's FIFO holds; pe=4: R = 1, round 0 is the last) waits at the chain's
+    end for the read-out; input stalls too."""
+    alg = lookup("rsa-montgomery")
+    p = alg.parse(cfg)
+    rng = random.Random(3)
+    ops = [alg.random_operands(p, rng) for _ in range(3)]
+    beats = [xj | yj << p.w for x, y in ops for xj, yj in alg.in_beats(p, (x, y))]
+    expected = [b for x, y in ops for b in alg.out_beats(p, alg.model(p, x, y))]
+    core, outs = alg.build(p), []
+
+    async def bench(ctx):
+        k = 0
+        for cycle in range(2000):
+            if len(outs) == len(expected):
+                return
+            offer = k < len(beats) and rng.random() < 0.9
+            ctx.set(core.i.valid, offer)
+            ctx.set(Value.cast(core.i.payload), beats[min(k, len(beats) - 1)])
+            ready = cycle > 300 and rng.random() < 0.5
+            ctx.set(core.o.ready, ready)
+            if ctx.get(core.o.valid) and ready:
+                outs.append(ctx.get(Value.cast(core.o.payload)))
+            k += offer and ctx.get(core.i.ready)
+            await ctx.tick()
+
+    sim = Simulator(core)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
     assert outs == expected
 
 

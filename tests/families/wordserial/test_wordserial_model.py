@@ -63,13 +63,15 @@ def test_cases_agree_with_reference():
 
 
 def test_schedule_formula():
-    """U = 2s + (R-1) T + pe D + 3, T = max(s+2, pe D + 2); latency U + 3, II U, cycles U + s + 2."""
+    """U = (R-1) T + pe D + s + 3, T = max(s+1, pe D + 2); latency U + 3, II U, cycles U + s + 2."""
     sch = MontgomeryPlan.of(1024, 16, 16)                      # s = 64, R = 4, T = 98
     assert (sch.s, sch.rounds, sch.round_cycles) == (64, 4, 98)
-    assert sch.initiation_interval == 128 + 3 * 98 + 96 + 3
+    assert sch.initiation_interval == 3 * 98 + 96 + 64 + 3
     assert sch.latency == sch.initiation_interval + 3 and sch.cycles == sch.latency + 63
-    one = MontgomeryPlan.of(1024, 32, 1)                       # one PE: rounds of s + 2 words
-    assert one.round_cycles == 34 and one.initiation_interval == 64 + 31 * 34 + 6 + 3
+    one = MontgomeryPlan.of(1024, 32, 1)                       # one PE: rounds of s + 1 words
+    assert one.round_cycles == 33 and one.initiation_interval == 31 * 33 + 6 + 32 + 3
+    single = MontgomeryPlan.of(64, 16, 4)                      # R = 1: round 0 is the last
+    assert single.initiation_interval == 6 * 4 + 4 + 3
 
 
 @st.composite

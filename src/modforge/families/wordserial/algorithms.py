@@ -246,8 +246,8 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
                    else {"config": config})
         return {**curve, "algorithm": "FIOS", "words": plan.s, "rounds": plan.rounds, "round_cycles": plan.round_cycles,
                 "pe_delay": PE_DELAY, "dsp_per_product": per_product, **modulus,
-                "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = 2s + (R-1) T + pe D + 3, "
-                           "R = s/pe, T = max(s+2, pe D + 2), D = 6 (first input beat to last output beat, "
+                "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = (R-1) T + pe D + s + 3, "
+                           "R = s/pe, T = max(s+1, pe D + 2), D = 6 (first input beat to last output beat, "
                            "load and read-out included)"}
 
     def grid(self) -> list[dict[str, str]]:

@@ -10,12 +10,12 @@ Data:
   result    a RAM of s words of {t_j - N_j (with borrow), t_j}; the final borrow picks the
             half the read-out sends (both are always formed: constant time)
 
-Rounds: round r streams words j = 0..s+1 of (t, y, N) into PE 0 (t: 0 in round 0 and at
-j = s+1, else the feedback RAM; y_j = N_j = 0 for j >= s, cleared as they enter PE 0), one
-round every T cycles; PE k handles outer
-iteration i = r pe + k, and its output stream (t', y, N) is PE k+1's input, D = 6 cycles
-later. The last PE's stream goes to the feedback RAM, or, in the last round, through the
-subtraction unit to the result RAM. Each word carries its control flags (first, last,
+Rounds: round r streams words j = 0..s of (t, y, N) into PE 0 (t: 0 in round 0, else the
+feedback RAM; y_s = N_s = 0, cleared as they enter PE 0, as are t, y and N of the idle
+slots between rounds), one round every T cycles; PE k handles outer iteration i = r pe + k,
+and its output stream (t', y, N) is PE k+1's input, D = 6 cycles later. The last PE's stream
+goes to the feedback RAM, or, in the last round, through the subtraction unit to the result
+RAM. Each word carries its control flags (first, last,
 active, final round) along the chain.
 
 One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
@@ -23,16 +23,23 @@ One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
   a+1      word 0: m = their sum mod 2^w, x_i latched (held for the round)
   a+2+j    products x_i y_j and m N_j (DSP tiling, registered)
   a+3+j    P = their sum
-  a+4+j    (c, S) = P + (t_j + c): S = t'_(j-1) (registered: visible at a+5+j; 0 after word s+1,
-           so the next PE's t_(s+1) is 0)
+  a+4+j    (c, S) = P + (t_j + c): S = t'_(j-1) (registered: visible at a+5+j)
+  a+5+s    S = t'_s, the carry out of word s (at most 1) added to the next slot: FIOS's step
+           j = s+1 (t_(s+1) = y = N = 0) adds only that carry, so a round is s + 1 words and
+           the next round's word 0 follows word s (its low word is 0 by the choice of m: S is
+           the carry, and the carry out is word 0's own); an idle slot adds 0 (c, S = 0 after)
 x_i comes from the x RAM's one read port: its address advances when a PE has latched its
 word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed once there.
 
-Control: a frame loads (s beats), the rounds run, the result's read-out starts when the
-last word leaves the subtraction unit, and the next frame loads while the result leaves;
-its rounds start once the read-out has issued its last read. Once started, nothing in the
-rounds waits on a port, and nothing depends on the operands' values: the latency is the
-plan's formula (plan.py).
+Control: the first beat of a frame starts its rounds: round 0 (t = 0) reads word j of y from
+the RAM the cycle after beat j wrote it, and PE k takes x_k D k cycles after PE 0 took x_0,
+so the load and round 0 overlap. The result's read-out starts when the last word leaves the
+subtraction unit, and the next frame loads, and runs its rounds, while the result leaves.
+Everything from the feed to the result RAM advances on `run`: it holds while round 0 wants a
+beat that has not come (an input stall), or while the last round's word at the chain's end
+would overtake the read-out (back-pressure on o), and only then.
+Without stalls nothing waits on a port, and nothing depends on the operands' values: the
+latency is the plan's formula (plan.py).
 """
 
 from __future__ import annotations
@@ -119,6 +126,7 @@ class _Build:
         self.chain()
         self.chain_end()
         self.read_out()
+        self.m.d.comb += self.run.eq(~Cat(*self.stalls).any())
 
     def memories(self) -> None:
         m, w, s = self.m, self.w, self.s
@@ -154,75 +162,91 @@ class _Build:
         self.np_reg = self.loader.registers[0]
 
     def load(self) -> None:
-        """Beat j writes x_j and y_j; y_0 N' mod 2^w for the PEs' m."""
+        """Beat j writes x_j and y_j; the first beat starts the frame (`begin`: its round 0
+        runs while it loads); y_0 N' mod 2^w for the PEs' m, two cycles after the first beat.
+        `loaded` counts the frame's beats and is s until the subtraction is decided: the next
+        frame's first beat is taken then, while the result leaves."""
         m, w, s, core = self.m, self.w, self.s, self.core
         count = self.count = Signal(range(s + 1), name="loaded")
         self.computing, self.unloading = Signal(name="computing"), Signal(name="unloading")
-        m.d.comb += core.i.ready.eq(~self.computing & (count != s))
+        idle = count == 0                   # no frame in the rounds (count is reset with `computing`)
+        m.d.comb += core.i.ready.eq(count != s)
         if not core.fixed:
-            m.d.comb += self.loader.allow.eq(~self.computing & (count == 0))
+            m.d.comb += self.loader.allow.eq(~self.computing & idle)
         take = core.i.valid & core.i.ready
-        y0 = Signal(w, name="y0", reset_less=True)
+        self.begin = take & idle
         x, y = core.i.payload.x, core.i.payload.y
         m.d.comb += [self.x_wr.addr.eq(count), self.x_wr.data.eq(x), self.x_wr.en.eq(take),
                      self.y_wr.addr.eq(count), self.y_wr.data.eq(y), self.y_wr.en.eq(take)]
+        y0 = Signal(w, name="y0", reset_less=True)
         with m.If(take):
             m.d.sync += count.eq(count + 1)
-            with m.If(count == 0):
-                m.d.sync += y0.eq(y)
-        self.y0np = Signal(w, name="y0_nprime", reset_less=True)
-        # N' = 1: y_0 itself, as late as the product would be
-        y0np = delayed(m, y0, 1, "y0np") if core.friendly else product(m, y0, self.np_reg, w, self.dsp, "y0np", True)
-        m.d.sync += self.y0np.eq(y0np)
+        with m.If(self.begin):
+            m.d.sync += [y0.eq(y), self.computing.eq(1)]
+        # N' = 1: y_0 itself; else the product's registers' sum (cfg writes N' only while no frame is in)
+        self.y0np = y0 if core.friendly else product(m, y0, self.np_reg, w, self.dsp, "y0np", True)
 
     def feed(self) -> None:
-        """Rounds of s + 2 words, one every T cycles, into PE 0 (`word`)."""
+        """Rounds of s + 1 words, one every T cycles, into PE 0 (`word`), from the cycle after
+        the first beat. `run`: the rounds advance (everything from here to the result RAM
+        holds while it is low): low while round 0 wants word j of y and beat j has not come
+        (`loaded` == j: the feed is never ahead of the load), or (read_out) while the last
+        round's word at the chain's end would overtake the read-out of the last result."""
         m, s, plan = self.m, self.s, self.plan
-        start = (self.count == s) & ~self.computing & ~self.unloading
         feeding = Signal(name="feeding")
         j = Signal(range(plan.round_cycles), name="feed_word")
         r = Signal(range(plan.rounds), name="feed_round")
         self.xi = Signal(range(s), name="x_index")
-        with m.If(start):
-            m.d.sync += [self.computing.eq(1), feeding.eq(1), j.eq(0), r.eq(0), self.count.eq(0), self.xi.eq(0)]
-        with m.If(feeding):
+        final = r == plan.rounds - 1
+        self.stalls = [feeding & (self.count == j) & (self.count != s)]
+        self.run = run = Signal(name="run")
+        with m.If(run & feeding):
             m.d.sync += j.eq(Mux(j == plan.round_cycles - 1, 0, j + 1))
             with m.If(j == plan.round_cycles - 1):
                 m.d.sync += r.eq(r + 1)
-            with m.If((r == plan.rounds - 1) & (j == s + 1)):
+            with m.If(final & (j == s)):
                 m.d.sync += feeding.eq(0)
+        with m.If(self.begin):
+            m.d.sync += [feeding.eq(1), j.eq(0), r.eq(0), self.xi.eq(0)]
         m.d.comb += [self.y_rd.addr.eq(j), self.n_rd.addr.eq(j), self.fb_rd.addr.eq(j)]
-        issued = {"first": feeding & (j == 0), "last": feeding & (j == s + 1), "active": feeding & (j < s + 2),
-                  "final": r == plan.rounds - 1}
-        flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
-        self.high = delayed(m, j >= s, 1, "feed_high")            # y_j = N_j = 0 beyond the top word
-        round0 = delayed(m, r == 0, 1, "feed_round0")             # t = 0 in round 0
-        self.word = {"t": Mux(round0 | flags["last"], 0, self.fb_rd.data), "y": self.y_rd.data,
+        m.d.comb += [port.en.eq(run) for port in (self.y_rd, self.n_rd, self.fb_rd)]
+        issued = {"first": feeding & (j == 0), "last": feeding & (j == s), "active": feeding & (j <= s),
+                  "final": final}
+        with m.If(run):
+            flags = {name: delayed(m, value, 1, f"feed_{name}", reset_less=False) for name, value in issued.items()}
+            # y_j = N_j = 0 at the top word and in idle slots, t = 0 in round 0 and idle slots:
+            # an idle slot adds nothing to a PE's carry (processing_element)
+            # (reset, not only at power-on: a simulator's unknown RAM word in no product)
+            self.high = ~delayed(m, feeding & (j < s), 1, "feed_low", reset_less=False)
+            round0 = delayed(m, r == 0, 1, "feed_round0")
+        self.word = {"t": Mux(round0 | ~flags["active"], 0, self.fb_rd.data), "y": self.y_rd.data,
                      "n": self.n_rd.data, **flags}
 
     def chain(self) -> None:
         """The chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
         once on the bus (a cycle later, as each PE's t_0 N')."""
         m = self.m
-        m.d.comb += self.x_rd.addr.eq(self.xi)
-        x_y0np = product(m, self.x_rd.data, self.y0np, self.w, self.dsp, "x_y0np", low=True)
-        latched = []
-        for k in range(self.pe):
-            self.word, took = self.processing_element(k, self.word, x_y0np, self.high if k == 0 else None)
-            latched.append(took)
-        with m.If(Cat(*latched).any()):
-            m.d.sync += self.xi.eq(self.xi + 1)
+        m.d.comb += [self.x_rd.addr.eq(self.xi), self.x_rd.en.eq(self.run)]
+        with m.If(self.run):
+            x_y0np = product(m, self.x_rd.data, self.y0np, self.w, self.dsp, "x_y0np", low=True)
+            latched = []
+            for k in range(self.pe):
+                self.word, took = self.processing_element(k, self.word, x_y0np, self.high if k == 0 else None)
+                latched.append(took)
+            with m.If(Cat(*latched).any()):
+                m.d.sync += self.xi.eq(self.xi + 1)
 
     def chain_end(self) -> None:
-        """Feedback, or t - N (always formed) into the result RAM."""
+        """Feedback, or t - N (always formed) into the result RAM; the decision ends the
+        frame's rounds (`loaded` back to 0: the next frame's first beat is taken)."""
         m, w, s, word = self.m, self.w, self.s, self.word
-        index = Signal(range(s + 2), name="out_word")        # 0 when a round's first word arrives
-        with m.If(word["active"]):
+        index = self.index = Signal(range(s + 1), name="out_word")    # 0 when a round's first word arrives
+        writing = word["active"] & self.run
+        with m.If(writing):
             m.d.sync += index.eq(Mux(word["last"], 0, index + 1))
         borrow, self.use_diff = Signal(name="borrow"), Signal(name="use_difference")
         diff = Signal(w + 1, name="difference")
         m.d.comb += diff.eq(word["t"] - word["n"] - Mux(word["first"], 0, borrow))
-        writing = word["active"] & ~word["last"]
         m.d.comb += [self.fb_wr.addr.eq(index), self.fb_wr.data.eq(word["t"]),
                      self.fb_wr.en.eq(writing & ~word["final"]),
                      self.res_wr.addr.eq(index), self.res_wr.data.eq(Cat(word["t"], diff[:w])),
@@ -230,15 +254,20 @@ class _Build:
         with m.If(writing & word["final"]):
             m.d.sync += borrow.eq(diff[w])
             with m.If(index == s):              # t >= N: no borrow out of the top word
-                m.d.sync += [self.use_diff.eq(~diff[w]), self.computing.eq(0), self.unloading.eq(1)]
+                m.d.sync += [self.use_diff.eq(~diff[w]), self.computing.eq(0), self.unloading.eq(1),
+                             self.count.eq(0)]
 
     def read_out(self) -> None:
-        """s words of the chosen half."""
-        m, w, s = self.m, self.w, self.s
+        """s words of the chosen half. The next frame runs meanwhile: its last round's word j
+        waits at the chain's end until word j has been read (back-pressure on o; without it
+        the read-out is always ahead), and the decision, which picks the half, until all
+        have."""
+        m, w, s, word = self.m, self.w, self.s, self.word
         ro = ReadOut(w, 4)
         ro.build(m)
         wiring.connect(m, ro.o, wiring.flipped(self.core.o))
         rd = Signal(range(s), name="read_word")
+        self.stalls.append(word["active"] & word["final"] & self.unloading & (self.index >= rd))
         m.d.comb += [ro.avail.eq(self.unloading), self.res_rd.addr.eq(rd),
                      ro.data.eq(Mux(self.use_diff, self.res_rd.data[w:], self.res_rd.data[:w]))]
         with m.If(ro.go):
@@ -250,8 +279,9 @@ class _Build:
                            high: Value | None = None) -> tuple[dict[str, Value], Value]:
         """PE k: the stream `word` (t, y, n and the flags) in, the stream of t' out D cycles
         later; also whether it latches its x word this cycle (the x RAM's address advances).
-        The incoming t is 0 at the last word (the PE before clears it); high (PE 0, from the
-        feed): y and N are 0 there (j >= s), cleared as they enter."""
+        high (PE 0, from the feed): y and N are 0 at the last word (j = s) and in idle slots,
+        cleared as they enter (t is 0 there too). Its registers advance with the caller's
+        `run` (built under m.If(run))."""
         m, w, dsp, x_bus, np_reg = self.m, self.w, self.dsp, self.x_rd.data, self.np_reg
         name = f"pe{k}"
         first = word["first"]
@@ -269,13 +299,13 @@ class _Build:
         t4 = delayed(m, t_in, 4, f"{name}_t")
         total_p = Signal(2 * w + 1, name=f"{name}_p", reset_less=True)
         m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn"))
-        first4 = delayed(m, first, 4, f"{name}_first4")
+        # the carry is never cleared: the slot after word s adds it alone (t'_s, at most 1), to
+        # the next round's word 0 (whose low word is 0: S = t'_s, its carry unchanged) or to an
+        # idle slot (all 0: S = t'_s, carry 0); S of word j+1 is word j of t'
         carry = Signal(w + 2, name=f"{name}_carry", reset_less=True)
         out_t = Signal(w, name=f"{name}_t_out", reset_less=True)
-        total = total_p + (t4 + Mux(first4, 0, carry))      # t joins the (w+1)-bit carry: a short adder
-        # out: S of word j+1 as word j of t'; word s+1 (no word s+2 follows) is 0, for the next PE
-        after_last = delayed(m, word["last"], 5, f"{name}_last5")
-        m.d.sync += [carry.eq(total[w:]), out_t.eq(Mux(after_last, 0, total[:w]))]
+        total = total_p + (t4 + carry)      # t joins the (w+1)-bit carry: a short adder
+        m.d.sync += [carry.eq(total[w:]), out_t.eq(total[:w])]
         out = {"t": out_t,
                "y": delayed(m, word["y"], PE_DELAY, f"{name}_y_out", clear=high),
                "n": delayed(m, word["n"], PE_DELAY, f"{name}_n_out", clear=high)}

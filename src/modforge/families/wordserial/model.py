@@ -7,10 +7,11 @@ algorithms", IEEE Micro 1996), with words of w bits, s = l/w words, R = 2^(w s):
         m = (t_0 + x_i y_0) N' mod 2^w      (N' = -N^-1 mod 2^w)
           = (t_0 N' + x_i (y_0 N' mod 2^w)) mod 2^w     (as the hardware forms it)
         c = 0
-        for j in 0..s+1:                    (y_j = N_j = 0 for j >= s, t_(s+1) = 0)
+        for j in 0..s:                      (y_s = N_s = 0)
             (c, S) = t_j + x_i y_j + m N_j + c
             t'_(j-1) = S                    (j >= 1; S = 0 at j = 0 by the choice of m)
-        t = t'
+        t'_s = c                            (at most 1: the textbook's step j = s+1 with
+        t = t'                               t_(s+1) = 0 adds only c; the hardware does not run it)
     u = t - N; result u if u >= 0 else t     (both always formed, then selected)
 
 Output congruence: result = x*y*R^-1 mod N, fully reduced (0 <= result < N), for odd N with
@@ -48,20 +49,23 @@ def n_prime(modulus: int, w: int) -> int:
 def fios(x: int, y: int, modulus: int, w: int, s: int) -> tuple[int, int]:
     """(t before the final subtraction, the result): the word loop as the hardware runs it."""
     mask = (1 << w) - 1
-    xs, ys, ns = words(x, w, s), words(y, w, s) + [0, 0], words(modulus, w, s) + [0, 0]
+    xs, ys, ns = words(x, w, s), words(y, w, s) + [0], words(modulus, w, s) + [0]
     np_ = n_prime(modulus, w)
     y0np = (ys[0] * np_) & mask
-    t = [0] * (s + 2)
+    t = [0] * (s + 1)
     for i in range(s):
         m = (t[0] * np_ + xs[i] * y0np) & mask
-        out, c = [0] * (s + 2), 0
-        for j in range(s + 2):
+        out, c = [0] * (s + 1), 0
+        for j in range(s + 1):
             total = t[j] + xs[i] * ys[j] + m * ns[j] + c
             c = total >> w
             if j == 0 and total & mask:
                 raise AssertionError("FIOS: the low word of t + x_i y + m N is not zero")
             if j >= 1:
                 out[j - 1] = total & mask
+        if c > 1:
+            raise AssertionError("FIOS: t' >= 2^(l+1) (an operand not below N?)")
+        out[s] = c                             # t'_s: the hardware's PE sends the last carry
         t = out
     value = from_words(t[:s + 1], w)
     borrow, diff = 0, []                       # t - N word by word, as the subtraction unit does
