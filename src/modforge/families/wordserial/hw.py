@@ -286,7 +286,9 @@ class _Build:
         name = f"pe{k}"
         first = word["first"]
         t_in = word["t"]
-        first1 = delayed(m, first, 1, f"{name}_first")
+        # `first` is not reset (a shift register): only an active word's counts, and first1 is
+        # reset, so a flag in flight at a reset neither latches x nor advances the x RAM's address
+        first1 = delayed(m, first & word["active"], 1, f"{name}_first", reset_less=False)
         # a, a+1: m = (t_0 N' + x_i (y_0 N')) mod 2^w; x_i held for the round
         t_np = (delayed(m, t_in, 1, f"{name}_tnp") if self.core.friendly       # N' = 1: t_0, as late
                 else product(m, t_in, np_reg, w, dsp, f"{name}_tnp", low=True))
@@ -299,17 +301,21 @@ class _Build:
         t4 = delayed(m, t_in, 4, f"{name}_t")
         total_p = Signal(2 * w + 1, name=f"{name}_p", reset_less=True)
         m.d.sync += total_p.eq(product(m, x, y2, w, dsp, f"{name}_xy") + product(m, quotient, n2, w, dsp, f"{name}_mn"))
-        # the carry is never cleared: the slot after word s adds it alone (t'_s, at most 1), to
-        # the next round's word 0 (whose low word is 0: S = t'_s, its carry unchanged) or to an
-        # idle slot (all 0: S = t'_s, carry 0); S of word j+1 is word j of t'
+        # the slot after word s adds the carry alone (t'_s, at most 1), to the next round's word 0
+        # (whose low word is 0: S = t'_s, its carry unchanged) or to an idle slot (S = t'_s);
+        # S of word j+1 is word j of t'. Only a word of a round passes its carry on: an idle
+        # slot's sum, stale data after a reset included, never reaches the next word
+        # (`active` is reset: a frame right after a reset sees a clean carry)
+        active4 = delayed(m, word["active"], 4, f"{name}_active", reset_less=False)
         carry = Signal(w + 2, name=f"{name}_carry", reset_less=True)
         out_t = Signal(w, name=f"{name}_t_out", reset_less=True)
         total = total_p + (t4 + carry)      # t joins the (w+1)-bit carry: a short adder
-        m.d.sync += [carry.eq(total[w:]), out_t.eq(total[:w])]
+        m.d.sync += [carry.eq(Mux(active4, total[w:], 0)), out_t.eq(total[:w])]
         out = {"t": out_t,
                "y": delayed(m, word["y"], PE_DELAY, f"{name}_y_out", clear=high),
                "n": delayed(m, word["n"], PE_DELAY, f"{name}_n_out", clear=high)}
         for flag in FLAGS:
             # only `active` (it enables the RAM writes) is reset: after a reset nothing in flight writes
-            out[flag] = delayed(m, word[flag], PE_DELAY, f"{name}_{flag}", reset_less=flag != "active")
+            src, delay = (active4, PE_DELAY - 4) if flag == "active" else (word[flag], PE_DELAY)
+            out[flag] = delayed(m, src, delay, f"{name}_{flag}", reset_less=flag != "active")
         return out, first1
