@@ -42,8 +42,9 @@ def measure(src: Path, algorithm: str, q: str, logqh: int, rho: str, target: str
 
 
 def area(r: dict) -> float:
-    """The paper's area: LUT + FF/2 + 100 DSP (no BRAM here)."""
-    return r["lut"] + r["ff"] / 2 + 100 * r["dsp"]
+    """The paper's area, LUT + FF/2 + 100 DSP (no BRAM here), with the LUTs used as shift
+    registers among the LUTs (the before tree has none)."""
+    return r["lut"] + r.get("lutram", 0) + r["ff"] / 2 + 100 * r["dsp"]
 
 
 def point(src: Path, algorithm: str, q: str, logqh: int, rho: str) -> dict:
@@ -95,8 +96,9 @@ def report(rev: str) -> list[str]:
     return rows + summary + implied + [
         "", f"Each cell: before ({rev}) / after (this tree). Reduction alone (reduce_only=1), shift amounts l1, l2 "
         "[, l3] run-time inputs (shift_input=1), dsp=dsp48e2 (no DSP: the reduction has no multiplier). "
-        "Latency in cycles, one result a cycle. AT xcup: (LUT + FF/2 + 100 DSP) x latency in cycles (synthesis "
-        "only, no timing); ATP ECP5: modforge's atp, latency (us, at the routed Fmax) x (LUT + FF/2 + 100 DSP); "
+        "Latency in cycles, one result a cycle. AT xcup: (LUT + LUT-RAM/SRL + FF/2 + 100 DSP) x latency in "
+        "cycles (synthesis only, no timing); ATP ECP5: modforge's atp, latency (us, at the routed Fmax) x "
+        "(LUT + FF/2 + 100 DSP); "
         "Fmax: nextpnr-ecp5 at the default 100 MHz request (one seed: a few percent of noise).",
         "", "What changed (src/modforge/families/modmul/hw.py): every shift-add sum is a tree of two-input adders "
         "in kept wires, the two earliest-arriving terms first (Yosys's alumacc had merged each chain into one $macc, "
