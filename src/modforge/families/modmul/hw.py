@@ -53,9 +53,8 @@ class ModmulDatapath(Datapath):
 
     def carry_runtime(self, stage: Stager) -> None:
         """Run-time modulus fields move one stage with their operands (call once per stage,
-        after the stage's uses of them). q_h keeps its top bit (set by definition) in the
-        registers: a register that feeds a DSP product whole is packed into the DSP block
-        (xc7: WLM 32 qh_input 120 FF with it, 180 without)."""
+        after the stage's uses of them). q_h keeps its top bit (always set) in the registers:
+        only a register that feeds a DSP product whole can be packed into the DSP block."""
         for name in self.rt:
             self.rt[name] = stage(self.rt[name], name)
 
