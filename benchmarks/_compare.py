@@ -58,6 +58,13 @@ HANDWRITTEN = [
 HANDWRITTEN_ECP5 = (1.35, 90.7, 138.6)
 
 
+def lut_eq(r: dict) -> float:
+    """A synthesis record's area, LUT + LUT-RAM/SRL + FF/2 + 100 DSP (the papers' LUT + FF/2
+    + 100 DSP with the LUTs used as memory among the LUTs; a record from a revision that did
+    not count them has none)."""
+    return r["lut"] + r.get("lutram", 0) + r["ff"] / 2 + 100 * r["dsp"]
+
+
 def geomean(values: list[float]) -> float:
     product = 1.0
     for v in values:

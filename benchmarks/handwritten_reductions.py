@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, run_before_after, source_tree, synth_json  # noqa: E402
+from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, lut_eq, run_before_after, source_tree, synth_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,12 +30,6 @@ def measure(src: Path, algorithm: str, params: tuple[str, ...], target: str) -> 
     dsp = ("dsp=ecp5",) if target == "ecp5" and "qh_input=1" in params else ()
     return synth_json(algorithm, *params, *dsp, "--target", target, env=dict(os.environ, PYTHONPATH=str(src)),
                       nice=True)
-
-
-def area(r: dict) -> float:
-    """LUT-eq: LUT + LUT-RAM/SRL + FF/2 + 100 DSP (the issue's LUT + FF/2 + 100 DSP; the
-    before tree has no SRL)."""
-    return r["lut"] + r.get("lutram", 0) + r["ff"] / 2 + 100 * r["dsp"]
 
 
 def report(rev: str) -> list[str]:
@@ -50,7 +44,7 @@ def report(rev: str) -> list[str]:
             b, a = ({t: measure(src, algorithm, params, t) for t in ("xcup", "ecp5")}
                     for src in (old_src, ROOT / "src"))
             packed = measure(ROOT / "src", algorithm, params, "xc7")["dsp_registers"]
-            ratio = area(a["xcup"]) / area(b["xcup"])
+            ratio = lut_eq(a["xcup"]) / lut_eq(b["xcup"])
             lat_b, lat_a = b["xcup"]["latency_cycles"], a["xcup"]["latency_cycles"]
             ratios.append(ratio)
             hand_now.append(hand * ratio)
@@ -61,7 +55,7 @@ def report(rev: str) -> list[str]:
             atp = a["ecp5"]["atp"] / b["ecp5"]["atp"]
             rows.append(f"| {algorithm.removeprefix('modmul-')} | `{q}` | logqh={logqh} {' '.join(extra)} "
                         f"| {pair('lut')} | {pair('srl')} | {pair('ff')} | {a['xcup']['dsp']} "
-                        f"| {area(b['xcup']):,.1f} / {area(a['xcup']):,.1f} | {lat_b} / {lat_a} | {ratio:.3f} "
+                        f"| {lut_eq(b['xcup']):,.1f} / {lut_eq(a['xcup']):,.1f} | {lat_b} / {lat_a} | {ratio:.3f} "
                         f"| {hand:.2f} | **{hand * ratio:.2f}** | {hand_at[-1]:.2f} | {packed} "
                         f"| {pair('lut', 'ecp5')} | {pair('ff', 'ecp5')} | {pair('fmax_mhz', 'ecp5', 1)} | {atp:.2f} |")
             if (algorithm, q, extra) == ("modmul-k2red-shift", "0xfff00001", ("shift_input=1", "rho=A")):

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, run_before_after, source_tree, synth_json  # noqa: E402
+from _compare import HANDWRITTEN, HANDWRITTEN_ECP5, geomean, lut_eq, run_before_after, source_tree, synth_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ("modmul-montgomery-shift", "modmul-k2red-shift")
@@ -41,16 +41,10 @@ def measure(src: Path, algorithm: str, q: str, logqh: int, rho: str, target: str
                       "--target", target, env=dict(os.environ, PYTHONPATH=str(src)), nice=True)
 
 
-def area(r: dict) -> float:
-    """The paper's area, LUT + FF/2 + 100 DSP (no BRAM here), with the LUTs used as shift
-    registers among the LUTs (the before tree has none)."""
-    return r["lut"] + r.get("lutram", 0) + r["ff"] / 2 + 100 * r["dsp"]
-
-
 def point(src: Path, algorithm: str, q: str, logqh: int, rho: str) -> dict:
     x, e = (measure(src, algorithm, q, logqh, rho, t) for t in TARGETS)
     return {"xcup": x, "ecp5": e, "latency": x["latency_cycles"],
-            "at_xcup": area(x) * x["latency_cycles"], "atp_ecp5": e["atp"]}
+            "at_xcup": lut_eq(x) * x["latency_cycles"], "atp_ecp5": e["atp"]}
 
 
 def cells(b: dict, a: dict) -> str:
