@@ -6,7 +6,7 @@ import random
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
-from modforge.hw.modarith import add_mod, half_mod, reduce_once, sub_mod
+from modforge.hw.modarith import add_mod, half_mod, reduce_once, reduce_signed, sub_mod
 
 
 def circuit(w, q=None):
@@ -46,8 +46,9 @@ def run(w, cases, q=None):
 
 
 def test_small_constant_q_exhaustive():
-    q = 13
-    run(4, [(q, x, y) for x in range(q) for y in range(q)], q)
+    for q in (13, 41, 11):
+        w = q.bit_length()
+        run(w, [(q, x, y) for x in range(q) for y in range(q)], q)
 
 
 def test_constant_and_runtime_q_random():
@@ -57,7 +58,40 @@ def test_constant_and_runtime_q_random():
     cases += [(q, q - 1, q - 1), (q, 0, q - 1), (q, q - 1, 0), (q, 0, 0)]
     run(32, cases, q)
     primes = [0x80014001, 0x80130001, 0xfff00001, 0x9fc00001]
-    run(32, [(p, rng.randrange(p), rng.randrange(p)) for p in primes for _ in range(100)])
+    runtime = [(p, rng.randrange(p), rng.randrange(p)) for p in primes for _ in range(100)]
+    runtime += [(p, x, y) for p in primes for x, y in ((p - 1, p - 1), (0, 0), (p - 1, 1), (1 << 14, p - (1 << 14)))]
+    run(32, runtime)
+
+
+def signed_cases(q, xs, constant=True):
+    """reduce_signed(x, q) for x in [-q, 2q), against x % q; q a constant or an input."""
+    w = q.bit_length()
+    m = Module()
+    x, qs, out = Signal(range(-q, 2 * q)), Signal(w), Signal(w)
+    m.d.comb += out.eq(reduce_signed(x, q if constant else qs, w))
+    bad = []
+
+    async def bench(ctx):
+        ctx.set(qs, q)
+        for v in xs:
+            ctx.set(x, v)
+            if ctx.get(out) != v % q:
+                bad.append((v, ctx.get(out)))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not bad, (q, bad[:5])
+
+
+def test_reduce_signed():
+    for q in (13, 41, 11):
+        signed_cases(q, range(-q, 2 * q))
+    rng = random.Random(2)
+    q = 0x9fc00001
+    xs = [rng.randrange(-q, 2 * q) for _ in range(300)] + [-q, -1, 0, q - 1, q, 2 * q - 1, (1 << 22) - 1, -(1 << 22)]
+    signed_cases(q, xs)
+    signed_cases(q, xs, constant=False)
 
 
 def test_wrong_formula_is_caught():
