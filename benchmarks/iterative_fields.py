@@ -22,7 +22,10 @@ ANCHORS = {"cascade": (1526, 36), "folded": (542, 171)}      # (LUT, cycles a pr
 POINTS = ["modulus=p256 w=16 pe=1", "modulus=p256 w=16 pe=1 fixed=1", "modulus=p256 w=32 pe=1",
           "modulus=p256 w=32 pe=1 fixed=1", "modulus=p256 w=32 pe=2 fixed=1", "modulus=p256 w=32 pe=8 fixed=1",
           "modulus=p256 w=64 pe=1 fixed=1", "modulus=p256 w=64 pe=2 fixed=1", "modulus=p256 w=64 pe=4 fixed=1",
-          "modulus=25519 w=32 pe=1 fixed=1"]
+          "modulus=25519 w=32 pe=1 fixed=1",
+          "modulus=p256 w=16 pe=1 fixed=1 banks=2", "modulus=p256 w=32 pe=1 fixed=1 banks=2",
+          "modulus=p256 w=32 pe=2 fixed=1 banks=2", "modulus=p256 w=32 pe=8 fixed=1 banks=2",
+          "modulus=p256 w=64 pe=1 fixed=1 banks=2", "modulus=25519 w=32 pe=1 fixed=1 banks=2"]
 
 
 def report() -> list[str]:

@@ -68,13 +68,14 @@ def test_verilog_export_is_deterministic():
 
 
 @pytest.mark.sim
-def test_load_between_frames():
+@pytest.mark.parametrize("banks", ["1", "2"])
+def test_load_between_frames(banks):
     """amaranth.sim: frames of the reset modulus (the build's: no cfg yet), then another
     loaded, then the reset one loaded back, each cfg write offered right behind the last beat
-    of a frame (the core holds it off until that frame's rounds are done), with input stalls
-    and back-pressure."""
+    of a frame (the core holds it off until that frame's rounds are done; with two banks,
+    until the frame before it is done too), with input stalls and back-pressure."""
     alg = lookup("rsa-montgomery")
-    p = alg.parse(SMALL)
+    p = alg.parse({**SMALL, "banks": banks})
     other, ones, low = (dataclasses.replace(p, modulus=v) for v in ((1 << 64) - 59, (1 << 64) - 1, (1 << 63) + 1))
     rng = random.Random(7)
     script, expected = [], []
@@ -136,34 +137,40 @@ def stream_frames(cfg, seed, offer_p, ready_of, cut=None):
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("cfg", [{"l": "64", "w": "8", "pe": "1"}, {"l": "64", "w": "16", "pe": "4"}])
+@pytest.mark.parametrize("cfg", [{"l": "64", "w": "8", "pe": "1"}, {"l": "64", "w": "16", "pe": "4"},
+                                 {"l": "64", "w": "8", "pe": "1", "banks": "2"},
+                                 {"l": "64", "w": "16", "pe": "4", "banks": "2"}])
 def test_read_out_held_back(cfg):
     """amaranth.sim: o not ready for 300 cycles while the next frames load and run (their
     rounds overlap the read-out): the last round of the next frame (pe=1: s = 8 words, more
     than the read-out's FIFO holds; pe=4: R = 1, round 0 is the last) waits at the chain's
-    end for the read-out; input stalls too."""
+    end for the read-out; input stalls too. Two banks: the frame after it loads meanwhile
+    and waits for the feed."""
     outs, expected = stream_frames(cfg, 3, 0.9, lambda cycle, rng: cycle > 300 and rng.random() < 0.5)
     assert outs == expected
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("cut", [3, 10, 25])
-def test_reset_mid_frame(cut):
+@pytest.mark.parametrize("cut, banks", [(3, "1"), (10, "1"), (25, "1"), (3, "2"), (10, "2"), (25, "2")])
+def test_reset_mid_frame(cut, banks):
     """amaranth.sim: rst for one cycle while a frame loads or runs (cycle `cut`), then two
     frames: both right, the first beat taken the cycle after rst. Round 0 starts at a frame's
     first beat, so a flag left in flight by the reset must not latch x or move the x RAM's
-    address (cut 10 failed so)."""
-    outs, expected = stream_frames(SMALL, cut, 0.8, lambda cycle, rng: rng.random() < 0.7, cut)
+    address (cut 10 failed so); two banks: nor leave a bank, a pending start or the x index
+    of the frame cut short."""
+    outs, expected = stream_frames({**SMALL, "banks": banks}, cut, 0.8, lambda cycle, rng: rng.random() < 0.7, cut)
     assert outs == expected
 
 
 @pytest.mark.sim
-def test_p256_fast_path_on_both_simulators(tmp_path):
+@pytest.mark.parametrize("pe, banks", [("4", "1"), ("2", "2")])
+def test_p256_fast_path_on_both_simulators(tmp_path, pe, banks):
     """Issue 37's iterative multiplier: P-256 itself (fixed=1: no cfg, the Montgomery-friendly
-    m = t_0 + x_i y_0) against the model on Verilator and Icarus, with the cycle claims. The
-    grid adds 2^255 - 19 through cfg (N < 2^(l-1)); the extended grid P-521 and BLS12-381."""
+    m = t_0 + x_i y_0) against the model on Verilator and Icarus, with the cycle claims (two
+    banks: II = R T, y_0 a register a bank). The grid adds 2^255 - 19 through cfg
+    (N < 2^(l-1)); the extended grid P-521 and BLS12-381."""
     alg = lookup("rsa-montgomery")
-    params = alg.parse({"modulus": "p256", "w": "32", "pe": "4", "fixed": "1"})
+    params = alg.parse({"modulus": "p256", "w": "32", "pe": pe, "fixed": "1", "banks": banks})
     assert alg.friendly(params)
     design, results = verify(alg, params, tmp_path, 200, list(SIMULATORS))
     for r in results:

@@ -72,6 +72,9 @@ def test_schedule_formula():
     assert one.round_cycles == 33 and one.initiation_interval == 31 * 33 + 6 + 32 + 3
     single = MontgomeryPlan.of(64, 16, 4)                      # R = 1: round 0 is the last
     assert single.initiation_interval == 6 * 4 + 4 + 3
+    banked = MontgomeryPlan.of(256, 32, 1, banks=2)            # s = 8, R = 8, T = 9: II = R T
+    assert banked.initiation_interval == 72 and banked.first_read == 7 * 9 + 6 + 2 * 8 + 2
+    assert banked.latency == MontgomeryPlan.of(256, 32, 1).latency + 7
 
 
 @st.composite

@@ -35,6 +35,8 @@ def test_rules():
     reject({"l": "256", "w": "32", "pe": "16"}, "pe", "must divide s = l/w = 8")
     reject({"l": "256", "w": "32", "pe": "0"}, "pe", "must be in 1..2048")
     reject({"dsp": "dsp99"}, "dsp", "must be one of")
+    reject({"l": "32", "w": "32", "banks": "2"}, "banks", "must be 1 when s = l/w = 1")
+    reject({"l": "256", "banks": "3"}, "banks", "must be in 1..2")
 
 
 def test_cli_exit_2(capsys):

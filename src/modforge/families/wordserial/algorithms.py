@@ -51,6 +51,10 @@ class MontgomeryParams:
                          lo=0, hi=(1 << MAX_L) - 1)
     fixed: bool = param(False, help="1: the modulus is the build's for good (no cfg stream, N in a ROM); with "
                                     "N' = -N^-1 mod 2^w = 1 (N = -1 mod 2^w) m takes no product by N'")
+    banks: int = param(1, help="x and y RAMs of 1 bank (round 0 runs while the frame loads: the lowest latency, "
+                               "the next frame starts when this one's rounds are through the chain) or 2 (the next "
+                               "frame loads during the rounds and starts right behind them: II = R T, latency s - 1 "
+                               "more)", lo=1, hi=2)
 
 
 @register
@@ -87,6 +91,9 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
         s = bits // w
         if not 1 <= params.pe <= s or s % params.pe:
             raise ParameterError(name, "pe", f"must divide s = l/w = {s} (1 <= pe <= s)", params.pe)
+        if params.banks == 2 and s < 2:     # y_0 N' of a one-word frame would come a cycle late
+            raise ParameterError(name, "banks", "must be 1 when s = l/w = 1 (two banks need s >= 2 words)",
+                                 params.banks)
         modulus = params.modulus or M.default_modulus(bits)
         self.check_modulus(modulus, bits, "modulus")
         return dataclasses.replace(params, l=bits, w=w, modulus=modulus)
@@ -104,7 +111,7 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
         return params.fixed and M.n_prime(params.modulus, params.w) == 1
 
     def derive(self, params: MontgomeryParams) -> MontgomeryPlan:
-        return MontgomeryPlan.of(params.l, params.w, params.pe)
+        return MontgomeryPlan.of(params.l, params.w, params.pe, params.banks)
 
     def computes(self, params: MontgomeryParams) -> Computes:
         # an RSA modulus is composite: Z_N is a ring (its primality is not tested: l up to 8192);
@@ -227,7 +234,7 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
                                  fixed=params.fixed, friendly=self.friendly(params))
 
     def tag(self, params: MontgomeryParams) -> str:
-        return f"l{params.l}_w{params.w}_pe{params.pe}"
+        return f"l{params.l}_w{params.w}_pe{params.pe}" + ("_b2" if params.banks == 2 else "")
 
     def extra_info(self, params: MontgomeryParams) -> dict[str, Any]:
         plan, dsp = self.derived(params), DSP_PROFILES[params.dsp]
@@ -246,17 +253,21 @@ class RsaMontgomery(Algorithm[MontgomeryParams, MontgomeryPlan]):
                    else {"config": config})
         return {**curve, "algorithm": "FIOS", "words": plan.s, "rounds": plan.rounds, "round_cycles": plan.round_cycles,
                 "pe_delay": PE_DELAY, "dsp_per_product": per_product, **modulus,
-                "formula": "cycles = U + s + 2, latency = U + 3, II = U, U = (R-1) T + pe D + s + 3, "
-                           "R = s/pe, T = max(s+1, pe D + 2), D = 6 (first input beat to last output beat, "
-                           "load and read-out included)"}
+                "formula": "cycles = U + s + 2, latency = U + 3, "
+                           + ("II = R T, U = (R-1) T + pe D + 2 s + 2" if params.banks == 2
+                              else "II = U, U = (R-1) T + pe D + s + 3")
+                           + ", R = s/pe, T = max(s+1, pe D + 2), D = 6 (first input beat to last output beat, "
+                             "load and read-out included)"}
 
     def grid(self) -> list[dict[str, str]]:
         return [{"l": "8", "w": "4", "pe": "1", "dsp": "none"},        # the size `modforge prove` reaches
                 {"l": "256", "w": "32", "pe": "1"}, {"l": "256", "w": "32", "pe": "4"},
                 {"l": "128", "pe": "2", "dsp": "ecp5"}, {"l": "1024", "w": "32", "pe": "16"},
-                {"modulus": "25519", "w": "32", "pe": "2"}]        # a named prime of l - 1 bits (l = 256)
+                {"modulus": "25519", "w": "32", "pe": "2"},        # a named prime of l - 1 bits (l = 256)
+                {"l": "256", "w": "32", "pe": "1", "banks": "2"}, {"l": "128", "w": "32", "pe": "4", "banks": "2"}]
 
     def extended_grid(self) -> list[dict[str, str]]:
         return [{"l": "1024", "pe": "16"}, {"l": "2048", "pe": "16"}, {"l": "4096", "w": "32", "pe": "16"},
                 {"l": "96", "w": "24", "pe": "1", "dsp": "none"},
-                {"modulus": "p521", "w": "32", "pe": "1", "fixed": "1"}, {"modulus": "bls12-381", "pe": "4"}]
+                {"modulus": "p521", "w": "32", "pe": "1", "fixed": "1"}, {"modulus": "bls12-381", "pe": "4"},
+                {"modulus": "p256", "w": "32", "pe": "2", "fixed": "1", "banks": "2"}]

@@ -31,13 +31,20 @@ One PE (word j enters at cycle a + j; flags and y, N delay lines of D = 6):
 x_i comes from the x RAM's one read port: its address advances when a PE has latched its
 word, and PEs take their words D cycles apart, in order; x_i (y_0 N') is formed once there.
 
-Control: the first beat of a frame starts its rounds: round 0 (t = 0) reads word j of y from
-the RAM the cycle after beat j wrote it, and PE k takes x_k D k cycles after PE 0 took x_0,
-so the load and round 0 overlap. The result's read-out starts when the last word leaves the
-subtraction unit, and the next frame loads, and runs its rounds, while the result leaves.
-Everything from the feed to the result RAM advances on `run`: it holds while round 0 wants a
-beat that has not come (an input stall), or while the last round's word at the chain's end
-would overtake the read-out (back-pressure on o), and only then.
+Control (banks = 1): the first beat of a frame starts its rounds: round 0 (t = 0) reads word
+j of y from the RAM the cycle after beat j wrote it, and PE k takes x_k D k cycles after PE 0
+took x_0, so the load and round 0 overlap. The result's read-out starts when the last word
+leaves the subtraction unit, and the next frame loads, and runs its rounds, while the result
+leaves. Everything from the feed to the result RAM advances on `run`: it holds while round 0
+wants a beat that has not come (an input stall), or while the last round's word at the
+chain's end would overtake the read-out (back-pressure on o), and only then.
+banks = 2: x and y RAMs of two banks (the next frame's y_0 waits in a register); a frame's rounds start
+when its last beat is written and the feed is free, so no input stall ever holds the chain
+(a late beat delays only its own frame; a frame that must wait is `pending`), and the next
+frame loads into the other bank during the rounds, its first beat taken once the feed is
+within s cycles of its end. The x RAM's index runs on across frames, its bank flipping after
+each frame's s words. The last round keeps its T cycles, in which its PEs take their x
+words: a bank is free when its frame's feed ends.
 Without stalls nothing waits on a port, and nothing depends on the operands' values: the
 latency is the plan's formula (plan.py).
 """
@@ -118,7 +125,13 @@ class _Build:
     def __init__(self, core: MontgomeryCore):
         self.core, self.m = core, Module()
         self.plan, self.dsp = core.plan, core.dsp
-        self.w, self.s, self.pe = core.plan.w, core.plan.s, core.plan.pe
+        self.w, self.s, self.pe, self.banks = core.plan.w, core.plan.s, core.plan.pe, core.plan.banks
+        # two banks: word j of bank b at Cat(j, b), a bank 2^k words
+        self.k = (self.s - 1).bit_length()
+        self.run = Signal(name="run")
+        self.x_bank = Signal(name="x_bank")           # the bank the x RAM's address reads
+        self.feed_free = Signal(name="feed_free")     # two banks: the feed can start a frame this cycle
+        self.feed_near_end = Signal(name="feed_near_end")  # two banks: the feed is through within s cycles
         self.memories()
         self.config()
         self.load()
@@ -130,9 +143,10 @@ class _Build:
 
     def memories(self) -> None:
         m, w, s = self.m, self.w, self.s
+        depth = s if self.banks == 1 else 2 << self.k
         mems = {
-            "x_ram": Memory(shape=w, depth=s, init=[]),
-            "y_ram": Memory(shape=w, depth=s, init=[]),
+            "x_ram": Memory(shape=w, depth=depth, init=[]),
+            "y_ram": Memory(shape=w, depth=depth, init=[]),
             "n_ram": Memory(shape=w, depth=s, init=words(self.core.modulus, w, s)),
             "feedback_ram": Memory(shape=w, depth=s + 1, init=[]),
             "result_ram": Memory(shape=2 * w, depth=s, init=[]),
@@ -148,6 +162,10 @@ class _Build:
         self.x_wr, self.x_rd, self.y_wr, self.y_rd, self.n_wr, self.n_rd = x_wr, x_rd, y_wr, y_rd, n_wr, n_rd
         self.fb_wr, self.fb_rd, self.res_wr, self.res_rd = fb_wr, fb_rd, res_wr, res_rd
 
+    def address(self, index: Value, bank: Value) -> Value:
+        """An x or y RAM address: word `index` (of the bank, with two)."""
+        return index if self.banks == 1 else Cat(index[:self.k], bank)
+
     def config(self) -> None:
         """cfg: N' (register 0) and N's words (RAM) while no frame is in the core; fixed: N' a
         constant."""
@@ -162,53 +180,98 @@ class _Build:
         self.np_reg = self.loader.registers[0]
 
     def load(self) -> None:
-        """Beat j writes x_j and y_j; the first beat starts the frame (`begin`: its round 0
-        runs while it loads); y_0 N' mod 2^w for the PEs' m, two cycles after the first beat.
-        `loaded` counts the frame's beats and is s until the subtraction is decided: the next
-        frame's first beat is taken then, while the result leaves."""
-        m, w, s, core = self.m, self.w, self.s, self.core
+        """Beat j writes x_j and y_j; the first beat `begin`s the frame (`in_flight` counts the
+        frames from their first beat to their decision). One bank: the first beat also starts
+        the rounds (round 0 runs while the frame loads) and `loaded` counts the frame's beats,
+        s until the subtraction is decided (the next frame's first beat is taken then, while
+        the result leaves). Two banks: the last beat completes the frame, which starts when the
+        feed is free (`pending` until then); the next frame's first beat is taken once the feed
+        is within s cycles of its end, into the other bank. y_0 N' mod 2^w for the PEs' m."""
+        m, s, core = self.m, self.s, self.core
         count = self.count = Signal(range(s + 1), name="loaded")
-        self.computing, self.unloading = Signal(name="computing"), Signal(name="unloading")
-        idle = count == 0                   # no frame in the rounds (count is reset with `computing`)
-        m.d.comb += core.i.ready.eq(count != s)
-        if not core.fixed:
-            m.d.comb += self.loader.allow.eq(~self.computing & idle)
+        self.in_flight, self.unloading = Signal(range(3), name="in_flight"), Signal(name="unloading")
         take = core.i.valid & core.i.ready
-        self.begin = take & idle
+        self.begin = take & (count == 0)
         x, y = core.i.payload.x, core.i.payload.y
-        m.d.comb += [self.x_wr.addr.eq(count), self.x_wr.data.eq(x), self.x_wr.en.eq(take),
-                     self.y_wr.addr.eq(count), self.y_wr.data.eq(y), self.y_wr.en.eq(take)]
+        if self.banks == 1:
+            m.d.comb += core.i.ready.eq(count != s)
+            with m.If(take):
+                m.d.sync += count.eq(count + 1)
+            self.start, bank = self.begin, Const(0)
+        else:
+            bank, pending = Signal(name="load_bank"), Signal(name="pending")
+            last = take & (count == s - 1)
+            m.d.comb += core.i.ready.eq((count != 0) | (~pending & self.feed_near_end))
+            with m.If(take):
+                m.d.sync += count.eq(Mux(last, 0, count + 1))
+            with m.If(last):
+                m.d.sync += bank.eq(~bank)
+            self.start = (last | pending) & self.feed_free
+            self.start_bank = Mux(pending, ~bank, bank)        # the completed frame's
+            with m.If(self.start):
+                m.d.sync += pending.eq(0)
+            with m.Elif(last):
+                m.d.sync += pending.eq(1)
+        self.decided = Signal(name="decided")
+        m.d.sync += self.in_flight.eq(self.in_flight + self.begin - self.decided)
+        if not core.fixed:
+            m.d.comb += self.loader.allow.eq((self.in_flight == 0) & (count == 0))
+        m.d.comb += [self.x_wr.addr.eq(self.address(count, bank)), self.x_wr.data.eq(x), self.x_wr.en.eq(take),
+                     self.y_wr.addr.eq(self.address(count, bank)), self.y_wr.data.eq(y), self.y_wr.en.eq(take)]
+        self.y0np = self.first_word_product(y)
+
+    def first_word_product(self, y: Value) -> Value:
+        """y_0 N' mod 2^w from the first beat's y, for the x bus's x_i (y_0 N'), from two cycles
+        after the frame's start (N' = 1: y_0 itself). Two banks: the next frame's y_0 waits in
+        its register while this frame's rounds run, and y_0 N' is taken over a cycle after the
+        next frame starts (this frame's PEs took their x words before its feed ended)."""
+        m, w, core = self.m, self.w, self.core
         y0 = Signal(w, name="y0", reset_less=True)
-        with m.If(take):
-            m.d.sync += count.eq(count + 1)
         with m.If(self.begin):
-            m.d.sync += [y0.eq(y), self.computing.eq(1)]
+            m.d.sync += y0.eq(y)
         # N' = 1: y_0 itself; else the product's registers' sum (cfg writes N' only while no frame is in)
-        self.y0np = y0 if core.friendly else product(m, y0, self.np_reg, w, self.dsp, "y0np", True)
+        y0np = y0 if core.friendly else product(m, y0, self.np_reg, w, self.dsp, "y0np", True)
+        if self.banks == 1:
+            return y0np
+        current = Signal(w, name="y0np_current", reset_less=True)
+        with m.If(delayed(m, self.start, 1, "started", reset_less=False)):
+            m.d.sync += current.eq(y0np)
+        return current
 
     def feed(self) -> None:
-        """Rounds of s + 1 words, one every T cycles, into PE 0 (`word`), from the cycle after
-        the first beat. `run`: the rounds advance (everything from here to the result RAM
-        holds while it is low): low while round 0 wants word j of y and beat j has not come
-        (`loaded` == j: the feed is never ahead of the load), or (read_out) while the last
-        round's word at the chain's end would overtake the read-out of the last result."""
+        """Rounds of s + 1 words, one every T cycles, into PE 0 (`word`), from the frame's
+        `start`. `run`: the rounds advance (everything from here to the result RAM holds
+        while it is low): low (one bank) while round 0 wants word j of y and beat j has not
+        come (`loaded` == j: the feed is never ahead of the load), or (read_out) while the last
+        round's word at the chain's end would overtake the read-out of the last result. Two
+        banks: the last round keeps its T cycles (its PEs take their x words in them), and a
+        frame starts in the cycle the last one's feed ends."""
         m, s, plan = self.m, self.s, self.plan
         feeding = Signal(name="feeding")
         j = Signal(range(plan.round_cycles), name="feed_word")
         r = Signal(range(plan.rounds), name="feed_round")
         self.xi = Signal(range(s), name="x_index")
         final = r == plan.rounds - 1
-        self.stalls = [feeding & (self.count == j) & (self.count != s)]
-        self.run = run = Signal(name="run")
+        end = s if self.banks == 1 else plan.round_cycles - 1
+        run = self.run
+        self.stalls = [feeding & (self.count == j) & (self.count != s)] if self.banks == 1 else []
+        feed_bank = Signal(name="feed_bank")
+        if self.banks == 2:
+            m.d.comb += [self.feed_free.eq(~feeding | (run & final & (j == end))),
+                         self.feed_near_end.eq(~feeding | (final & (j >= plan.round_cycles - s)))]
         with m.If(run & feeding):
             m.d.sync += j.eq(Mux(j == plan.round_cycles - 1, 0, j + 1))
             with m.If(j == plan.round_cycles - 1):
                 m.d.sync += r.eq(r + 1)
-            with m.If(final & (j == s)):
+            with m.If(final & (j == end)):
                 m.d.sync += feeding.eq(0)
-        with m.If(self.begin):
-            m.d.sync += [feeding.eq(1), j.eq(0), r.eq(0), self.xi.eq(0)]
-        m.d.comb += [self.y_rd.addr.eq(j), self.n_rd.addr.eq(j), self.fb_rd.addr.eq(j)]
+        with m.If(self.start):
+            m.d.sync += [feeding.eq(1), j.eq(0), r.eq(0)]
+            if self.banks == 1:
+                m.d.sync += self.xi.eq(0)
+            else:                       # the x index runs on across frames
+                m.d.sync += feed_bank.eq(self.start_bank)
+        m.d.comb += [self.y_rd.addr.eq(self.address(j, feed_bank)), self.n_rd.addr.eq(j), self.fb_rd.addr.eq(j)]
         m.d.comb += [port.en.eq(run) for port in (self.y_rd, self.n_rd, self.fb_rd)]
         issued = {"first": feeding & (j == 0), "last": feeding & (j == s), "active": feeding & (j <= s),
                   "final": final}
@@ -226,7 +289,7 @@ class _Build:
         """The chain of PEs; x_i from the x RAM, and x_i (y_0 N') mod 2^w for its m, formed
         once on the bus (a cycle later, as each PE's t_0 N')."""
         m = self.m
-        m.d.comb += [self.x_rd.addr.eq(self.xi), self.x_rd.en.eq(self.run)]
+        m.d.comb += [self.x_rd.addr.eq(self.address(self.xi, self.x_bank)), self.x_rd.en.eq(self.run)]
         with m.If(self.run):
             x_y0np = product(m, self.x_rd.data, self.y0np, self.w, self.dsp, "x_y0np", low=True)
             latched = []
@@ -234,7 +297,11 @@ class _Build:
                 self.word, took = self.processing_element(k, self.word, x_y0np, self.high if k == 0 else None)
                 latched.append(took)
             with m.If(Cat(*latched).any()):
-                m.d.sync += self.xi.eq(self.xi + 1)
+                if self.banks == 1:
+                    m.d.sync += self.xi.eq(self.xi + 1)
+                else:                   # a frame's s words, then the next frame's, in the other bank
+                    wrap = self.xi == self.s - 1
+                    m.d.sync += [self.xi.eq(Mux(wrap, 0, self.xi + 1)), self.x_bank.eq(self.x_bank ^ wrap)]
 
     def chain_end(self) -> None:
         """Feedback, or t - N (always formed) into the result RAM; the decision ends the
@@ -254,8 +321,10 @@ class _Build:
         with m.If(writing & word["final"]):
             m.d.sync += borrow.eq(diff[w])
             with m.If(index == s):              # t >= N: no borrow out of the top word
-                m.d.sync += [self.use_diff.eq(~diff[w]), self.computing.eq(0), self.unloading.eq(1),
-                             self.count.eq(0)]
+                m.d.comb += self.decided.eq(1)
+                m.d.sync += [self.use_diff.eq(~diff[w]), self.unloading.eq(1)]
+                if self.banks == 1:
+                    m.d.sync += self.count.eq(0)
 
     def read_out(self) -> None:
         """s words of the chosen half. The next frame runs meanwhile: its last round's word j

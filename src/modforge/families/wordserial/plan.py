@@ -20,6 +20,13 @@ elements (hw.MontgomeryCore follows them), the cfg word, and the timing, all con
   input beat to last output beat) = U + s + 2.
 Without stalls; a beat that comes late holds the chain (round 0 needs it), and so does a
 result word the read-out cannot yet take (back-pressure): a stall adds cycles, nothing else.
+
+banks = 2 (x and y RAMs of two banks): a frame's rounds start after its whole load (the
+cycle of its last beat), and the next frame loads into the other bank during them, its
+first beat taken s cycles before they end: U = (R - 1) T + pe D + 2 s + 2 (s - 1 more),
+initiation interval R T (the last round keeps its T cycles: its PEs have taken their x words
+before the next frame's round 0 starts). A late beat then holds no rounds, only its own
+frame's start; back-pressure holds the chain as before.
 """
 
 from __future__ import annotations
@@ -41,17 +48,18 @@ class MontgomeryPlan(Timing):
     s: int                  # words, l / w
     rounds: int             # R = s / pe
     round_cycles: int       # T = max(s + 1, pe D + 2)
-    first_read: int         # U = (R - 1) T + pe D + s + 3
+    first_read: int         # U = (R - 1) T + pe D + s + 3 (+ s - 1 with two banks)
+    banks: int              # 1: round 0 overlaps the load; 2: the next frame loads during the rounds
     word_bits: int          # the cfg word's index field: log2 s bits, at least 1
     cfg_width: int          # Cat(data[w], word[word_bits], sel[1])
 
     @classmethod
-    def of(cls, l: int, w: int, pe: int) -> MontgomeryPlan:  # noqa: E741
+    def of(cls, l: int, w: int, pe: int, banks: int = 1) -> MontgomeryPlan:  # noqa: E741
         """The plan of l-bit operands in words of w bits on pe PEs (pe divides s = l/w)."""
         s = l // w
         rounds, round_cycles = s // pe, max(s + 1, pe * PE_DELAY + 2)
-        first_read = (rounds - 1) * round_cycles + pe * PE_DELAY + s + 3
+        first_read = (rounds - 1) * round_cycles + pe * PE_DELAY + s + 3 + (s - 1 if banks == 2 else 0)
         word_bits = max(1, (s - 1).bit_length())
-        return cls(l, w, pe, s, rounds, round_cycles, first_read, word_bits, w + word_bits + 1,
-                   cycles=first_read + s + 2, latency=first_read + READOUT, initiation_interval=first_read,
-                   frame_beats=s)
+        return cls(l, w, pe, s, rounds, round_cycles, first_read, banks, word_bits, w + word_bits + 1,
+                   cycles=first_read + s + 2, latency=first_read + READOUT,
+                   initiation_interval=rounds * round_cycles if banks == 2 else first_read, frame_beats=s)
