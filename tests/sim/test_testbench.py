@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from modforge.registry import lookup
 from modforge.sim.runners import SIMULATORS, simulate
 from modforge.sim.vectors import make_vectors, pack_operands
 from modforge.sim.verify import prepare, verify
@@ -129,3 +130,22 @@ def test_reset_mid_frame(tmp_path, simulator, reset):
         assert result.ok and result.passed == result.vectors == 1000, result.log[-2000:]
     else:
         assert not result.ok and result.failed > 0 and "RESET-EARLY" in result.log
+
+
+@pytest.mark.parametrize("ignore", [False, True])
+def test_command_core_reset(tmp_path, ignore):
+    """The command testbench resets ntt-commands while rows are owed and runs the program
+    again: the core passes, and fails once its Verilog ignores rst (the rows from before the
+    reset come out: RESET-EARLY)."""
+    alg = lookup("ntt-commands")
+    design = prepare(alg, alg.parse(alg.grid()[0]), tmp_path, 64)
+    if ignore:
+        for name in design.files:
+            path = design.directory / name
+            path.write_text(path.read_text().replace("if (rst)", "if (1'b0)"))
+    result = simulate(design, "icarus")
+    assert result.resets == 1 and result.replayed == 1
+    if ignore:
+        assert not result.ok and "RESET-EARLY" in result.log
+    else:
+        assert result.ok and result.passed == result.vectors == 64, result.log[-2000:]

@@ -113,9 +113,9 @@ module tb;
   integer latency_fails = 0, ii_fails = 0, seen_latency = -1, seen_ii = -1;
   reg waiting = 1'b1;                         // o__valid not yet seen for result `recv`
   reg [31:0] lfsr = 32'h1d872b41;
-  // the reset in the stalled half: rst falls at cycle reset_end; the operand sets from
+  // the resets in the stalled half: rst falls at cycle reset_end; the operand sets from
   // reset_first's on are offered again, their first's results no sooner than LAT; results
-  // below `checked` passed once already (checked again after the reset, not counted twice)
+  // below `checked` passed once already (checked again after a reset, not counted twice)
   integer resets = 0, replayed = 0, reset_end = -1, reset_first = -1, checked = 0, k;
 
   {top} dut (
