@@ -414,7 +414,9 @@ class Algorithm(abc.ABC, Generic[P, D]):
     def command_vectors(self, params: P, count: int, seed: int) -> tuple[list[int], list[int], list[int], int]:
         """(commands only) Commands that store `count` result beats at least: the i payloads,
         per command its cycles until the next is taken without stalls (bit 32 set: it stores
-        result beats), the result beats, and how many commands lead without stalls."""
+        result beats; bit 33: it starts a program, whose results do not depend on the commands
+        before it: the testbench runs it again after a reset), the result beats, and how many
+        commands lead without stalls."""
         raise NotImplementedError
 
     def reference(self, params: P) -> str:

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from modforge.registry import lookup
 from modforge.sim.runners import SIMULATORS, simulate
 from modforge.sim.vectors import make_vectors, pack_operands
 from modforge.sim.verify import prepare, verify
@@ -83,3 +84,68 @@ def test_short_vector_file_fails(tmp_path, simulator):
     result = simulate(design, simulator)
     assert not result.ok and result.passed == 40 and result.failed == 10 and result.vectors == 50
     assert "VECTOR-FILE-SHORT vectors/out.hex" in result.log
+
+
+#: ToyFrame's core by hand (two stages, each byte plus one, stalled whole by back-pressure),
+#: its reset honoured by every valid flag, by the last only, or ignored
+HANDWRITTEN = """\
+module {top}(input clk, input rst, input i__valid, output i__ready, input [7:0] i__payload,
+             output o__valid, input o__ready, output [7:0] o__payload);
+  reg v1 = 1'b0, v2 = 1'b0;
+  reg [7:0] x, y;
+  wire en = !v2 || o__ready;
+  assign i__ready = en;
+  assign o__valid = v2;
+  assign o__payload = y;
+  always @(posedge clk) begin
+    if (en) begin
+      v1 <= i__valid;
+      x <= i__payload + 8'd1;
+      v2 <= v1;
+      y <= x;
+    end
+    if (rst) begin
+      {reset}
+    end
+  end
+endmodule
+"""
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS)
+@pytest.mark.parametrize("reset", ["all", "last", "none"])
+def test_reset_mid_frame(tmp_path, simulator, reset):
+    """The resets of the stalled half land mid-frame; a core that leaves a result in flight
+    after one (its first stage's valid not reset, or none) fails, and every vector is still
+    checked once: the operand sets cut short are offered again."""
+    alg = ToyFrame()
+    design = prepare(alg, alg.parse({"beats": "4"}), tmp_path, 1000)   # 125 stalled frames: 4 resets
+    clear = {"all": "v1 <= 1'b0; v2 <= 1'b0;", "last": "v2 <= 1'b0;", "none": ""}[reset]
+    (design.directory / design.files[0]).write_text(HANDWRITTEN.format(top=design.top, reset=clear))
+    result = simulate(design, simulator)
+    resets = [line.split() for line in result.log.splitlines() if line.startswith("RESET at")]
+    assert result.resets == len(resets) == 4 and result.replayed >= 4
+    assert all(int(words[6]) % 4 for words in resets)          # input beat taken: mid-frame
+    if reset == "all":
+        assert result.ok and result.passed == result.vectors == 1000, result.log[-2000:]
+    else:
+        assert not result.ok and result.failed > 0 and "RESET-EARLY" in result.log
+
+
+@pytest.mark.parametrize("ignore", [False, True])
+def test_command_core_reset(tmp_path, ignore):
+    """The command testbench resets ntt-commands while rows are owed and runs the program
+    again: the core passes, and fails once its Verilog ignores rst (the rows from before the
+    reset come out: RESET-EARLY)."""
+    alg = lookup("ntt-commands")
+    design = prepare(alg, alg.parse(alg.grid()[0]), tmp_path, 64)
+    if ignore:
+        for name in design.files:
+            path = design.directory / name
+            path.write_text(path.read_text().replace("if (rst)", "if (1'b0)"))
+    result = simulate(design, "icarus")
+    assert result.resets == 1 and result.replayed == 1
+    if ignore:
+        assert not result.ok and "RESET-EARLY" in result.log
+    else:
+        assert result.ok and result.passed == result.vectors == 64, result.log[-2000:]

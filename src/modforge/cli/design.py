@@ -216,6 +216,14 @@ def verify(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORI
                  Text("PASS", style="green") if r.ok else Text("FAIL", style="red")] for r in results]
         print_table(None, dict.fromkeys(("sim", "vectors", "pass", "fail", "latency", "II", "build s", "run s",
                                          "verdict"), False), rows)
+        resets: dict[tuple[int, int], list[str]] = {}
+        for r in results:
+            if r.resets:
+                resets.setdefault((r.resets, r.replayed), []).append(r.simulator)
+        what = "programs" if design.info.get("command_cycles") else "operand sets"
+        for (count, again), sims in resets.items():
+            console.print(f"{', '.join(sims)}: reset mid-run {count} times, then {again} {what} offered again",
+                          highlight=False)
         for r in results:
             if not r.ok:
                 console.print(r.log[-3000:], highlight=False)

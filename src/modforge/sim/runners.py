@@ -50,6 +50,9 @@ class SimResult:
     run_seconds: float
     log: str
     build_cached: bool = False
+    #: resets the testbench applied mid-run, and the operand sets it offered again after them
+    resets: int = 0
+    replayed: int = 0
 
     @property
     def ok(self) -> bool:
@@ -148,6 +151,8 @@ def simulate(design: Design, simulator: str, timeout: float = 1800, progress: Pr
         run_seconds=run,
         log=text,
         build_cached=simulator == "verilator" and cached,
+        resets=int(fields.get("resets", 0)),
+        replayed=int(fields.get("replayed", 0)),
     )
 
 

@@ -47,7 +47,7 @@ def prepare_commands(algorithm: Algorithm, params: Any, design: Design, count: i
     folder = design.directory / "vectors"
     write_vectors((beats, rows), folder, design.input_width, design.output_width)
     write_hex(folder / "gap.hex", gaps, 64)
-    calm_rows = sum(g >> 32 for g in gaps[:calm]) * design.result_beats
+    calm_rows = sum(g >> 32 & 1 for g in gaps[:calm]) * design.result_beats
     write_command_testbench(design, len(beats), len(rows), calm, calm_rows, sum(g & 0xFFFFFFFF for g in gaps))
     ip.write(design.directory)
     return design

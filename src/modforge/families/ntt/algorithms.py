@@ -824,7 +824,8 @@ class Commands(NttAlgorithm):
         while sum(cmd.op == STORE for prog in programs for cmd in prog) * cp.ntt.rows < count or len(programs) < 2:
             programs.append(random_program(cp, rng, params.q))
         program = [cmd for prog in programs for cmd in prog]
-        gaps = [cp.command_cycles(cmd.op) | (cmd.op == STORE) << 32 for cmd in program]
+        gaps = [cp.command_cycles(cmd.op) | (cmd.op == STORE) << 32 | (k == 0) << 33 for prog in programs
+                for k, cmd in enumerate(prog)]
         beats = [beat for (beat,) in self.in_beats(params, (program,))]
         calm = sum(len(prog) for prog in programs[:len(programs) // 2])
         return beats, gaps, self.out_beats(params, self.model(params, program)), calm
