@@ -830,6 +830,13 @@ class MontgomeryShift(ShiftAlgorithm):
     def reduction_datapath(self, plan: ModmulPlan, reduce_only: bool, layouts: Layouts) -> hw.ModmulDatapath:
         return hw.MontgomeryShift(plan, reduce_only, layouts)
 
+    def operand_cases(self, modulus: Modulus) -> list[tuple[int, int]]:
+        """The corners, and products whose low beta bits are 0 or multiples of 2^(beta-2): where
+        the run-time shift datapath reads the carry of the bits it drops (`hw.MontgomeryShift`)."""
+        q, bw = modulus.q, modulus.beta
+        quarters = [(a, b) for a in (1 << (bw - 3), 1 << (bw - 2), 3 << (bw - 2)) for b in (1, 2, 3, 4, q - 1) if a < q]
+        return list(dict.fromkeys(super().operand_cases(modulus) + quarters))
+
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "0x9fc00001", "logqh": "16", "pipeline": "000001"},           # one register stage
                 {"q": "0x9fc00001", "logqh": "16"},

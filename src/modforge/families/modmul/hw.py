@@ -19,6 +19,8 @@ may have its own modulus.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from amaranth.hdl import Cat, Const, Module, Mux, Shape, Signal, Value, signed, unsigned
 from amaranth.lib import data
 
@@ -310,6 +312,12 @@ def tree_sum(m: Module, terms: list[Term], name: str, cap: int | None = None) ->
     return item
 
 
+def lookup(index: Value, width: int, f: Callable[[int], int]) -> Value:
+    """f(index) from a constant table (f's values taken mod 2^width): logic Yosys maps to LUTs."""
+    return Cat(Const(sum((f(i) >> b & 1) << i for i in range(1 << len(index))), 1 << len(index)).bit_select(index, 1)
+               for b in range(width))
+
+
 class ShiftDatapath(ModmulDatapath):
     """What Alg 6 and Alg 7 share: v * 2^l_i as shifted wires (constant l_i) or barrel shifters
     (run-time l_i), the modulus from the shift amounts, the rho A register stage. Each sum is
@@ -398,9 +406,10 @@ class MontgomeryShift(ShiftDatapath):
     With L = log q_h, q = 2^(beta-1) + q_m 2^omega + 1, A = a_l mod 2^L:
       t = (q - 2) a_l mod 2^beta = ((q_m A + a_l[0] 2^(L-1)) mod 2^L) 2^omega - a_l mod 2^beta
         (L-bit shifters and sums, one beta-bit subtraction);
-      Y = floor(t q / 2^omega) = (t >> omega) + t 2^(L-1) + q_m t, so t' >> beta = Y >> L and
-        t'[beta-1] = Y[L-1] (no 2beta-bit t' is formed);
-      b' = a_h + (Y >> L) + c, c = Y[L-1] | a_l[beta-1] (the carry-in);  b = b' - q if b' >= q."""
+      Y = floor(t q / 2^omega) = (t >> omega) + t 2^(L-1) + q_m t, so t' >> beta = Y >> L
+        (no 2beta-bit t' is formed, `high_product`);
+      b' = a_h + (Y >> L) + c, c = a_l != 0 (the paper's t'[beta-1] | a_l[beta-1]: a_l + (t'
+        mod 2^beta) is 0 or 2^beta);  b = b' - q if b' >= q."""
 
     def low_product(self, m: Module, stage: Stager, al: Value, ride: list[Value]) -> tuple[Value, list[Value]]:
         """t = (q - 2) a_l mod 2^beta: H = Q1 + Q3, G = Q2 + (a_l >> omega) mod 2^L (Q_i = A 2^l_i
@@ -421,35 +430,90 @@ class MontgomeryShift(ShiftDatapath):
         (h, _, _), (g, _, _) = hg[0][1], hg[1][1]
         return (Cat(Const(0, om), h[:lq]) - Cat(al[:om], g[:lq]))[:bw], ride
 
-    def high_product(self, m: Module, stage: Stager, t: Value, ride: list[Value]) -> tuple[Value, list[Value]]:
-        """Y[L-1:] (beta + 1 bits), Y = (t >> omega) + t 2^(L-1) + q_m t: E = (t >> omega) +
-        t 2^(L-1) = Cat(t[omega:beta-1], t + t[beta-1]) (an incrementer beside the shifters) and
-        t 2^l1, -t 2^l2 [, t 2^l3], one tree mod 2^(beta + L) (Y < 2^(beta + L))."""
+    @staticmethod
+    def low_facts(al: Value) -> Value:
+        """Cat(z, c) from a_l: z = bits beta-2, beta-1 of -a_l mod 2^beta (the top two bits of
+        Y mod 2^L, as t q = -a_l mod 2^beta), c = a_l != 0."""
+        bw = len(al)
+        zero = al[:bw - 2] == 0
+        return Cat((~al[bw - 2:] + zero)[:2], ~zero | al[bw - 2:].any())
+
+    def high_product(self, m: Module, stage: Stager, t: Value, facts: Value,
+                     ride: list[Value]) -> tuple[Value, Value, list[Value]]:
+        """(S, s, ride) with S + s = (Y >> L) + c (S beta bits, s one bit), Y = (t >> omega) +
+        t 2^(L-1) + q_m t = E + q_m t, E = Cat(t[omega:beta-1], e) (e = t + t[beta-1], an incrementer
+        beside the shifters). facts: a_l[beta-1] for constant shifts, else `low_facts`.
+
+        Constant shifts (the terms are wires, the full sum is cheap): Y[L-1:] from one tree mod
+        2^(beta + L) (Y < 2^(beta + L)); c = Y[L-1] | a_l[beta-1]; s = c.
+
+        Run-time shifts (barrel shifters): the terms' bits L-2 and up only, V_E = E >> (L-2) =
+        Cat(t[beta-2], e) and V_i = (t 2^l_i) >> (L-2), so the shifters, the registers (rho A) and the
+        tree are L-2 bits narrower. The sum of their parts above bit 1 misses the carry d out of the
+        dropped low bits, which Y mod 2^L pins down (z: its top two bits): with P positive terms
+        and one negative, d = (sum of the V's low two bits - z + P - 1) >> 2, in [-1, P-1]. d + 1
+        enters as carry-ins: of the tree's later adders (the first takes c, ready at once) and,
+        as s, of b'."""
         bw, om = self.beta, self.omega
         lq = bw - om
         e = Signal(bw + 1, name="e", attrs={"keep": 1})
         m.d.comb += e.eq(t + t[bw - 1])
-        p1, p2, p3 = self.shifted(t, mask(bw))
-        terms: list[Term] = [p1, p2] + ([p3] if p3 is not None else [])
-        terms.append((False, (Cat(t[om:bw - 1], e), 0, (1 << (bw + lq)) - 1), 1))
-        (y, _, _), ride = self.sum_stages(m, stage, terms, "y", bw + lq, ride)
-        return y[lq - 1:bw + lq], ride
+        if "l1" not in self.rt:
+            p1, p2, p3 = self.shifted(t, mask(bw))
+            e_term: Term = (False, (Cat(t[om:bw - 1], e), 0, (1 << (bw + lq)) - 1), 1)
+            full = [p1, p2, *([p3] if p3 is not None else []), e_term]
+            (y, _, _), (top, *ride) = self.sum_stages(m, stage, full, "y", bw + lq, [facts, *ride])
+            return y[lq:bw + lq], y[lq - 1] | top, ride
+        z, c = facts[:2], facts[2]
+        cut = lq - 2
+        signed_amounts = zip(self.shift_amounts(), (False, True, False), strict=True)
+        terms = [(negated, (t << amount)[cut:]) for amount, negated in signed_amounts if amount is not None]
+        positive = len(terms)           # with E: one negated term (t 2^l2)
+        # d + 1 from the shifted terms' low bits and E's (t[beta-2], e[0] read from t) - z + 3 in
+        # [0, 6]: small functions, read from tables (as arithmetic, Yosys builds carry chains, slow
+        # on ECP5)
+        known = lookup(Cat(t[bw - 2], t[0] ^ t[bw - 1], z), 3, lambda i: (i & 3) - (i >> 2) + 3)
+        lows = Cat(v[:2] for _, v in terms)
+        signs = [-1 if n else 1 for n, _ in terms]
+        terms = [(n, v[2:]) for n, v in terms] + [(False, e[1:])]    # E >> L = e >> 1 last (the incrementer)
+        if self.rho == "A":         # the register stage: the terms' parts, c and `ride`
+            terms = [(n, stage(v, f"y_r{k}")) for k, (n, v) in enumerate(terms)]
+            lows, known, c, *ride = (stage(v, f"y_ride{k}") for k, v in enumerate([lows, known, c, *ride]))
+            self.carry_runtime(stage)
+            stage.next()
+
+        def ones(i: int) -> int:                # d + 1 set bits, from Cat(lows, known) = i (any if it cannot occur)
+            low = sum(sign * (i >> 2 * k & 3) for k, sign in enumerate(signs)) + (i >> 2 * len(signs)) - 3
+            return (1 << max(0, ((low + positive - 1) >> 2) + 1)) - 1
+        carries = [c, *lookup(Cat(lows, known), positive, ones)]
+        level = [(n, Cat(v, Const(0, bw))[:bw]) for n, v in terms]
+        k = 0
+        while len(level) > 1:                                   # a balanced tree, a carry-in each adder
+            sums = []
+            for (_, a), (negated, b) in zip(level[0::2], level[1::2], strict=False):
+                s = Signal(bw, name=f"y_{k}", attrs={"keep": 1})  # one adder each (see `combine`)
+                m.d.comb += s.eq(a + (~b if negated else b) + carries[k])
+                sums.append((False, s))
+                k += 1
+            level = sums + level[len(sums) * 2:]
+        return level[0][1], carries[-1], ride
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw = self.beta
         self.start_runtime(operands)
         x = self.product(stage, operands)
-        t, (ah, top) = self.low_product(m, stage, x[:bw], [x[bw:], x[bw - 1]])
+        facts = self.low_facts(x[:bw]) if "l1" in self.rt else x[bw - 1]
+        t, (ah, facts) = self.low_product(m, stage, x[:bw], [x[bw:], facts])
         t = stage(t, "t", bw)                                                # t = (q - 2) a_l mod 2^beta
-        ah, top = stage(ah, "ah"), stage(top, "al_top")
+        ah, facts = stage(ah, "ah"), stage(facts, "facts")
         self.carry_runtime(stage)
         stage.next()
-        y, (ah, top) = self.high_product(m, stage, t, [ah, top])
-        y = stage(y, "y", bw + 1)                                            # Y[L-1:] = t' >> (beta-1)
-        ah, top = stage(ah, "ah2"), stage(top, "al_top2")
+        y, s, (ah,) = self.high_product(m, stage, t, facts, [ah])
+        y = stage(y, "y", bw)                                                # y + s = (t' >> beta) + c
+        ah, s = stage(ah, "ah2"), stage(s, "s")
         self.carry_runtime(stage)
         stage.next()
         self.decode_modulus(stage)
-        b1 = stage(ah + y[1:] + (y[0] | top), "b1", bw + 1)                 # b' = a_h + t'_h + c, < 2q
+        b1 = stage(ah + y + s, "b1", bw + 1)                                 # b' = a_h + (t' >> beta) + c, < 2q
         stage.next()
         return self.correct_sub(stage, b1)                                   # last stage: b
