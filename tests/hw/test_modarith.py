@@ -6,7 +6,7 @@ import random
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
-from modforge.hw.modarith import add_mod, half_mod, reduce_once, reduce_signed, sub_mod
+from modforge.hw.modarith import add_mod, half_mod, reduce_once, reduce_once_split, reduce_signed, sub_mod
 
 
 def circuit(w, q=None):
@@ -92,6 +92,36 @@ def test_reduce_signed():
     xs = [rng.randrange(-q, 2 * q) for _ in range(300)] + [-q, -1, 0, q - 1, q, 2 * q - 1, (1 << 22) - 1, -(1 << 22)]
     signed_cases(q, xs)
     signed_cases(q, xs, constant=False)
+
+
+def split_errors(k, qh_value):
+    """reduce_once_split for q = q_h 2^k + 1 over every x in [0, 2q), q_h a constant and a Value."""
+    q, xw = (qh_value << k) + 1, ((qh_value << k) * 2 + 2).bit_length()
+    m = Module()
+    x, qh, low_zero = Signal(xw), Signal(qh_value.bit_length()), Signal()
+    outs = [Signal(xw), Signal(xw)]
+    m.d.comb += [outs[0].eq(reduce_once_split(x, qh_value, k, low_zero)),
+                 outs[1].eq(reduce_once_split(x, qh, k, low_zero))]
+    bad = []
+
+    async def bench(ctx):
+        for v in range(2 * q):
+            ctx.set(x, v)
+            ctx.set(qh, qh_value)
+            ctx.set(low_zero, v % (1 << k) == 0)
+            got = [ctx.get(o) for o in outs]
+            if got != [v % q] * 2:
+                bad.append((q, v, got))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    return bad
+
+
+def test_reduce_once_split():
+    for k, qh_value in ((3, 5), (4, 1), (2, 7), (1, 3), (5, 6)):
+        assert not split_errors(k, qh_value)
 
 
 def test_wrong_formula_is_caught():

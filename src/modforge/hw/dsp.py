@@ -48,6 +48,9 @@ Dsp = Literal["dsp48e2", "dsp48e1", "ecp5", "none"]
 DSP_PROFILES: dict[str, tuple[int, int] | None] = {"dsp48e2": (26, 17), "dsp48e1": (25, 18), "ecp5": (18, 18),
                                                    "none": None}
 DspSizes = tuple[int, int] | None   # a profile's (Gamma_A, Gamma_B), None: no tiling
+#: the profiles of devices whose carry chains take a LUT per bit ahead of them (Xilinx CARRY4,
+#: CARRY8; ECP5's CCU2 holds its own): where logic instead of a short chain is cheaper
+CARRY_LUTS = {"dsp48e2", "dsp48e1"}
 #: a Karatsuba (sub)tree: ("leaf" | "product" | "node", bits, signed, ...), see `_split`
 Tree = tuple[Any, ...]
 DSP_HELP = "DSP profile for the product tiling: dsp48e2 (26x17, the paper), dsp48e1 (25x18), ecp5 (18x18), none"

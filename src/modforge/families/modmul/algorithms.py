@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from ...errors import ParameterError
-from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
+from ...hw.dsp import CARRY_LUTS, DSP_HELP, DSP_PROFILES, Dsp
 from ...hw.layout import Layouts
 from ...hw.pipeline import RESET_HELP, Datapath, PipelinedCore
 from ...math.primes import family as prime_family, is_prime, v2
@@ -239,7 +239,8 @@ class ModmulAlgorithm(Algorithm[P, ModmulPlan]):
         tiling and the timing (plan.py)."""
         modulus = self.modulus(params)
         return plans.derive(modulus, self.reduction(params, modulus), DSP_PROFILES[params.dsp],
-                            reduce_only=params.reduce_only, plain=params.plain, pipeline=params.pipeline)
+                            reduce_only=params.reduce_only, plain=params.plain, pipeline=params.pipeline,
+                            carry_luts=params.dsp in CARRY_LUTS)
 
     # --- mathematics ------------------------------------------------------------------
     def operands(self, params: P) -> list[Operand]:

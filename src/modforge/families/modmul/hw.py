@@ -26,7 +26,7 @@ from amaranth.lib import data
 
 from ...hw.dsp import accumulate, partial_products, register_products, unsigned_as_signed
 from ...hw.layout import Layouts
-from ...hw.modarith import reduce_once, reduce_signed
+from ...hw.modarith import reduce_once, reduce_once_split, reduce_signed
 from ...hw.pipeline import Datapath, Operands, Stager, build_stages
 from .model import barrett_factor, mask, montgomery_factor, plantard_factor
 from .plan import ModmulPlan
@@ -44,7 +44,7 @@ class ModmulDatapath(Datapath):
         modulus, reduction = plan.modulus, plan.reduction
         self.q, self.beta, self.omega, self.shifts = modulus.q, modulus.beta, modulus.omega, modulus.shifts
         self.words, self.rho = list(reduction.words), reduction.rho
-        self.dsp, self.reduce_only = plan.gamma, reduce_only
+        self.dsp, self.carry_luts, self.reduce_only = plan.gamma, plan.carry_luts, reduce_only
         self.runtime = dict(modulus.runtime)  # run-time modulus fields after the operands: name -> bits
         self.rt: dict[str, Value] = {}        # their registers at the stage being built
         depth = reduction.stages
@@ -101,6 +101,20 @@ class ModmulDatapath(Datapath):
     def correct_sub(self, stage: Stager, t: Value) -> Value:
         """Last stage: t in [0, 2q) -> t - q if t >= q."""
         out = stage(reduce_once(t, self.modulus(), self.beta), "b", self.beta)             # last stage: b = t mod q
+        stage.next()
+        return out
+
+    def correct_split(self, m: Module, stage: Stager, t: Value, name: str) -> Value:
+        """The last two stages for q = q_h 2^omega + 1: t (in [0, 2q), not yet registered) is
+        registered with the test t mod 2^omega == 0, which the last stage's `reduce_once_split`
+        takes as its high part's borrow (the run-time modulus fields: moved by the caller)."""
+        wire = Signal(len(t), name=f"{name}_sum")
+        m.d.comb += wire.eq(t)
+        t, low_zero = stage(wire, name), stage(wire[:self.omega] == 0, f"{name}_low_zero")
+        stage.next()
+        q = self.modulus()
+        qh = q >> self.omega if isinstance(q, int) else q[self.omega:]
+        out = stage(reduce_once_split(t, qh, self.omega, low_zero, self.beta), "b", self.beta)  # b = t mod q
         stage.next()
         return out
 
@@ -215,9 +229,13 @@ class Wlm(ModmulDatapath):
             stage.next()
             bound = _wlm_bound(bound, w, qh_max, delta)
             # step i, stage 2: t = t_h + (q_h t' << delta) + c
-            t = stage(th_r + (accumulate(pp) << delta) + c_r, f"t{i}", bound.bit_length())
+            t = (th_r + (accumulate(pp) << delta) + c_r)[:bound.bit_length()]
             self.carry_runtime(stage)
-            stage.next()
+            if i < len(self.words) - 1 or not self.carry_luts:
+                t = stage(t, f"t{i}")
+                stage.next()
+        if self.carry_luts:             # the last step's stage and the last stage (t in [0, 2q))
+            return self.correct_split(m, stage, t, f"t{len(self.words) - 1}")
         return self.correct_sub(stage, t)  # last stage: t in [0, 2q)
 
 

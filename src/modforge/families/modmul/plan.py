@@ -168,6 +168,7 @@ class ModmulPlan(Timing):
     modulus: Modulus
     reduction: Reduction
     gamma: tuple[int, int] | None    # the DSP profile (None: the product left to the tool)
+    carry_luts: bool                 # its device's carry chains take a LUT a bit ahead (hw.dsp.CARRY_LUTS)
     reduce_only: bool
     plain: bool
     second_pass: bool                # plain=1 and F != 1: the result through the multiplier again
@@ -191,7 +192,7 @@ class ModmulPlan(Timing):
 
 
 def derive(modulus: Modulus, reduction: Reduction, gamma: tuple[int, int] | None, *, reduce_only: bool,
-           plain: bool, pipeline: str) -> ModmulPlan:
+           plain: bool, pipeline: str, carry_luts: bool = False) -> ModmulPlan:
     """The plan of a reduction on a modulus; pipeline: the stages kept as 0/1 characters (empty:
     all), checked by the algorithm."""
     second_pass = bool(plain) and reduction.scale != 1
@@ -204,7 +205,8 @@ def derive(modulus: Modulus, reduction: Reduction, gamma: tuple[int, int] | None
         product = dsp_tiles(modulus.beta, modulus.beta, *gamma)
         dsp = DspCount(gamma, tiles, own, 0 if reduce_only else product, own + product if second_pass else 0)
     latency = sum(keep)
-    return ModmulPlan(modulus=modulus, reduction=reduction, gamma=gamma, reduce_only=reduce_only, plain=plain,
+    return ModmulPlan(modulus=modulus, reduction=reduction, gamma=gamma, carry_luts=carry_luts,
+                      reduce_only=reduce_only, plain=plain,
                       second_pass=second_pass, plain_constant=pow(reduction.scale, -2, modulus.q),
                       stage_count=stage_count, keep=keep, dsp=dsp, cycles=latency, latency=latency,
                       initiation_interval=1)
