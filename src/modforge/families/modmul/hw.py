@@ -456,71 +456,65 @@ class MontgomeryShift(ShiftDatapath):
         zero = al[:bw - 2] == 0
         return Cat((~al[bw - 2:] + zero)[:2], ~zero | al[bw - 2:].any())
 
+    def truncated(self) -> bool:
+        """Run-time Proth-2l shifts: `high_product` forms only the terms' high bits."""
+        return "l1" in self.rt and "l3" not in self.rt
+
     def high_product(self, m: Module, stage: Stager, t: Value, facts: Value,
                      ride: list[Value]) -> tuple[Value, Value, list[Value]]:
         """(S, s, ride) with S + s = (Y >> L) + c (S beta bits, s one bit), Y = (t >> omega) +
         t 2^(L-1) + q_m t = E + q_m t, E = Cat(t[omega:beta-1], e) (e = t + t[beta-1], an incrementer
-        beside the shifters). facts: a_l[beta-1] for constant shifts, else `low_facts`.
+        beside the shifters). facts: `low_facts` if `truncated`, else a_l[beta-1].
 
-        Constant shifts (the terms are wires, the full sum is cheap): Y[L-1:] from one tree mod
-        2^(beta + L) (Y < 2^(beta + L)); c = Y[L-1] | a_l[beta-1]; s = c.
+        Constant shifts (the terms are wires, the full sum is cheap) and run-time Proth-3l: Y[L-1:]
+        from one tree mod 2^(beta + L) (Y < 2^(beta + L)); c = Y[L-1] | a_l[beta-1]; s = c.
 
-        Run-time shifts (barrel shifters): the terms' bits L-2 and up only, V_E = E >> (L-2) =
-        Cat(t[beta-2], e) and V_i = (t 2^l_i) >> (L-2), so the shifters, the registers (rho A) and the
-        tree are L-2 bits narrower. The sum of their parts above bit 1 misses the carry d out of the
-        dropped low bits, which Y mod 2^L pins down (z: its top two bits): with P positive terms
-        and one negative, d = (sum of the V's low two bits - z + P - 1) >> 2, in [-1, P-1]. d + 1
-        enters as carry-ins: of the tree's later adders (the first takes c, ready at once) and,
-        as s, of b'."""
+        `truncated` (run-time Proth-2l, barrel shifters): the terms' bits L-2 and up only, V_E =
+        E >> (L-2) = Cat(t[beta-2], e), V_i = (t 2^l_i) >> (L-2), so the shifters, the registers
+        (rho A) and the tree are L-2 bits narrower. The sum V_1 - V_2 + V_E of their parts above
+        bit 1 misses the carry d out of the dropped low bits, which Y mod 2^L pins down (z, its top
+        two bits): d = (the low two bits' sum - z + 1) >> 2, in {-1, 0, 1}. d + 1 enters as the
+        carry-ins of the tree's second adder and, as s, of b'; the first adder takes c (ready at
+        once). (Proth-3l's d + 1 in 0..3 would need the carry-in of a first adder: the lookup of d
+        ahead of it costs ECP5 11-19 % of its clock.)"""
         bw, om = self.beta, self.omega
         lq = bw - om
         e = Signal(bw + 1, name="e", attrs={"keep": 1})
         m.d.comb += e.eq(t + t[bw - 1])
-        if "l1" not in self.rt:
+        if not self.truncated():
             p1, p2, p3 = self.shifted(t, mask(bw))
             e_term: Term = (False, (Cat(t[om:bw - 1], e), 0, (1 << (bw + lq)) - 1), 1)
             full = [p1, p2, *([p3] if p3 is not None else []), e_term]
             (y, _, _), (top, *ride) = self.sum_stages(m, stage, full, "y", bw + lq, [facts, *ride])
             return y[lq:bw + lq], y[lq - 1] | top, ride
         z, c = facts[:2], facts[2]
-        cut = lq - 2
-        signed_amounts = zip(self.shift_amounts(), (False, True, False), strict=True)
-        terms = [(negated, (t << amount)[cut:]) for amount, negated in signed_amounts if amount is not None]
-        positive = len(terms)           # with E: one negated term (t 2^l2)
-        # d + 1 from the shifted terms' low bits and E's (t[beta-2], e[0] read from t) - z + 3 in
-        # [0, 6]: small functions, read from tables (as arithmetic, Yosys builds carry chains, slow
-        # on ECP5)
+        l1, l2, _ = self.shift_amounts()
+        v1, v2 = (t << l1)[lq - 2:], (t << l2)[lq - 2:]
+        # the low bits' part without shifters, V_E's low bits (t[beta-2], e[0] read from t) - z + 3,
+        # and d + 1 from it: small functions, read from tables (as arithmetic, Yosys builds carry
+        # chains, slow on ECP5)
         known = lookup(Cat(t[bw - 2], t[0] ^ t[bw - 1], z), 3, lambda i: (i & 3) - (i >> 2) + 3)
-        lows = Cat(v[:2] for _, v in terms)
-        signs = [-1 if n else 1 for n, _ in terms]
-        terms = [(n, v[2:]) for n, v in terms] + [(False, e[1:])]    # E >> L = e >> 1 last (the incrementer)
-        if self.rho == "A":         # the register stage: the terms' parts, c and `ride`
-            terms = [(n, stage(v, f"y_r{k}")) for k, (n, v) in enumerate(terms)]
+        lows, terms = Cat(v1[:2], v2[:2]), [v1[2:], v2[2:], e[1:]]
+        if self.rho == "A":         # the register stage: the terms' high parts, the low bits, c, `ride`
+            terms = [stage(v, f"y_r{k}") for k, v in enumerate(terms)]
             lows, known, c, *ride = (stage(v, f"y_ride{k}") for k, v in enumerate([lows, known, c, *ride]))
             self.carry_runtime(stage)
             stage.next()
 
-        def ones(i: int) -> int:                # d + 1 set bits, from Cat(lows, known) = i (any if it cannot occur)
-            low = sum(sign * (i >> 2 * k & 3) for k, sign in enumerate(signs)) + (i >> 2 * len(signs)) - 3
-            return (1 << max(0, ((low + positive - 1) >> 2) + 1)) - 1
-        carries = [c, *lookup(Cat(lows, known), positive, ones)]
-        level = [(n, Cat(v, Const(0, bw))[:bw]) for n, v in terms]
-        k = 0
-        while len(level) > 1:                                   # a balanced tree, a carry-in each adder
-            sums = []
-            for (_, a), (negated, b) in zip(level[0::2], level[1::2], strict=False):
-                s = Signal(bw, name=f"y_{k}", attrs={"keep": 1})  # one adder each (see `combine`)
-                m.d.comb += s.eq(a + (~b if negated else b) + carries[k])
-                sums.append((False, s))
-                k += 1
-            level = sums + level[len(sums) * 2:]
-        return level[0][1], carries[-1], ride
+        def ones(i: int) -> int:    # d + 1 bits set, from Cat(lows, known) = i (any if it cannot occur)
+            d = ((i & 3) - (i >> 2 & 3) + (i >> 4) - 3 + 1) >> 2
+            return (1 << max(0, d + 1)) - 1
+        carries = lookup(Cat(lows, known), 2, ones)
+        v1h, v2h, eh = (Cat(v, Const(0, bw))[:bw] for v in terms)
+        y0, y1 = Signal(bw, name="y_0", attrs={"keep": 1}), Signal(bw, name="y_1", attrs={"keep": 1})
+        m.d.comb += [y0.eq(v1h + ~v2h + c), y1.eq(y0 + eh + carries[0])]   # one adder each (see `combine`)
+        return y1, carries[1], ride
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         bw = self.beta
         self.start_runtime(operands)
         x = self.product(stage, operands)
-        facts = self.low_facts(x[:bw]) if "l1" in self.rt else x[bw - 1]
+        facts = self.low_facts(x[:bw]) if self.truncated() else x[bw - 1]
         t, (ah, facts) = self.low_product(m, stage, x[:bw], [x[bw:], facts])
         t = stage(t, "t", bw)                                                # t = (q - 2) a_l mod 2^beta
         ah, facts = stage(ah, "ah"), stage(facts, "facts")
