@@ -102,7 +102,11 @@ def report(rev: str) -> list[str]:
         "(beta + log q_h bits, not 2 beta), with the paper's one-bit c as the carry-in of b'. K2RED-Shift's t' is "
         "computed mod 2^(beta+2) (it lies in [-q, 2q)). With run-time shifts, q_m = 2^l1 - 2^l2 [+ 2^l3] is decoded "
         "a stage before the correction and registered; the correction reads q as a concatenation (before: q rebuilt "
-        "from l1, l2, l3 in the correction stage, its critical path). Latencies unchanged."]
+        "from l1, l2, l3 in the correction stage, its critical path). Latencies unchanged. With run-time Proth-2l "
+        "shifts Montgomery-Shift forms Y >> L from the terms' bits L-2 and up only (shifters, rho A registers and "
+        "tree L-2 bits narrower), the carry out of the dropped bits read from Y mod 2^L (known from a_l: t q = -a_l "
+        "mod 2^beta) through a 7-input table, entering as carry-ins (`handwritten_reductions.md`: what was tried "
+        "beside it)."]
 
 
 if __name__ == "__main__":
