@@ -16,8 +16,8 @@ vectors/cfg.hex's words (with random stalls); no operand is offered before the l
 
 The reset contract (design.RESET) is checked in the stalled half: once per 16 operand sets
 there, 1 to 4 times, each once the input passes its point (spread over the half), with a
-result owed and, for frames, in the middle of an input frame, at a cycle the LFSR picks, rst
-is high for one or two cycles while the next beat is already offered (not to be taken before
+result owed and, for frames, in the middle of an input frame, at a cycle the LFSR picks (in
+the last input frame at the latest, so a short run resets too), rst is high for one or two cycles while the next beat is already offered (not to be taken before
 rst falls). After it no result from before may appear: o__valid must stay low until a beat
 taken after the reset can be due, and the first operand set's results come no sooner than
 the latency (RESET-EARLY, a failure). Every operand set whose result was not all out is
@@ -230,11 +230,11 @@ module tb;
       end
       o_ready <= (recv < NAO) || lfsr[2] || lfsr[5];
 {cfg_drive}      // RESETS resets, spread over the stalled half's input: each once it passes its point, with
-      // a result owed and (frames) mid-frame, where the LFSR says (the calm operand sets cut
-      // short run calm again: their checks start afresh at replay_from); rst high one or two cycles,
+      // a result owed and (frames) mid-frame, where the LFSR says or in the last input frame (the
+      // calm operand sets cut short run calm again: their checks start afresh at replay_from); rst high one or two cycles,
       // then the operand sets from the first one with a result not all out are offered again{cfg_again}
       if (resets < RESETS && recv < NO && sent >= NA + (N - NA) * (resets + 1) / (RESETS + 1)
-          && src < sent && (FRAME == 1 || sent % FRAME) && lfsr[8:6] == 0) begin
+          && src < sent && (FRAME == 1 || sent % FRAME) && (lfsr[8:6] == 0 || sent + FRAME > N)) begin
         resets = resets + 1;
         $display("RESET at cycle %0d: input beat %0d of %0d taken, result beat %0d of %0d out", cycle, sent, N, recv, NO);
         rst <= 1'b1;
