@@ -342,7 +342,7 @@ def test_verify_says_the_count_it_ran(capsys):
     assert code == 0, out
     assert "claimed: cycles 19 (the algorithm's formula), latency 12 cycles (an input beat to its output beat), " \
            "operation latency 19 cycles" in out
-    (row,) = [line for line in out.splitlines() if line.startswith("icarus")]
+    (row,) = [line for line in out.splitlines() if line.startswith("icarus ")]
     assert "24 (10 asked, rounded up to whole results of 8 beats, at least 3)" in row and row.endswith("PASS")
     assert not BOX & set(out)
 
