@@ -1,4 +1,4 @@
-"""The 256-bit field multipliers of issue 37 on xcup (Yosys synth_xilinx, modforge's flow):
+"""The field multipliers of issue 37 on xcup, 256 to 521 bits (Yosys synth_xilinx, modforge's flow):
 LUT, FF, DSP, BRAM and latency of every reduction that applies, side by side, so a user sees
 what the prime's form buys; with the DSPs of the product a*b alone (the Karatsuba count) and
 the whole multiplier's DSPs over it (the issue's targets: at most 2x for a generic q, 1.2x
@@ -24,7 +24,8 @@ from modforge.registry import lookup  # noqa: E402
 
 POINTS = [("modmul-field-montgomery", "p256"), ("modmul-field-barrett", "p256"), ("modmul-solinas", "p256"),
           ("modmul-field-barrett", "secp256k1"), ("modmul-pseudo-mersenne", "secp256k1"),
-          ("modmul-pseudo-mersenne", "25519")]
+          ("modmul-pseudo-mersenne", "25519"), ("modmul-field-montgomery", "bls12-381"),
+          ("modmul-pseudo-mersenne", "p521")]
 
 
 #: the squarer against the multiplier: one reduction per prime (its special form where it has one)
@@ -89,4 +90,4 @@ def report() -> list[str]:
 
 
 if __name__ == "__main__":
-    sys.exit(run_measured(__doc__, "256-bit field multipliers on xcup (issue 37)", report))
+    sys.exit(run_measured(__doc__, "Field multipliers on xcup, 256 to 521 bits (issue 37)", report))
