@@ -24,8 +24,8 @@ from modforge.registry import lookup  # noqa: E402
 
 POINTS = [("modmul-field-montgomery", "p256"), ("modmul-field-barrett", "p256"), ("modmul-solinas", "p256"),
           ("modmul-field-barrett", "secp256k1"), ("modmul-pseudo-mersenne", "secp256k1"),
-          ("modmul-pseudo-mersenne", "25519"), ("modmul-field-montgomery", "bn254"), ("modmul-field-montgomery", "bls12-381"),
-          ("modmul-pseudo-mersenne", "p521")]
+          ("modmul-pseudo-mersenne", "25519"), ("modmul-field-montgomery", "bn254"),
+          ("modmul-field-montgomery", "bls12-381"), ("modmul-pseudo-mersenne", "p521")]
 
 
 #: the squarer against the multiplier: one reduction per prime (its special form where it has one)
