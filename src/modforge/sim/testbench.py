@@ -17,17 +17,17 @@ vectors/cfg.hex's words (with random stalls); no operand is offered before the l
 The reset contract (design.RESET) is checked in the stalled half: once per 16 operand sets
 there, 1 to 4 times, each once the input passes its point (spread over the half), with a
 result owed and, for frames, in the middle of an input frame, at a cycle the LFSR picks (in
-the last input frame at the latest, so a short run resets too), rst is high for one or two cycles while the next beat is already offered (not to be taken before
-rst falls). After it no result from before may appear: o__valid must stay low until a beat
-taken after the reset can be due, and the first operand set's results come no sooner than
-the latency (RESET-EARLY, a failure). Every operand set whose result was not all out is
-offered again (vectors/in.hex and out.hex rewound: no vector is dropped; a result beat
-checked before the reset is checked again but counted once), after the cfg words (rst
-returns the configuration to its generation value). The command testbench resets a command
-core once in its stalled half while rows are owed (and from 32 STOREs there, again while a
-command runs), inside a program, and runs the program of the first row not out again from
-its first command (gap.hex bit 33; a program loads every slot it uses, so nothing before it
-counts).
+the last input frame at the latest, so a short run resets too), rst is high for one or two
+cycles while the next beat is already offered (not to be taken before rst falls). After it
+no result from before may appear: o__valid must stay low until a beat taken after the reset
+can be due, and the first operand set's results come no sooner than the latency
+(RESET-EARLY, a failure). Every operand set whose result was not all out is offered again
+(vectors/in.hex and out.hex rewound: no vector is dropped; a result beat checked before the
+reset is checked again but counted once), after the cfg words (rst returns the configuration
+to its generation value). The command testbench resets a command core once in its stalled
+half while rows are owed (and from 32 STOREs there, again while a command runs), inside a
+program, and runs the program of the first row not out again from its first command (gap.hex
+bit 33; a program loads every slot it uses, so nothing before it counts).
 
 With the plusarg +progress (modforge's runner passes it when someone watches) the testbench prints
     MODFORGE-PROGRESS <results checked> <of NO>
@@ -231,8 +231,9 @@ module tb;
       o_ready <= (recv < NAO) || lfsr[2] || lfsr[5];
 {cfg_drive}      // RESETS resets, spread over the stalled half's input: each once it passes its point, with
       // a result owed and (frames) mid-frame, where the LFSR says or in the last input frame (the
-      // calm operand sets cut short run calm again: their checks start afresh at replay_from); rst high one or two cycles,
-      // then the operand sets from the first one with a result not all out are offered again{cfg_again}
+      // calm operand sets cut short run calm again: their checks start afresh at replay_from); rst
+      // high one or two cycles, then the operand sets from the first one with a result not all out
+      // are offered again{cfg_again}
       if (resets < RESETS && recv < NO && sent >= NA + (N - NA) * (resets + 1) / (RESETS + 1)
           && src < sent && (FRAME == 1 || sent % FRAME) && (lfsr[8:6] == 0 || sent + FRAME > N)) begin
         resets = resets + 1;
