@@ -231,11 +231,10 @@ class Wlm(ModmulDatapath):
             # step i, stage 2: t = t_h + (q_h t' << delta) + c
             t = (th_r + (accumulate(pp) << delta) + c_r)[:bound.bit_length()]
             self.carry_runtime(stage)
-            if i < len(self.words) - 1 or not self.carry_luts:
-                t = stage(t, f"t{i}")
-                stage.next()
-        if self.carry_luts:             # the last step's stage and the last stage (t in [0, 2q))
-            return self.correct_split(m, stage, t, f"t{len(self.words) - 1}")
+            if i == len(self.words) - 1 and self.carry_luts:
+                return self.correct_split(m, stage, t, f"t{i}")   # this stage and the last (t in [0, 2q))
+            t = stage(t, f"t{i}")
+            stage.next()
         return self.correct_sub(stage, t)  # last stage: t in [0, 2q)
 
 
@@ -458,7 +457,7 @@ class MontgomeryShift(ShiftDatapath):
 
     def truncated(self) -> bool:
         """Run-time Proth-2l shifts: `high_product` forms only the terms' high bits."""
-        return "l1" in self.rt and "l3" not in self.rt
+        return "l1" in self.runtime and "l3" not in self.runtime
 
     def high_product(self, m: Module, stage: Stager, t: Value, facts: Value,
                      ride: list[Value]) -> tuple[Value, Value, list[Value]]:

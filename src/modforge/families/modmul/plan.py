@@ -192,7 +192,7 @@ class ModmulPlan(Timing):
 
 
 def derive(modulus: Modulus, reduction: Reduction, gamma: tuple[int, int] | None, *, reduce_only: bool,
-           plain: bool, pipeline: str, carry_luts: bool = False) -> ModmulPlan:
+           plain: bool, pipeline: str, carry_luts: bool) -> ModmulPlan:
     """The plan of a reduction on a modulus; pipeline: the stages kept as 0/1 characters (empty:
     all), checked by the algorithm."""
     second_pass = bool(plain) and reduction.scale != 1
