@@ -199,6 +199,25 @@ def test_barrett():
     assert F.barrett_trace(q, (q - 1) ** 2).corrections == 2 and max(worst.values()) == 2
 
 
+def test_barrett_from_a_product_below():
+    """q3 from u mu taken from below (a truncated product, error under 2^(k+1), here its worst:
+    2^(k+1) - 1 less): q3 is one less, r < 4q, three corrections at most, reached at the
+    corner that needs HAC's two; the lazy result < 2q still congruent; a product out of its
+    bound is refused."""
+    def below(q):
+        return lambda u, mu: max(u * mu - (1 << (q.bit_length() + 1)) + 1, 0)
+
+    for q in primes():
+        k = q.bit_length()
+        for x in operands(q, 4**k, 0, seed=0) + operands(q, q * q, 100, seed=q % 991):
+            t, lazy = F.barrett_trace(q, x, product=below(q)), F.barrett(q, x, lazy=True, product=below(q))
+            assert t.r == x % q and t.corrections <= 3 and lazy < 2 * q and lazy % q == x % q
+    q = random_primes()[2]
+    assert F.barrett_trace(q, (q - 1) ** 2, product=below(q)).corrections == 3
+    with pytest.raises(AssertionError, match="out of its bound"):
+        F.barrett(q, (q - 1) ** 2, product=lambda u, mu: u * mu - (1 << (q.bit_length() + 1)))
+
+
 # --------------------------------------------------------------------------- special forms
 
 @functools.cache

@@ -4,13 +4,24 @@ stages (`products`), and the low half of a product, x*y mod 2^n (`low_product`: 
 product; Montgomery's t = x q' mod R and Barrett's x - q3 q need only the low bits), split
 recursively wherever that needs fewer DSPs than the whole product:
 
-    x*y mod 2^n = x0 y0 + ((x0 y1 + x1 y0) mod 2^(n-h)) 2^h,   x = x1 2^h + x0, h = ceil(n/2),
+    x*y mod 2^n = x0 y0 + ((x0 y1 + x1 y0) mod 2^(n-h)) 2^h,   x = x1 2^h + x0, n/2 <= h < n,
 
 one whole h-bit product and two low (n-h)-bit ones (`low_pieces`, `low_product_dsps`: the
-pieces and their DSPs; each whole product is `karatsuba_product`'s, its levels chosen by
-`karatsuba_levels` for the profile). A constant operand (q, q', mu) stays an int: its
-leaves, differences and magnitudes are constants, no registers; the DSPs counted are the
-tiling's (an upper bound: zero constant chunks are dropped).
+pieces and their DSPs; the h of the fewest DSPs: at 381 bits on 26x17 a whole 270-bit
+product and two low 111-bit halves, 15 pieces, 115 DSPs where the whole product takes 162).
+Each whole product is `karatsuba_product`'s, its levels chosen by `karatsuba_levels` for the
+profile. A constant operand (q, q', mu) stays an int: its leaves, differences and magnitudes
+are constants, no registers; the DSPs counted are the tiling's (an upper bound: zero
+constant chunks are dropped).
+
+The top of a product, x*y from below with an error under 2^n (`high_pieces`,
+`high_product`): the bit products x_i y_j with i + j >= n - 1 - g, the others dropped. Read
+backwards (bit i as n - 1 - i) that is the low half of an (n + g)-bit product, so its
+pieces are `low_pieces(n + g)` mirrored, over the operands padded below by g zero bits (the
+padded sum is A 2^(2g)). The dropped bit products sum to at most D = (2^n - 1)^2 - A(2^n -
+1, 2^n - 1) (every one a 1), and g is the least with D < 2^(n - slack) (4 at 381 bits on
+26x17, slack 0: 119 DSPs). Where the exact low half is known, that is enough to make the top
+exact (Montgomery: x + t q = 0 mod 2^n, so (x + t q) / 2^n = ceil((x + A) / 2^n)).
 """
 
 from __future__ import annotations
@@ -42,16 +53,17 @@ Pair = tuple[Value, "Value | int | None", int]
 
 @functools.cache
 def _low(bits: int, dsp: DspSizes) -> tuple[int, tuple[Piece, ...]]:
-    """(DSPs, pieces) of x*y mod 2^bits: the whole product, or the recursive split when cheaper."""
+    """(DSPs, pieces) of x*y mod 2^bits: the whole product, or the split at the h (bits/2 <= h <
+    bits) that needs the fewest DSPs, then the fewest pieces."""
     best: tuple[int, tuple[Piece, ...]] = (karatsuba_dsps(bits, dsp), ((0, 0, bits),))
     if dsp is None or bits < 2:
         return best
-    h = -(-bits // 2)
-    cost, sub = _low(bits - h, dsp)
-    if karatsuba_dsps(h, dsp) + 2 * cost < best[0]:
+    for h in range(-(-bits // 2), bits):
+        cost, sub = _low(bits - h, dsp)
         pieces = ((0, 0, h),) + tuple((xo, yo + h, b) for xo, yo, b in sub)
         pieces += tuple((xo + h, yo, b) for xo, yo, b in sub)
-        best = (karatsuba_dsps(h, dsp) + 2 * cost, pieces)
+        if (karatsuba_dsps(h, dsp) + 2 * cost, len(pieces)) < (best[0], len(best[1])):
+            best = (karatsuba_dsps(h, dsp) + 2 * cost, pieces)
     return best
 
 
@@ -65,6 +77,32 @@ def low_product_dsps(bits: int, dsp: DspSizes) -> int:
     return 0 if dsp is None else _low(bits, dsp)[0]
 
 
+@functools.cache
+def high_pieces(bits: int, dsp: DspSizes, slack: int = 0) -> tuple[int, tuple[Piece, ...]]:
+    """(g, pieces): the pieces of the top of x*y, x, y < 2^bits, its error under
+    2^(bits - slack), over x and y padded below by g zero bits (see the module docstring; the
+    pieces' sum is A 2^(2g))."""
+    ones = (1 << bits) - 1
+    for g in range(bits):
+        n = bits + g
+        pieces = tuple((n - xo - b, n - yo - b, b) for xo, yo, b in low_pieces(n, dsp))
+        if ones * ones - high_sum(ones, ones, g, pieces) < 1 << (bits - slack):
+            return g, pieces
+    raise AssertionError("unreachable: g = bits - 1 covers every bit product")
+
+
+def high_sum(x: int, y: int, g: int, pieces: Sequence[Piece]) -> int:
+    """A: the sum of the pieces' products of x and y padded by g zero bits, over 2^(2g) (exact:
+    every bit product in a piece carries 2^(2g)); the integer side of `high_product`."""
+    return sum((((x << g) >> xo) & ((1 << b) - 1)) * (((y << g) >> yo) & ((1 << b) - 1)) << (xo + yo)
+               for xo, yo, b in pieces) >> 2 * g
+
+
+def high_product_dsps(bits: int, dsp: DspSizes, slack: int = 0) -> int:
+    """The DSP multiplications of `high_product` (dsp None: 0, left to the tool)."""
+    return low_product_dsps(bits + high_pieces(bits, dsp, slack)[0], dsp)
+
+
 def _operand(v: Value, bits: int) -> Value:
     """v as a Value of at least `bits` bits (zero-extended)."""
     return Cat(v, Const(0, bits - len(v))) if len(v) < bits else v
@@ -76,6 +114,11 @@ def _slice(v: Value | int, lo: int, bits: int) -> Value | int:
     if isinstance(v, int):
         return (v >> lo) & ((1 << bits) - 1)
     return _operand(v, lo + bits)[lo:lo + bits]
+
+
+def _padded(v: Value | int, bits: int, g: int) -> Value | int:
+    """v (< 2^bits) 2^g: g zero bits below (an int constant stays an int)."""
+    return v << g if isinstance(v, int) else Cat(Const(0, g), _operand(v, bits)[:bits])
 
 
 def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
@@ -116,4 +159,21 @@ def low_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSize
     assert total is not None
     wire = Signal(bits, name=f"{name}_lo")
     stage.m.d.comb += wire.eq(total[:bits])
+    return wire, riders
+
+
+def high_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
+                 ride: Iterable[ValueLike] = (), slack: int = 0) -> tuple[Value, list[Signal]]:
+    """A, x*y - 2^(bits - slack) < A <= x*y (x, y < 2^bits; y may be an int constant; the
+    module docstring) after KARATSUBA_STAGES stages (see `products`): (the 2*bits-bit A,
+    combinational from the last stage's registers, the riders)."""
+    g, pieces = high_pieces(bits, dsp, slack)
+    xp, yp = _padded(x, bits, g), _padded(y, bits, g)
+    pairs: list[Pair] = [(_slice(xp, xo, b), _slice(yp, yo, b), b) for xo, yo, b in pieces]
+    trees, riders = products(stage, pairs, dsp, name, ride)
+    total: Value = Const(0, 1)
+    for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True)):
+        total = total + (karatsuba_sum(stage.m, tree, f"{name}{k}")[:2 * b] << (xo + yo))
+    wire = Signal(2 * bits, name=f"{name}_hi")
+    stage.m.d.comb += wire.eq(total[2 * g:2 * g + 2 * bits])
     return wire, riders

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -335,29 +336,35 @@ def _barrett_mu(q: int) -> int:
     return (1 << 2 * q.bit_length()) // q
 
 
-def barrett_trace(q: int, x: int, *, lazy: bool = False) -> Trace:
+def barrett_trace(q: int, x: int, *, lazy: bool = False,
+                  product: Callable[[int, int], int] | None = None) -> Trace:
     """Barrett reduction (Barrett 1986; HAC Alg. 14.42 in radix 2), k = bits(q),
     mu = floor(4^k / q): q3 = floor(floor(x / 2^(k-1)) mu / 2^(k+1)), r = x - q3 q.
     For 0 <= x < 4^k (so every x < q^2): 0 <= x - q3 q < 3q, so at most two subtractions;
     returns r = x mod q, 0 <= r < q; lazy: one subtraction at most (r - 2q when r >= 2q),
-    0 <= r < 2q."""
+    0 <= r < 2q. product(u, mu): the u mu to take instead, from below with an error under
+    2^(k+1) (a truncated product): q3 may be one less, r < 4q, three subtractions at most
+    (lazy: still one, of 2q)."""
     _need(q > 2 and q % 2 == 1, f"Barrett (this model) needs an odd q > 2, got {q}")
     k = q.bit_length()
     _need(0 <= x < 1 << 2 * k, f"Barrett needs 0 <= x < 4^k = 2^{2 * k}")
-    r = x - (((x >> (k - 1)) * _barrett_mu(q)) >> (k + 1)) * q
+    u, mu = x >> (k - 1), _barrett_mu(q)
+    um = u * mu if product is None else product(u, mu)
+    assert u * mu - (1 << (k + 1)) < um <= u * mu, "the approximate u mu is out of its bound"
+    r = x - (um >> (k + 1)) * q
     corr = 0
     if lazy and r >= 2 * q:
         r, corr = r - 2 * q, 1
     while r >= q and not lazy:
         r -= q
         corr += 1
-    assert corr <= 2 and r < (2 if lazy else 1) * q, "Barrett bound broken"
+    assert corr <= (2 if product is None else 3) and r < (2 if lazy else 1) * q, "Barrett bound broken"
     return Trace(r, 0, corr)
 
 
-def barrett(q: int, x: int, *, lazy: bool = False) -> int:
+def barrett(q: int, x: int, *, lazy: bool = False, product: Callable[[int, int], int] | None = None) -> int:
     """x mod q for 0 <= x < 4^bits(q) (lazy: r < 2q); see barrett_trace."""
-    return barrett_trace(q, x, lazy=lazy).r
+    return barrett_trace(q, x, lazy=lazy, product=product).r
 
 
 def pseudo_mersenne_trace(k: int, c: int, x: int, *, lazy: bool = False) -> Trace:

@@ -24,7 +24,8 @@ lazy=True, so the hardware is checked bit-exactly. The bounds (wideplan.bounds):
   (q 2^k + 2^k q) / 2^k = 2q: s is the result (one stage fewer). Operands < 2q would give
   s < 5q, so they stay < q (an operand >= q is refused by the model).
 - barrett: a, b < 2^k (any k-bit value, so x < 4^k: fields.barrett_trace's r = x - q3 q in
-  [0, 3q)); one subtraction (r >= 2q: r - 2q) leaves c < 2q.
+  [0, 4q), q3 from the top of a truncated product, the hardware's: the model takes it too);
+  one subtraction (r >= 2q: r - 2q) leaves c < 2q.
 - pseudo-mersenne: a, b < 2^k; the folds (wideplan.fold_widths of (2^k - 1)^2, the same
   count for every named prime) end below 2^k = q + c <= 2q: that is the result (one stage
   fewer), c < 2^k.
@@ -49,6 +50,7 @@ from typing import Any, ClassVar, Literal
 from ...errors import ParameterError
 from ...hw.dsp import DSP_HELP, DSP_PROFILES, Dsp
 from ...hw.pipeline import RESET_HELP, PipelinedCore
+from ...hw.wide import high_pieces, high_sum
 from ...math import fields as F
 from ...registry import Algorithm, Computes, Operand, param, register
 from . import widehw as hw, wideplan as plans
@@ -240,7 +242,9 @@ class FieldBarrett(FieldAlgorithm):
     DATAPATH = hw.Barrett
 
     def reduce(self, plan: WidePlan, x: int) -> int:
-        return F.barrett(plan.q, x, lazy=plan.lazy)
+        """The hardware's q3 from the top of (x >> (k-1)) mu (hw.wide): the same lazy result."""
+        g, pieces = high_pieces(plan.k + 1, plan.gamma)
+        return F.barrett(plan.q, x, lazy=plan.lazy, product=lambda u, mu: high_sum(u, mu, g, pieces))
 
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "secp256k1", "dsp": "none"}, {"q": "p256"}]

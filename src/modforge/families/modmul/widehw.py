@@ -1,6 +1,6 @@
 """Fully pipelined datapaths of the wide field multipliers (128 to 1024 bits, wide.py): the
-product a*b and the reductions' products from hw.wide's Karatsuba tiling (whole products
-and truncated low halves), the special forms' folds as shift-adds and word sums, then the
+product a*b and the reductions' products from hw.wide's Karatsuba tiling (whole products,
+truncated low halves and Montgomery's top of t q), the special forms' folds as shift-adds and word sums, then the
 final correction; one register stage per step, the stages of wideplan.py's formulas.
 
 Payload: a in the low k bits, b in the next k bits (a, b < q), k = bits(q); result: k bits,
@@ -16,7 +16,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 from ...hw.dsp import accumulate, karatsuba_sum, partial_products, register_products
 from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, Operands, Stager
-from ...hw.wide import low_product, products
+from ...hw.wide import high_product, low_product, products
 from ...math import fields as F
 from .wideplan import WidePlan
 
@@ -46,9 +46,9 @@ class WideDatapath(Datapath):
 
     def correct(self, stage: Stager, r: Value, most: int = 1) -> Value:
         """Last stage: r in [0, (most + 1) q) -> r mod q, the conditional subtractions side by
-        side (lazy: that of most q alone, r < 2q, out_bits wide)."""
+        side (lazy, most 3: that of 2q alone, r < 2q, out_bits wide)."""
         out: Value = r
-        for j in [most] if self.plan.lazy else range(1, most + 1):
+        for j in [2] if self.plan.lazy else range(1, most + 1):
             d = wire(stage.m, r - j * self.q, f"r_{j}q")
             out = Mux(d[-1], out, d)                              # d >= 0: its sign bit clear
         c = stage(out[:self.plan.out_bits], "c", self.plan.out_bits)
@@ -57,41 +57,43 @@ class WideDatapath(Datapath):
 
 
 class Montgomery(WideDatapath):
-    """x 2^-k mod q, R = 2^k: t = x q' mod R (a truncated product), s = (x + t q) / R =
-    x_h + (t q)_h + (x_l != 0) (the low halves sum to 0 or R), s < 2q, one subtraction."""
+    """x 2^-k mod q, R = 2^k: t = x q' mod R (a truncated product), s = (x + t q) / R < 2q,
+    one subtraction. x + t q = 0 mod R makes s exact from hw.wide's top of t q alone: A in
+    (t q - 2^(k-1), t q], so x + A in (s R - R/2, s R], and with Y = (x >> (k-2)) + (A >>
+    (k-2)) in [4s - 3, 4s] (the two floors lose at most 1), s = (Y + 3) >> 2: of x only its
+    top k + 2 bits ride on."""
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         k, q = self.k, self.q
         x = self.product(stage, operands)
         qp = F.montgomery_constants(q, k)[1]
-        xh = x[k:] + (x[:k] != 0)                                          # x_h + carry of the low halves
-        t, [xh] = low_product(stage, x[:k], qp, k, self.dsp, "t", [xh])   # t = x_l q' mod R
+        t, [xh] = low_product(stage, x[:k], qp, k, self.dsp, "t", [x[k - 2:]])   # t = x_l q' mod R
         t, xh = stage(t, "t", k), stage(xh, "xh")
         stage.next()
-        trees, [xh] = products(stage, [(t, q, k)], self.dsp, "tq", [xh])
-        tq = karatsuba_sum(m, trees[0], "tq", addend=Cat(Const(0, k), xh))   # t q + (x_h + carry) R
-        s = stage(tq[k:2 * k + 1], "s", k + 1)                            # s = (x + t q) / R < 2q
+        tq, [xh] = high_product(stage, t, q, k, self.dsp, "tq", [xh], slack=1)
+        s = stage((xh + tq[k - 2:] + 3)[2:k + 3], "s", k + 1)                 # s = (x + t q) / R < 2q
         stage.next()
         return s if self.plan.lazy else self.correct(stage, s)
 
 
 class Barrett(WideDatapath):
-    """x mod q (HAC 14.42, radix 2): q3 = ((x >> (k-1)) mu) >> (k+1), mu = floor(4^k / q);
-    r = x - q3 q in [0, 3q) from the low k+2 bits of both (a truncated product); two
-    conditional subtractions."""
+    """x mod q (HAC 14.42, radix 2): q3 = ((x >> (k-1)) mu) >> (k+1), mu = floor(4^k / q),
+    from hw.wide's top of the product (error under 2^(k+1): q3 or one less); r = x - q3 q in
+    [0, 4q) from the low k+2 bits of both (a truncated product); three conditional
+    subtractions (lazy: one, of 2q)."""
 
     def build(self, m: Module, stage: Stager, operands: Operands) -> Value:
         k, q = self.k, self.q
         x = self.product(stage, operands)
         mu = (1 << 2 * k) // q
-        trees, [xl] = products(stage, [(x[k - 1:], mu, k + 1)], self.dsp, "qm", [x[:k + 2]])
-        q3 = stage(karatsuba_sum(m, trees[0], "qm")[k + 1:2 * k + 2], "q3", k + 1)
+        um, [xl] = high_product(stage, x[k - 1:], mu, k + 1, self.dsp, "qm", [x[:k + 2]])
+        q3 = stage(um[k + 1:2 * k + 2], "q3", k + 1)
         xl = stage(xl, "xl")
         stage.next()
         lo, [xl] = low_product(stage, q3, q, k + 2, self.dsp, "q3q", [xl])   # q3 q mod 2^(k+2)
-        r = stage((xl - lo)[:k + 2], "r", k + 2)                            # r = x - q3 q in [0, 3q)
+        r = stage((xl - lo)[:k + 2], "r", k + 2)                            # r = x - q3 q in [0, 4q)
         stage.next()
-        return self.correct(stage, r, most=2)
+        return self.correct(stage, r, most=3)
 
 
 class PseudoMersenne(WideDatapath):

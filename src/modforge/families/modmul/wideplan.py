@@ -6,8 +6,8 @@ Timing: one register stage a cycle, a product every cycle (initiation interval 1
 cycles = `stages`:
     the product a*b                 P = KARATSUBA_STAGES + 1 = 4 (split, DSPs, recombination,
                                     the sum registered)
-    montgomery                      P + 4 (t = x q' mod R) + 4 ((x + t q) / R) + 1 = 13
-    barrett                         P + 4 (q3) + 4 (x - q3 q mod 2^(k+2)) + 1 = 13
+    montgomery                      P + 4 (t = x q' mod R) + 4 ((x + t q) / R, t q's top) + 1 = 13
+    barrett                         P + 4 (q3, the product's top) + 4 (x - q3 q mod 2^(k+2)) + 1 = 13
     pseudo-mersenne                 P + f (f folds, each one shift-add sum; 2f when c is a DSP
                                     product: its partial products, then the sum) + 1
     solinas                         P + 1 (the signed word sum) + 1 (the correction) = 6
@@ -24,7 +24,7 @@ import dataclasses
 from typing import Any
 
 from ...hw.dsp import KARATSUBA_STAGES, dsp_tiles, karatsuba_dsps, karatsuba_square_dsps
-from ...hw.wide import low_product_dsps
+from ...hw.wide import high_product_dsps, low_product_dsps
 from ...math import fields as F
 from ...registry import Timing
 
@@ -93,8 +93,12 @@ class WidePlan(Timing):
         return next((f for f in self.forms if f.name == name), None)
 
 
-def _dsps(what: str, bits: int, gamma: tuple[int, int] | None, low: bool = False) -> tuple[str, int, int, int]:
-    return (what, bits, bits, low_product_dsps(bits, gamma) if low else karatsuba_dsps(bits, gamma))
+def _dsps(what: str, bits: int, gamma: tuple[int, int] | None, part: str = "whole") -> tuple[str, int, int, int]:
+    """(what, bits, bits, DSPs) of a product: the whole one, its low half, its top (Barrett's
+    q3) or Montgomery's top (hw.wide's, error under 2^(bits-1): slack 1)."""
+    count = {"whole": karatsuba_dsps, "low": low_product_dsps, "top": high_product_dsps,
+             "high": lambda b, g: high_product_dsps(b, g, 1)}
+    return (what, bits, bits, count[part](bits, gamma))
 
 
 def bounds(q: int, kind: str, lazy: bool) -> tuple[int, int]:
@@ -126,17 +130,18 @@ def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", ou
         stages = PRODUCT_STAGES * 3 + (0 if lazy else 1)
         last = ", s < 2q: the result (lazy, no subtraction)" if lazy else ") + 1 (one conditional subtraction"
         return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (t = x q' mod 2^{k}, truncated) + 4 ((x + t q) / "
-                     f"2^{k}{last})",
-                     (product, _dsps("t = x q' mod 2^k (low half)", k, gamma, True), _dsps("t q", k, gamma)),
+                     f"2^{k} from the top of t q{last})",
+                     (product, _dsps("t = x q' mod 2^k (low half)", k, gamma, "low"),
+                      _dsps("t q (its top, error < 2^(k-1))", k, gamma, "high")),
                      pow(2, -k, q), f"{AB}*2^-{k}")
     if kind == "barrett":
         stages = PRODUCT_STAGES * 3 + 1
         last = ("one conditional subtraction of 2q, r < 2q (lazy)" if lazy else
-                "two conditional subtractions in one stage")
-        return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (q3 = ((x >> {k - 1}) mu) >> {k + 1}) + 4 "
-                     f"(r = x - q3 q mod 2^{k + 2}, truncated) + 1 (r in [0, 3q): {last})",
-                     (product, _dsps("q3 = (x >> (k-1)) mu", k + 1, gamma),
-                      _dsps("q3 q mod 2^(k+2) (low half)", k + 2, gamma, True)), 1, AB)
+                "three conditional subtractions in one stage")
+        return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (q3 = ((x >> {k - 1}) mu) >> {k + 1} from the "
+                     f"product's top) + 4 (r = x - q3 q mod 2^{k + 2}, truncated) + 1 (r in [0, 4q): {last})",
+                     (product, _dsps("q3 = (x >> (k-1)) mu (its top, error < 2^(k+1))", k + 1, gamma, "top"),
+                      _dsps("q3 q mod 2^(k+2) (low half)", k + 2, gamma, "low")), 1, AB)
     if kind == "pseudo-mersenne":
         return _pseudo_mersenne(common, product, ab, AB)
     assert kind == "solinas"
