@@ -62,7 +62,7 @@ def squares() -> list[str]:
                    "level fewer (3, 32- to 34-bit leaves). Where the product's leaves are several tiles it saves "
                    "DSPs too: 381 bits on the ECP5 profile (18x18), 162 against 243 (plan counts, design.json "
                    "dsp_multiplications). Montgomery's two products by constants are the squarer's too: at 381 "
-                   "bits 0.93 of the multiplier's LUTs."]
+                   "bits 0.94 of the multiplier's LUTs."]
 
 
 def report() -> list[str]:
@@ -92,7 +92,11 @@ def report() -> list[str]:
                    "the DSPs fall by 81 and the LUTs and FFs rise by 6 % and 25 % (15 pieces a truncated product, "
                    "whose Karatsuba trees register more leaf operands, leaf products and nodes than one tree; "
                    "capped at 7 pieces: 401 DSP, 39,152 LUT, 23,733 FF), 89,859 LUT-equivalents against 93,279 "
-                   "(LUT + FF/2 + 100 DSP); at 254 and 256 bits all three fall. "
+                   "(LUT + FF/2 + 100 DSP); at 254 and 256 bits all three fall. The issue's 2x for a generic q is "
+                   "not reached (2.40 at 381 bits, 2.56 at 254): a truncated product takes 0.71 to 0.79 of a whole "
+                   "one here (115 and 119 of 162 at 381 bits; a three-way split as the anchor's, 121 to 125), and "
+                   "a larger error left to more corrections brings the top only down to the low half's 115: 2x "
+                   "needs the two products by constants at half a product each. "
                    "Fmax: not measured. ECP5 does not route these sizes: `modforge synth modmul-pseudo-mersenne "
                    "q=25519 dsp=ecp5 --target ecp5-static` fills an LFE5U-85F to 20 % of its LUTs (17,426) and 51 % "
                    "of its multipliers (81), and nextpnr's router still had 43,351 overused wires after 124,000 "
