@@ -25,8 +25,8 @@ from modforge.registry import lookup  # noqa: E402
 POINTS = [("modmul-field-montgomery", "p256"), ("modmul-field-barrett", "p256"), ("modmul-solinas", "p256"),
           ("modmul-field-barrett", "secp256k1"), ("modmul-pseudo-mersenne", "secp256k1"),
           ("modmul-pseudo-mersenne", "25519"), ("modmul-field-montgomery", "bn254"),
-          ("modmul-field-montgomery", "bls12-381"), ("modmul-field-barrett", "bls12-381"),
-          ("modmul-pseudo-mersenne", "p521")]
+          ("modmul-field-montgomery", "bls12-377"), ("modmul-field-montgomery", "bls12-381"),
+          ("modmul-field-barrett", "bls12-381"), ("modmul-pseudo-mersenne", "p521")]
 
 
 #: the squarer against the multiplier: one reduction per prime (its special form where it has one)
@@ -92,11 +92,17 @@ def report() -> list[str]:
                    "the DSPs fall by 81 and the LUTs and FFs rise by 6 % and 25 % (15 pieces a truncated product, "
                    "whose Karatsuba trees register more leaf operands, leaf products and nodes than one tree; "
                    "capped at 7 pieces: 401 DSP, 39,152 LUT, 23,733 FF), 89,859 LUT-equivalents against 93,279 "
-                   "(LUT + FF/2 + 100 DSP); at 254 and 256 bits all three fall. The issue's 2x for a generic q is "
+                   "(LUT + FF/2 + 100 DSP); at 254 and 256 bits all three fall. bls12-377, the anchor's prime: "
+                   "the product at the anchor's 162 DSP, the whole Montgomery multiplier at 377 (2.33x; q = 1 mod "
+                   "2^46, so q's low chunks are zero and fold). The issue's 2x for a generic q is "
                    "not reached (2.40 at 381 bits, 2.56 at 254): a truncated product takes 0.71 to 0.79 of a whole "
                    "one here (115 and 119 of 162 at 381 bits; a three-way split as the anchor's, 121 to 125), and "
                    "a larger error left to more corrections brings the top only down to the low half's 115: 2x "
                    "needs the two products by constants at half a product each. "
+                   "Tried and not kept: each of the top's pieces floored where together they lose under half "
+                   "the error (the adders below the floor gone, g for the other half): bls12-381 Montgomery "
+                   "38,651 LUT, 23,803 FF, 391 DSP; bn254 20,224, 14,007, 208; p256 18,038, 12,919, 134: within "
+                   "1 % either way and a DSP or two more. "
                    "Fmax: not measured. ECP5 does not route these sizes: `modforge synth modmul-pseudo-mersenne "
                    "q=25519 dsp=ecp5 --target ecp5-static` fills an LFE5U-85F to 20 % of its LUTs (17,426) and 51 % "
                    "of its multipliers (81), and nextpnr's router still had 43,351 overused wires after 124,000 "

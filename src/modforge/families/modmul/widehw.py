@@ -1,7 +1,7 @@
 """Fully pipelined datapaths of the wide field multipliers (128 to 1024 bits, wide.py): the
 product a*b and the reductions' products from hw.wide's Karatsuba tiling (whole products,
-truncated low halves and Montgomery's top of t q), the special forms' folds as shift-adds and word sums, then the
-final correction; one register stage per step, the stages of wideplan.py's formulas.
+truncated low halves and tops), the special forms' folds as shift-adds and word sums, then
+the final correction; one register stage per step, the stages of wideplan.py's formulas.
 
 Payload: a in the low k bits, b in the next k bits (a, b < q), k = bits(q); result: k bits,
 in [0, q) (fully reduced). Each datapath's model is math.fields' (bit-exact at the output).

@@ -93,12 +93,13 @@ class WidePlan(Timing):
         return next((f for f in self.forms if f.name == name), None)
 
 
-def _dsps(what: str, bits: int, gamma: tuple[int, int] | None, part: str = "whole") -> tuple[str, int, int, int]:
-    """(what, bits, bits, DSPs) of a product: the whole one, its low half, its top (Barrett's
-    q3) or Montgomery's top (hw.wide's, error under 2^(bits-1): slack 1)."""
-    count = {"whole": karatsuba_dsps, "low": low_product_dsps, "top": high_product_dsps,
-             "high": lambda b, g: high_product_dsps(b, g, 1)}
-    return (what, bits, bits, count[part](bits, gamma))
+def _dsps(what: str, bits: int, gamma: tuple[int, int] | None, part: str = "whole",
+          slack: int = 0) -> tuple[str, int, int, int]:
+    """(what, bits, bits, DSPs) of a product: the whole one, its low half or its top (hw.wide's,
+    error under 2^(bits - slack))."""
+    count = (karatsuba_dsps(bits, gamma) if part == "whole" else low_product_dsps(bits, gamma) if part == "low"
+             else high_product_dsps(bits, gamma, slack))
+    return (what, bits, bits, count)
 
 
 def bounds(q: int, kind: str, lazy: bool) -> tuple[int, int]:
@@ -132,7 +133,7 @@ def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", ou
         return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (t = x q' mod 2^{k}, truncated) + 4 ((x + t q) / "
                      f"2^{k} from the top of t q{last})",
                      (product, _dsps("t = x q' mod 2^k (low half)", k, gamma, "low"),
-                      _dsps("t q (its top, error < 2^(k-1))", k, gamma, "high")),
+                      _dsps("t q (its top, error < 2^(k-1))", k, gamma, "top", slack=1)),
                      pow(2, -k, q), f"{AB}*2^-{k}")
     if kind == "barrett":
         stages = PRODUCT_STAGES * 3 + 1
