@@ -226,6 +226,16 @@ class FieldMontgomery(FieldAlgorithm):
     def reduce(self, plan: WidePlan, x: int) -> int:
         return F.montgomery_word(plan.q, plan.k, x, lazy=plan.lazy)
 
+    def cases(self, params: FieldParams) -> list[tuple[int, ...]]:
+        """The common corners, and products a b = q mod 2^k: t = x q' mod 2^k = 2^k - 1, where
+        the top of t q drops the most (hw.wide), the rounding of s at its margin."""
+        plan = self.derived(params)
+        if plan.square:
+            return super().cases(params)
+        q, k = plan.q, plan.k
+        extra = [(a, b) for b in range(3, 64, 2) if (a := q * pow(b, -1, 1 << k) % (1 << k)) < q]
+        return super().cases(params) + extra[:4]
+
     def grid(self) -> list[dict[str, str]]:
         return [{"q": "p256", "dsp": "none"}, {"q": "p256"}]
 
