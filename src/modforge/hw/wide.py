@@ -62,8 +62,7 @@ def _low(bits: int, dsp: DspSizes) -> tuple[int, tuple[Piece, ...]]:
         cost, sub = _low(bits - h, dsp)
         pieces = ((0, 0, h),) + tuple((xo, yo + h, b) for xo, yo, b in sub)
         pieces += tuple((xo + h, yo, b) for xo, yo, b in sub)
-        if (karatsuba_dsps(h, dsp) + 2 * cost, len(pieces)) < (best[0], len(best[1])):
-            best = (karatsuba_dsps(h, dsp) + 2 * cost, pieces)
+        best = min(best, (karatsuba_dsps(h, dsp) + 2 * cost, pieces), key=lambda c: (c[0], len(c[1])))
     return best
 
 
@@ -144,19 +143,23 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     return trees, riders
 
 
+def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[Piece], width: int,
+                dsp: DspSizes, name: str, ride: Iterable[ValueLike]) -> tuple[Value, list[Signal]]:
+    """The pieces' products x[xo:xo+b] y[yo:yo+b] side by side (`products`), summed at their
+    offsets below 2^width: (the sum, combinational from the last stage's registers, the riders)."""
+    pairs: list[Pair] = [(_slice(x, xo, b), _slice(y, yo, b), b) for xo, yo, b in pieces]
+    trees, riders = products(stage, pairs, dsp, name, ride)
+    parts = [karatsuba_sum(stage.m, tree, f"{name}{k}")[:min(2 * b, width - xo - yo)] << (xo + yo)
+             for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))]
+    return sum(parts[1:], parts[0]), riders
+
+
 def low_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
                 ride: Iterable[ValueLike] = ()) -> tuple[Value, list[Signal]]:
     """x*y mod 2^bits (x, y zero-extended to `bits`; y may be an int constant) after
     KARATSUBA_STAGES stages (see `products`): (the `bits`-bit product, combinational from the
     last stage's registers, the riders)."""
-    pieces = low_pieces(bits, dsp)
-    pairs: list[Pair] = [(_operand(x, bits)[xo:xo + b], _slice(y, yo, b), b) for xo, yo, b in pieces]
-    trees, riders = products(stage, pairs, dsp, name, ride)
-    total: Value | None = None
-    for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True)):
-        part = karatsuba_sum(stage.m, tree, f"{name}{k}")[:min(2 * b, bits - xo - yo)] << (xo + yo)
-        total = part if total is None else total + part
-    assert total is not None
+    total, riders = _pieces_sum(stage, _operand(x, bits), y, low_pieces(bits, dsp), bits, dsp, name, ride)
     wire = Signal(bits, name=f"{name}_lo")
     stage.m.d.comb += wire.eq(total[:bits])
     return wire, riders
@@ -168,12 +171,8 @@ def high_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSiz
     module docstring) after KARATSUBA_STAGES stages (see `products`): (the 2*bits-bit A,
     combinational from the last stage's registers, the riders)."""
     g, pieces = high_pieces(bits, dsp, slack)
-    xp, yp = _padded(x, bits, g), _padded(y, bits, g)
-    pairs: list[Pair] = [(_slice(xp, xo, b), _slice(yp, yo, b), b) for xo, yo, b in pieces]
-    trees, riders = products(stage, pairs, dsp, name, ride)
-    total: Value = Const(0, 1)
-    for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True)):
-        total = total + (karatsuba_sum(stage.m, tree, f"{name}{k}")[:2 * b] << (xo + yo))
+    n = 2 * (bits + g)
+    total, riders = _pieces_sum(stage, _padded(x, bits, g), _padded(y, bits, g), pieces, n, dsp, name, ride)
     wire = Signal(2 * bits, name=f"{name}_hi")
     stage.m.d.comb += wire.eq(total[2 * g:2 * g + 2 * bits])
     return wire, riders
