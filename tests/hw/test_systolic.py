@@ -66,13 +66,13 @@ def test_windows_back_to_back(taps, width, small):
     run(taps, width, small)
 
 
-def run_registered(taps, width, small, windows=4, seed=1):
-    """RegisteredFir: w and x also one advance early (w_next, x_next); every slot of every window (after a
-    first window of zeros: the control registers start from zero) as y, y_part beyond slot 0,
-    and slot 0 as y_part at the window's last position plus load_sum at the next."""
+def run_registered(taps, width, small, windows=4, seed=1, x_copies=1):
+    """RegisteredFir: w and x also one advance early (w_next, x_next, and its copies for the tap groups);
+    every slot of every window (after a first window of zeros: the control registers start from zero) as y,
+    y_part beyond slot 0, and slot 0 as y_part at the window's last position plus load_sum at the next."""
     rng = random.Random(seed)
     q = 1 << width
-    fir = RegisteredFir(taps, width, small)
+    fir = RegisteredFir(taps, width, small, x_copies=x_copies)
     A = [[0] * taps] + [[rng.randrange(q) for _ in range(taps)] for _ in range(windows - 1)]
     B = [[0] * taps] + [[rng.randint(-small, small) if small else rng.randrange(q) for _ in range(taps)]
                         for _ in range(windows - 1)]
@@ -91,6 +91,9 @@ def run_registered(taps, width, small, windows=4, seed=1):
                 now = W * taps + p
                 for sig, value in zip((fir.x_sign, fir.x_mag, fir.x_sign_next, fir.x_mag_next),
                                       code(xs[now]) + code(xs[now + 1]), strict=True):
+                    ctx.set(sig, value)
+                for sig, value in zip((s for copy in fir.x_next_copies for s in copy),
+                                      code(xs[now + 1]) * len(fir.x_next_copies), strict=True):
                     ctx.set(sig, value)
                 frame, s = (W, 0) if p == taps - 1 else (W - 1, p + 1)
                 if frame >= 0:
@@ -112,3 +115,10 @@ def run_registered(taps, width, small, windows=4, seed=1):
                                               (4, 13, 42)])
 def test_registered_windows_back_to_back(taps, width, small):
     run_registered(taps, width, small, windows=5)
+
+
+@pytest.mark.parametrize("taps,width,small,x_copies", [(7, 13, 9, 3), (5, 10, 0, 2), (2, 8, 3, 2)])
+def test_registered_tap_groups(taps, width, small, x_copies):
+    """Tap groups with their own copies of the next x and of the shift register's last x (2 taps: the
+    last x is the one the advance brings)."""
+    run_registered(taps, width, small, windows=5, x_copies=x_copies)

@@ -228,6 +228,24 @@ def one_hot_load(fresh: Value, taps: int) -> Value:
 
 #: digits a chain of a registered array adds per tap: two adders between registers
 PER_CHAIN = 2
+#: taps one copy of the decoded x controls drives (RegisteredFir's x_copies): a copy a group
+#: keeps the broadcast to the taps' control registers short
+TAPS_PER_X_COPY = 16
+
+
+def x_copies(taps: int) -> int:
+    """How many copies of x RegisteredFir's taps 1..taps-1 take: one per TAPS_PER_X_COPY."""
+    return max(1, -(-(taps - 1) // TAPS_PER_X_COPY))
+
+
+def coded(v: ValueLike, g: int) -> Value:
+    """Copy g's code of a register's value (XOR with g, which XOR undoes). Yosys's opt_merge
+    makes equal registers one, so equal copies would be one register and one decoder: coded,
+    the bits where g has ones stay apart, and so does each copy's decoding (a function of
+    its own bits), which is what drives the taps."""
+    v = Value.cast(v)
+    g %= 1 << len(v)
+    return v ^ C(g, len(v)) if g else v
 
 
 class RegisteredFir(FirPorts):
@@ -239,7 +257,11 @@ class RegisteredFir(FirPorts):
       brings; `x_sign`, `x_mag`: this one, into the shift register). Each tap's controls
       (small: per digit on, two, subtract; else the multiplier's x, its sign and the load
       cycle's zero) are registers of the tap, set one advance early from the decoded next x
-      or the shift register's: the broadcast to the taps ends in registers.
+      or the shift register's: the broadcast to the taps ends in registers. With x_copies = c
+      the taps fall in c groups, each decoding its own copy of the next x (the parent's
+      registers, `x_next_copies`: the same value as x_sign_next, x_mag_next) and of the
+      shift register's last x (coded copies here), so no decoded control fans out to more
+      than TAPS_PER_X_COPY taps.
     - a tap's digits add in chains of at most PER_CHAIN (one register a tap each), summed
       at the end: |x| up to 10 has two radix-4 digits, up to 42 three (Fast.4's four-lane
       sums, 16: two chains).
@@ -257,11 +279,13 @@ class RegisteredFir(FirPorts):
     """
 
     def __init__(self, taps: int, width: int, small: int = 0, name: str = "fir", w_width: int = 0,
-                 x_width: int = 0) -> None:
+                 x_width: int = 0, x_copies: int = 1) -> None:
         super().__init__(taps, width, small, name, w_width, x_width)
         self.w_next = Signal(self.w_width, name=f"{name}_w_next")
         self.x_sign_next = Signal(name=f"{name}_x_sign_next")
         self.x_mag_next = Signal(self.mag_bits, name=f"{name}_x_mag_next")
+        self.x_next_copies = [(Signal(name=f"{name}_x_sign_next{g}"),
+                               Signal(self.mag_bits, name=f"{name}_x_mag_next{g}")) for g in range(1, x_copies)]
         self.y_part = Signal(width, name=f"{name}_y_part")
         self.load_sum = Signal(width, name=f"{name}_load_sum")
 
@@ -307,6 +331,20 @@ class RegisteredFir(FirPorts):
             return [ctl[0], ctl[1], off]
         return [v & ~off if x % 3 == 0 else v for x, v in enumerate(ctl)]
 
+    def last_copies(self, m: Module, hist: list[tuple[Signal, Signal]], groups: int) -> list[tuple[Value, Value]]:
+        """The shift register's last x the taps wrap (hist[n-2]) and coded copies of it, set
+        with it on the advance."""
+        n = self.taps
+        copies: list[tuple[Value, Value]] = [hist[n - 2]]
+        before = hist[n - 3] if n > 2 else (self.x_sign if self.small else C(0, 1), self.x_mag)
+        for g in range(1, groups):
+            sign = Signal(name=f"{self.name}_xs{n - 1}_copy{g}")
+            mag = Signal(self.mag_bits, name=f"{self.name}_xm{n - 1}_copy{g}")
+            with m.If(self.advance):
+                m.d.sync += [sign.eq(coded(before[0], g >> self.mag_bits)), mag.eq(coded(before[1], g))]
+            copies.append((coded(sign, g >> self.mag_bits), coded(mag, g)))
+        return copies
+
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         n, name = self.taps, self.name
@@ -314,16 +352,21 @@ class RegisteredFir(FirPorts):
         # the next advance's thermometer and loads; the decoded next x and the shift register's
         fresh_next = thermometer_step(self.fresh, n, self.fresh[0])       # fresh[0]: the last position
         load_next = one_hot_load(fresh_next, n)
-        new = self.decoded(m, self.x_sign_next, self.x_mag_next, 0, f"{name}_new")
-        old = self.decoded(m, hist[n - 2][0], hist[n - 2][1], 1, f"{name}_old")   # the wrap: negated
+        groups = 1 + len(self.x_next_copies)
+        news = [self.decoded(m, sign, mag, 0, f"{name}_new{g or ''}")
+                for g, (sign, mag) in enumerate([(self.x_sign_next, self.x_mag_next), *self.x_next_copies])]
+        olds = [self.decoded(m, sign, mag, 1, f"{name}_old{g or ''}")     # the wrap: negated
+                for g, (sign, mag) in enumerate(self.last_copies(m, hist, groups))]
         weights = [Signal(self.w_width, name=f"{name}_t{j}_w") for j in range(n)]
         for j, reg in enumerate(weights):
             with m.If(self.advance & self.load[j]):
                 m.d.sync += reg.eq(self.w_in)
-        taps = [self.terms(weights[j], self.tap_controls(m, fresh_next[j], load_next[j], new, old, f"{name}_t{j}"))
+        group = [(j - 1) * groups // (n - 1) for j in range(n)]
+        taps = [self.terms(weights[j], self.tap_controls(m, fresh_next[j], load_next[j], news[group[j]],
+                                                         olds[group[j]], f"{name}_t{j}"))
                 for j in range(1, n)]
         # the load cycles' products (this window's x, its controls registered one advance early)
-        loading = self.terms(self.w_in, self.registered(m, new, f"{name}_l"))
+        loading = self.terms(self.w_in, self.registered(m, news[0], f"{name}_l"))
         # tap 0's next terms: its weight then, and the controls of the x hist[n-2] then holds
         # (hist[n-3] now, or x with two taps), 0 in its load cycle (the position after tap 1's)
         weight0 = Signal(self.w_width, name=f"{name}_t0_w_next")

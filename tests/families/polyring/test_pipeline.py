@@ -11,10 +11,11 @@ from modforge.registry import lookup
 from modforge.sim.runners import SIMULATORS
 from modforge.sim.verify import verify
 
-CASES = [({"n": "16", "q": "8192", "small": "4", "M": "2"}, stages) for stages in (0, 2, 3, 6)] + [
+CASES = [({"n": "16", "q": "8192", "small": "4", "M": "2"}, stages) for stages in (0, 2, 3)] + [
+    ({"n": "64", "q": "8192", "small": "4", "M": "2"}, 6),     # 32 taps: two tap groups, each its copy of x
     ({"n": "32", "q": "4096", "small": "3", "M": "8"}, 5),     # four-lane sums: |x| <= 12, two digit chains
     ({"n": "24", "q": "65536", "M": "3"}, 4),                  # a full b: the products are multipliers
-    ({"n": "64", "q": "3329", "M": "2"}, 3)]                   # a prime q: lazy lanes, then Barrett
+    ({"n": "64", "q": "3329", "M": "2"}, 3)]                   # a prime q: lazy lanes, then Barrett; two groups
 
 
 @pytest.mark.sim

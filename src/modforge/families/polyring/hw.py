@@ -31,11 +31,13 @@ from ...hw.systolic import (
     NegacyclicFir,
     RegisteredFir,
     accumulate,
+    coded,
     digit_controls,
     digit_signals,
     digit_terms,
     one_hot_load,
     thermometer_step,
+    x_copies,
 )
 from .model import Lazy, Structure
 
@@ -186,11 +188,13 @@ class PolyCore(wiring.Component):
         return sign, mag
 
     def registered_array(self, m: Module, controls: list[tuple[Value, Value]],
-                         sums: list[tuple[Signal, Signal, Signal]]) -> list[RegisteredFir]:
+                         sums: list[tuple[Value, Value, Value]],
+                         copies: list[list[tuple[Value, Value]]]) -> list[RegisteredFir]:
         """pipeline > 0, stage 1: the phase sums registered (already zero while draining),
         the K sub-multipliers (hw.systolic.RegisteredFir) one advance behind the window on
-        them, each taking its next w and x from the sums before the register; sub-multiplier
-        j and its registers on controls[j], its copy of (the advance, `fresh`)."""
+        them, each taking its next w and x from the sums before the register (and the copies
+        of that x for its tap groups); sub-multiplier j and its registers on controls[j], its
+        copy of (the advance, `fresh`)."""
         firs = []
         for j, (sa, sign, mag) in enumerate(sums):
             go, fresh = controls[j]
@@ -199,11 +203,13 @@ class PolyCore(wiring.Component):
                 m.d.sync += [r.eq(x) for r, x in zip(regs, (sa, sign, mag), strict=True)]
             a_bits, b_bits, acc_bits = self.widths(j)
             fir = RegisteredFir(self.taps, acc_bits, len(self.st.pre[j]) * self.small, name=f"p{j}", w_width=a_bits,
-                                x_width=b_bits)
+                                x_width=b_bits, x_copies=1 + len(copies[j]))
             m.submodules[f"p{j}"] = fir
             m.d.comb += [fir.advance.eq(go), fir.fresh.eq(fresh), fir.load.eq(one_hot_load(fresh, self.taps)),
                          fir.w_in.eq(regs[0]), fir.x_sign.eq(regs[1]), fir.x_mag.eq(regs[2]),
                          fir.w_next.eq(sa), fir.x_sign_next.eq(sign), fir.x_mag_next.eq(mag)]
+            m.d.comb += [port.eq(v) for ports, vs in zip(fir.x_next_copies, copies[j], strict=True)
+                         for port, v in zip(ports, vs, strict=True)]
             firs.append(fir)
         return firs
 
@@ -269,11 +275,16 @@ class PolyCore(wiring.Component):
         on, a register, so o.ready reaches no enable)."""
         taps, skid, K = self.taps, Signal(name="skid_valid"), self.st.K
         a, b = self.lanes(self.i.payload)
-        b_sums = [self.b_sum(m, j, b, None) for j in range(K)]
+        copies = x_copies(taps)
+        # b's phase sums, each in `copies` copies (the sub-multiplier's tap groups' next x)
+        b_sums = [[self.b_sum(m, j, b, None)] * copies for j in range(K)]
         src: Any = self.i
-        if self.pipeline >= 3:      # the beat's a lanes and b's phase sums in a register
-            src = Source(m, self.i, [*a, *(v for sm in b_sums for v in sm)])
-            a, b_sums = src.held[:len(a)], list(zip(src.held[len(a)::2], src.held[len(a) + 1::2], strict=True))
+        if self.pipeline >= 3:      # the beat's a lanes and b's phase sums in registers, the copies coded
+            def code(sign: Value, mag: Value, g: int) -> list[Value]:
+                return [coded(sign, g >> len(mag)), coded(mag, g)]
+            src = Source(m, self.i, [*a, *(v for sums in b_sums for g, sm in enumerate(sums) for v in code(*sm, g))])
+            a, held = src.held[:len(a)], iter(src.held[len(a):])
+            b_sums = [[tuple(code(next(held), next(held), g)) for g in range(copies)] for _ in range(K)]
         win = Windows(m, src, self.o, taps, 1, ~skid, Signal(name="advance") if self.pipeline >= 3 else None)
         fresh = Signal(taps, init=(1 << taps) - 1, name="fresh")
         fresh_next = Mux(win.go, thermometer_step(fresh, taps, win.start), fresh)
@@ -281,8 +292,8 @@ class PolyCore(wiring.Component):
         go_next = Signal(name="advance_next")
         controls = ([self.control_copy(m, j, go_next, fresh, fresh_next) for j in range(K)] if self.pipeline >= 3
                     else [(win.go, fresh)] * K)
-        sums = [(self.a_sum(m, j, a, win.real_now), *b_sums[j]) for j in range(K)]
-        firs = self.registered_array(m, controls, sums)
+        sums = [(self.a_sum(m, j, a, win.real_now), *b_sums[j][0]) for j in range(K)]
+        firs = self.registered_array(m, controls, sums, [nexts[1:] for nexts in b_sums])
         skid_next = self.pipelined(m, win, firs, fresh, skid)
         if self.pipeline >= 3:
             m.d.comb += go_next.eq(~skid_next & (src.valid_next | win.free_next))
