@@ -111,6 +111,23 @@ def test_power_mul(K, c):
     assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
 
 
+@pytest.mark.parametrize("K, c, v", [(24, 3, 3), (32, 4, 3), (40, 5, 3), (32, 2, 4)])
+def test_power_mul_stepped_rotator(K, c, v):
+    """The rotator of amounts c j and c j + (-v mod c) (FMLM3's twiddles, an inverse's final
+    stage with its 2^-v; offsets 0, 1, 2, 0; 2 levels where the amount's bits take 3): every
+    such shift A^e 2^k, both signs, on random a."""
+    ring, rng = Ring(K, Fraction(c)), random.Random(K + c)
+    offset = -v % c
+    pm = PowerMul(K, step=c, offset=offset)
+    ops, want = [], []
+    for e in range(2 * K // c):
+        for k in (0, -v):
+            for a in values(ring, rng, 3):
+                ops.append({"a": a, "ctrl": power_control(K, c, e, k, step=c, offset=offset)})
+                want.append((ring.mul_pow2(ring.mul_A_pow(a, e), k),))
+    assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
+
+
 @pytest.mark.parametrize("K", [4, 8])
 def test_power_mul_every_value_and_control(K):
     """Every a in [0, M) (2^K included) under every control word of the sqrt(2) path: e in

@@ -102,16 +102,20 @@ class ShiftButterfly(Elaboratable):
                    PowerMul (with the sqrt(2) path if True), its control word `scale`
       fixed_shift  None: f = 1; else a constant k: f = 2^k when the input `fixed` is high
                    (hw.fermat.fixed_shift, one stage more), 1 when it is low
+      step, offset both control words' amounts are step j or step j + offset: their
+                   PowerMuls' (hw.fermat.rotation_step, power_control)
     One operation per cycle, the results `depth` cycles after its inputs (the products, the
     sum and difference, their folds mod M, the fixed shift: each registered); no enable."""
 
     def __init__(self, K: int, sqrt2: bool = False, lane: int = 0, scale_sqrt2: bool | None = None,
-                 fixed_shift: int | None = None) -> None:
+                 fixed_shift: int | None = None, step: int = 1, offset: int = 0) -> None:
         self.K, self.sqrt2, self.scale_sqrt2, self.fixed_k, self.lane = K, sqrt2, scale_sqrt2, fixed_shift, lane
+        self.step, self.offset = step, offset
         self.depth = shift_butterfly_depth(sqrt2, scale_sqrt2, fixed_shift is not None)
         self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
-        self.ctrl = Signal(control_width(K, sqrt2), name=f"ctrl{lane}")
-        self.scale = None if scale_sqrt2 is None else Signal(control_width(K, scale_sqrt2), name=f"scale{lane}")
+        self.ctrl = Signal(control_width(K, sqrt2, step, offset), name=f"ctrl{lane}")
+        self.scale = (None if scale_sqrt2 is None else
+                      Signal(control_width(K, scale_sqrt2, step, offset), name=f"scale{lane}"))
         self.fixed = Signal(name=f"fixed{lane}")
         self.o0, self.o1 = Signal(K + 1, name=f"o0_{lane}"), Signal(K + 1, name=f"o1_{lane}")
 
@@ -125,12 +129,12 @@ class ShiftButterfly(Elaboratable):
 
     def elaborate(self, platform: Any) -> Module:
         m, K = Module(), self.K
-        m.submodules.twiddle = tw = PowerMul(K, self.sqrt2, name=f"tw{self.lane}")
+        m.submodules.twiddle = tw = PowerMul(K, self.sqrt2, f"tw{self.lane}", self.step, self.offset)
         m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
         products = tw.depth if self.scale_sqrt2 is None else max(tw.depth, power_mul_depth(self.scale_sqrt2))
         u = self.u
         if self.scale_sqrt2 is not None:      # self.scale is its control word
-            m.submodules.scaler = su = PowerMul(K, self.scale_sqrt2, name=f"su{self.lane}")
+            m.submodules.scaler = su = PowerMul(K, self.scale_sqrt2, f"su{self.lane}", self.step, self.offset)
             m.d.comb += [su.a.eq(u), su.ctrl.eq(self.scale)]
             u = self._delay(m, su.o, products - su.depth)
         else:

@@ -86,16 +86,21 @@ def amount_bits(K: int) -> int:
     return max(1, (K - 1).bit_length())
 
 
-def control_width(K: int, sqrt2: bool) -> int:
-    """Bits of a PowerMul control word: (amount, neg), and odd with sqrt(2)."""
-    return amount_bits(K) + 1 + sqrt2
+def control_width(K: int, sqrt2: bool, step: int = 1, offset: int = 0) -> int:
+    """Bits of a PowerMul control word: (amount, neg), odd with sqrt(2), and the rotation index
+    with a step (`rotation_step`)."""
+    step, offset = rotation_step(K, step, offset)
+    index = 0 if step == 1 else (K // step - 1).bit_length() + (offset != 0)
+    return amount_bits(K) + 1 + sqrt2 + index
 
 
-def power_control(K: int, c: Fraction | int, e: int, k: int = 0, sqrt2: bool = False) -> int:
+def power_control(K: int, c: Fraction | int, e: int, k: int = 0, sqrt2: bool = False, step: int = 1,
+                  offset: int = 0) -> int:
     """The control word of a product by A^e * 2^k, A = 2^c (c a positive integer or 1/2):
-    Cat(amount, neg[, odd]), the shift z = a*2^s of PowerMul's first two stages; an odd power
-    of sqrt(2) = 2^(K/4) (2^(K/2) - 1) is -z*(2^(K/2) - 1) (stage 3), z = -a*2^(h + K/4).
-    sqrt2: the block has the supplemental path (needed only if c = 1/2 and some e is odd)."""
+    Cat(amount, neg[, odd][, index]), the shift z = a*2^s of PowerMul's first two stages; an
+    odd power of sqrt(2) = 2^(K/4) (2^(K/2) - 1) is -z*(2^(K/2) - 1) (stage 3), z =
+    -a*2^(h + K/4). sqrt2: the block has the supplemental path (needed only if c = 1/2 and
+    some e is odd). step, offset: the block's (`rotation_step`; index: `rotation_index`)."""
     c = Fraction(c)
     if c.denominator == 1:
         shift, odd = int(c) * e + k, 0
@@ -105,7 +110,11 @@ def power_control(K: int, c: Fraction | int, e: int, k: int = 0, sqrt2: bool = F
         if odd and not sqrt2:
             raise ValueError("an odd power of sqrt(2) needs the supplemental path (sqrt2=True)")
     neg, amount = shift_control(K, shift)
-    return amount | neg << amount_bits(K) | (odd << amount_bits(K) + 1 if sqrt2 else 0)
+    word = amount | neg << amount_bits(K) | (odd << amount_bits(K) + 1 if sqrt2 else 0)
+    step, offset = rotation_step(K, step, offset)
+    if step > 1:
+        word |= rotation_index(amount, step, offset) << amount_bits(K) + 1 + sqrt2
+    return word
 
 
 def fermat_sub_minus_one(a: Value, b: ValueLike, K: int) -> Value:
@@ -128,18 +137,52 @@ def sqrt2_step(w: ValueLike, K: int, odd: ValueLike) -> Value:
     return fermat_sub(w0, Mux(odd, odd_y, Cat(Const(0, K), ~w1)), K)
 
 
-def rotate_left(m: Module, x: ValueLike, amount: Value, K: int, name: str) -> Value:
-    """x (K bits) rotated left by amount (< K): a log rotator of 4:1 steps, each written as
-    hw.select.pick (one LUT6 a bit and step). Each step is a signal: Amaranth lowers an
-    expression once per use, and a step reads the one before four times, so nested
-    expressions would make the netlist grow as K^2 (K = 288: over 20 GB to generate)."""
+def rotate_left(m: Module, x: ValueLike, index: Value, K: int, name: str, step: int = 1, offset: int = 0) -> Value:
+    """x (K bits) rotated left: a log rotator of 4:1 steps, each written as hw.select.pick (one
+    LUT6 a bit and step), index two bits a step (`rotation_levels`): the amount (< K), or
+    with a step (`rotation_step`) the amount's `rotation_index`. Each step is a signal:
+    Amaranth lowers an expression once per use, and a step reads the one before four times,
+    so nested expressions would make the netlist grow as K^2 (K = 288: over 20 GB to
+    generate)."""
     rotated = Value.cast(x)
-    for j in range(0, len(amount), 2):
-        select = amount[j:j + 2]
-        step = Signal(K, name=f"{name}_r{j}")
-        m.d.comb += step.eq(pick(select, [rotated.rotate_left((t << j) % K) for t in range(1 << len(select))]))
-        rotated = step
+    for level, rotations in enumerate(rotation_levels(K, step, offset)):
+        stage = Signal(K, name=f"{name}_r{2 * level}")
+        m.d.comb += stage.eq(pick(index[2 * level:2 * level + 2], [rotated.rotate_left(r % K) for r in rotations]))
+        rotated = stage
     return rotated
+
+
+def rotation_levels(K: int, step: int = 1, offset: int = 0) -> list[tuple[int, ...]]:
+    """The rotations each 4:1 (or 2:1) step of `rotate_left` picks among, for the amounts
+    step j + {0, offset}, j < K / step: (0, offset, step, step + offset) first when there is
+    an offset, then two bits of j a level (step 1: two bits of the amount a level)."""
+    bits = (K // step - 1).bit_length()
+    levels, k = [], 0
+    if offset:
+        levels.append((0, offset, step, step + offset))
+        k = 1
+    while k < bits:
+        width = min(2, bits - k)
+        levels.append(tuple((t << k) * step for t in range(1 << width)))
+        k += width
+    return levels
+
+
+def rotation_step(K: int, step: int, offset: int) -> tuple[int, int]:
+    """(step, offset) when every amount is step j or step j + offset (FMLM3's twiddles: step
+    c, K = cP) and the rotator of those alone has fewer levels; else (1, 0): the amount's bits."""
+    if step > 1 and len(rotation_levels(K, step, offset)) < len(rotation_levels(K)):
+        return step, offset
+    return 1, 0
+
+
+def rotation_index(amount: int, step: int, offset: int) -> int:
+    """The index of `rotate_left` for an amount: Cat(plus, j) (amount = step j + plus offset),
+    j without an offset."""
+    j, rest = divmod(amount, step)
+    if rest not in (0, offset):
+        raise ValueError(f"amount {amount} is not {step} j or {step} j + {offset}")
+    return j << 1 | (rest != 0) if offset else j
 
 
 def fixed_shift(a: ValueLike, k: int, K: int, enable: ValueLike = 1) -> Value:
@@ -172,13 +215,15 @@ class PowerMul(Elaboratable):
       stage 1: the rotation of a0 | a1 (registered with the amount and the sign)
       stage 2: z = lo - hi or hi - lo mod M (the split at `amount` is a mask); with sqrt(2)
                z - 1 mod M (fermat_sub_minus_one: the same chains)
-      stage 3 (sqrt2): -z*(2^(K/2) - 1) for an odd power, else z (sqrt2_step)"""
+      stage 3 (sqrt2): -z*(2^(K/2) - 1) for an odd power, else z (sqrt2_step)
+    step, offset: every amount is step j or step j + offset: the rotator takes those alone
+    (rotation_step; the control word carries their rotation_index)."""
 
-    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm") -> None:
-        self.K, self.sqrt2 = K, sqrt2
+    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm", step: int = 1, offset: int = 0) -> None:
+        self.K, self.sqrt2, self.step, self.offset = K, sqrt2, step, offset
         self.depth = power_mul_depth(sqrt2)
         self.a = Signal(K + 1, name=f"{name}_a")
-        self.ctrl = Signal(control_width(K, sqrt2), name=f"{name}_ctrl")
+        self.ctrl = Signal(control_width(K, sqrt2, step, offset), name=f"{name}_ctrl")
         self.o = Signal(K + 1, name=f"{name}_o")
         self.name = name
 
@@ -190,7 +235,9 @@ class PowerMul(Elaboratable):
         # registered inverted: the subtraction's carry chain propagates on ~rot (its operands
         # are rot's complementary masks), so no inverter a bit after it
         rot_n = Signal(K, name=f"{name}_rot_n")
-        m.d.sync += rot_n.eq(~rotate_left(m, self.a[:K] | self.a[K], self.ctrl[:ab], K, name))
+        step, offset = rotation_step(K, self.step, self.offset)
+        index = self.ctrl[:ab] if step == 1 else self.ctrl[ab + 1 + self.sqrt2:]
+        m.d.sync += rot_n.eq(~rotate_left(m, self.a[:K] | self.a[K], index, K, name, step, offset))
         rot = ~rot_n
         low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
         lo, hi = rot & low, rot & ~low

@@ -182,7 +182,8 @@ class _Build:
         for b in range(plan.bfs):
             bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b,     # with the FSOs if an inverse runs
                                 scale_sqrt2=plan.scale_sqrt2 if plan.inverse else None,
-                                fixed_shift=plan.fixed_shift)
+                                fixed_shift=plan.fixed_shift, step=plan.shift_amounts[0],
+                                offset=plan.shift_amounts[1])
             m.submodules[f"bfs{b}"] = bf
             m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1])]
             self.roms(b, bf)
@@ -221,8 +222,12 @@ class _Build:
         if core.forward_bits is not None:              # the kind code's bit 1: an inverse
             inverse, fb = Value.cast(core.i.payload.kind)[1], core.forward_bits
             loaded = [Cat(x[:fb], x[fb:] & inverse.replicate(w - fb)) for x in loaded]
-        bank_writes = self.switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)],
-                                           [Mux(take, x, r) for x, r in zip(loaded, self.results, strict=True)])
+        # each lane's word once, a kept net: else Yosys's LUT mapping may merge this 2:1 select
+        # into every bank's select and so copy it L times (rsa-fmlm3 P = 32, K = 96 on xcup: the
+        # unit's own logic 2,956 -> 1,863 LUT; P = 128, K = 64: 1,098 either way)
+        lane_words = [Signal(w, name=f"lane_word{k}", attrs={"keep": 1}) for k in range(L)]
+        m.d.comb += [word.eq(Mux(take, x, r)) for word, x, r in zip(lane_words, loaded, self.results, strict=True)]
+        bank_writes = self.switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)], lane_words)
         valid_w, group_w = op.at("valid", self.Dw), op.at("group", self.Dw)
         for x, _, b, _, wr in self.banks.ports():
             stage_en = valid_w & (group_w != x)

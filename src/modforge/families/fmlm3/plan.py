@@ -247,6 +247,15 @@ class TransformPlan(HBeatFrames):
         return self._needs_sqrt2(self.scales(k) for k in self.kinds if k.endswith("_inv"))
 
     @functools.cached_property
+    def shift_amounts(self) -> tuple[int, int]:
+        """(step, offset) of the butterflies' shift amounts (hw.fermat.rotation_step): for an
+        integer c every amount is c j or c j + (-v mod c) (K = cP; an inverse's final stage
+        adds the scale's 2^-v; power_control checks each); (1, 0): any amount (c = 1/2)."""
+        if self.c.denominator != 1:
+            return 1, 0
+        return int(self.c), -self.v % int(self.c)
+
+    @functools.cached_property
     def fixed_shift(self) -> int | None:
         """The exponent of 2 of o1's fixed factor in NCT^-1's final stage (A^(-P/2) = 2^(-K/2)),
         None if the unit does not run NCT^-1."""
@@ -272,7 +281,7 @@ class TransformPlan(HBeatFrames):
         def words(kind: str) -> list[int]:
             table = self.twiddle_exponents(kind)[b]
             return [power_control(self.K, self.c, e, -self.v if kind.endswith("_inv") and a >= final else 0,
-                                  self.butterfly_sqrt2) for a, e in enumerate(table)]
+                                  self.butterfly_sqrt2, *self.shift_amounts) for a, e in enumerate(table)]
         return self._regions(words, self.H << self.stage_bits)
 
     def scale_rom(self, b: int) -> list[int]:
@@ -281,11 +290,12 @@ class TransformPlan(HBeatFrames):
         def words(kind: str) -> list[int]:
             if not kind.endswith("_inv"):
                 return [self.scale_identity()] * self.H
-            return [power_control(self.K, self.c, e, -self.v, self.scale_sqrt2) for e in self.scales(kind)[b]]
+            return [power_control(self.K, self.c, e, -self.v, self.scale_sqrt2, *self.shift_amounts)
+                    for e in self.scales(kind)[b]]
         return self._regions(words, self.H)
 
     def scale_identity(self) -> int:
-        return power_control(self.K, self.c, 0, 0, self.scale_sqrt2)
+        return power_control(self.K, self.c, 0, 0, self.scale_sqrt2, *self.shift_amounts)
 
     # --- the schedule and the timing -------------------------------------------------------
     @functools.cached_property
