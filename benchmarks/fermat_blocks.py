@@ -1,7 +1,8 @@
 """FMLM3's Z_M blocks alone (hw.fermat, M = 2^K + 1): the Multiply Adder's DSPs, LUTs, FFs
 and carry cells per DSP profile on its device (Yosys, no place and route), its post-route
 ECP5 Fmax (nextpnr-ecp5, register to register: MulAdd registers its inputs), and the
-transform's shift operators.
+transform's shift operators (the wide rings' PowerMuls with a rotator of any amount and of
+the amounts their twiddles take).
 
     PYTHONPATH=src python3 benchmarks/fermat_blocks.py [-o benchmarks/fermat_blocks.md]
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES, karatsuba_dsps
-from modforge.hw.fermat import MulAdd, PowerMul
+from modforge.hw.fermat import MulAdd, PowerMul, rotation_levels
 from modforge.synth.yosys import block_cells, nextpnr_command, yosys_command
 from modforge.verilog import to_verilog
 
@@ -28,6 +29,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _compare import run_measured  # noqa: E402
 
 DEVICE = {"dsp48e2": "xcup", "dsp48e1": "xc7", "ecp5": "ecp5"}
+#: (K, c, -v mod c) of rsa-fmlm3's P = 32 rows in sweeps/fmlm3_paper.toml (TransformPlan.shift_amounts):
+#: l = 1024 Alg 2 and Alg 3, 2048 Alg 3, 4096 Alg 2
+STEPPED = ((96, 3, 1), (128, 4, 3), (224, 7, 2), (288, 9, 4))
 
 
 def counts(block, ports, target: str) -> dict:
@@ -81,6 +85,15 @@ def report() -> list[str]:
         r = counts(block, ports, "xcup")
         rows.append(f"| {name} | 64 | - | xcup | 0 | {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")
         print(rows[-1], file=sys.stderr)
+    # the P = 32 rings' twiddle shifts: any amount, or the amounts c j + {0, offset} alone
+    for K, step, offset in STEPPED:
+        stepped = PowerMul(K, False, "pm", step, offset)
+        for name, block in ((f"PowerMul, any amount ({len(rotation_levels(K))} rotator levels)", PowerMul(K)),
+                            (f"PowerMul, amounts {step} j + {{0, {offset}}} "
+                             f"({len(rotation_levels(K, step, offset))} levels)", stepped)):
+            r = counts(block, [block.a, block.ctrl, block.o], "xcup")
+            rows.append(f"| {name} | {K} | - | xcup | 0 | {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")
+            print(rows[-1], file=sys.stderr)
     fmax = mul_add_fmax(64)
     print(f"MulAdd K=64 ecp5 Fmax {fmax:.1f} MHz", file=sys.stderr)
     return rows + ["", f"MulAdd (K = 64, depth {MulAdd.depth}): {fmax:.1f} MHz post-route on an LFE5U-25F "
