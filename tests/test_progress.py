@@ -22,7 +22,10 @@ def on_a_terminal(*args: str, interrupt_at: str | None = None) -> tuple[int, str
     """Run the CLI with stderr on a pseudo-terminal: (exit status, stdout, what the terminal
     showed); with interrupt_at, Ctrl-C (SIGINT) once the terminal shows that text."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=slave, env={**ENV, "COLUMNS": "120"})
+    # SIGINT back to its default in the child: a run from a background job (`pytest &`, nohup)
+    # inherits it ignored, and Python then never raises KeyboardInterrupt (the search runs on)
+    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=slave, env={**ENV, "COLUMNS": "120"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(slave)
     shown = b""
     while True:

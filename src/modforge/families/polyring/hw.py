@@ -302,20 +302,17 @@ class PolyCore(wiring.Component):
     def control_copy(self, m: Module, j: int, go_next: Value, fresh: Signal,
                      fresh_next: Value) -> tuple[Signal, Signal]:
         """Sub-multiplier j's own copy of the advance and of `fresh` (registers each, so each
-        drives only its multiplier's registers and no control net spans the chip). Yosys
-        merges registers that take the same value from the same signals, so the copies are
-        built apart: the advance, set from the next state, XOR bit j of `fresh` (mod taps,
-        complemented every other round), XORed back (a LUT input); `fresh` a thermometer of
-        its own, moving on that advance from its own bits (bit 0, the lowest tap, is set only
-        at the window's first position: `fresh` has p ones at positions p > 0, all at p = 0),
-        one LUT4 a bit."""
+        drives only its multiplier's registers and no control net spans the chip), each set
+        from the next state. Yosys merges equal registers into one, so the copies are kept
+        coded: the advance XOR bit j of `fresh` (mod taps, complemented every other round),
+        `fresh` XOR j, each XORed back (a LUT input)."""
         taps, bit, flip = self.taps, j % self.taps, (j // self.taps) % 2
+        mask = j % (1 << taps)
         code = Signal(name=f"p{j}_advance_code", init=1 ^ flip)      # fresh starts all ones, the advance 0
-        m.d.sync += code.eq(go_next ^ fresh_next[bit] ^ flip)
-        advance, own = Signal(name=f"p{j}_advance"), Signal(taps, name=f"p{j}_fresh", init=(1 << taps) - 1)
-        m.d.comb += advance.eq(code ^ fresh[bit] ^ flip)
-        with m.If(advance):
-            m.d.sync += own.eq(thermometer_step(own, taps, own[0]))
+        thermometer = Signal(taps, name=f"p{j}_fresh_code", init=((1 << taps) - 1) ^ mask)
+        m.d.sync += [code.eq(go_next ^ fresh_next[bit] ^ flip), thermometer.eq(fresh_next ^ mask)]
+        advance, own = Signal(name=f"p{j}_advance"), Signal(taps, name=f"p{j}_fresh")
+        m.d.comb += [advance.eq(code ^ fresh[bit] ^ flip), own.eq(thermometer ^ mask)]
         return advance, own
 
     # --- pipeline > 0: the stages after the array ----------------------------------------------
