@@ -157,7 +157,8 @@ def rotation_levels(K: int, step: int = 1, offset: int = 0) -> list[tuple[int, .
     step j + {0, offset}, j < K / step: (0, offset, step, step + offset) first when there is
     an offset, then two bits of j a level (step 1: two bits of the amount a level)."""
     bits = (K // step - 1).bit_length()
-    levels, k = [], 0
+    levels: list[tuple[int, ...]] = []
+    k = 0
     if offset:
         levels.append((0, offset, step, step + offset))
         k = 1
