@@ -89,7 +89,6 @@ def amount_bits(K: int) -> int:
 def control_width(K: int, sqrt2: bool, step: int = 1, offset: int = 0) -> int:
     """Bits of a PowerMul control word: (amount, neg), odd with sqrt(2), and the rotation index
     with a step (`rotation_step`)."""
-    step, offset = rotation_step(K, step, offset)
     index = 0 if step == 1 else (K // step - 1).bit_length() + (offset != 0)
     return amount_bits(K) + 1 + sqrt2 + index
 
@@ -111,7 +110,6 @@ def power_control(K: int, c: Fraction | int, e: int, k: int = 0, sqrt2: bool = F
             raise ValueError("an odd power of sqrt(2) needs the supplemental path (sqrt2=True)")
     neg, amount = shift_control(K, shift)
     word = amount | neg << amount_bits(K) | (odd << amount_bits(K) + 1 if sqrt2 else 0)
-    step, offset = rotation_step(K, step, offset)
     if step > 1:
         word |= rotation_index(amount, step, offset) << amount_bits(K) + 1 + sqrt2
     return word
@@ -217,8 +215,8 @@ class PowerMul(Elaboratable):
       stage 2: z = lo - hi or hi - lo mod M (the split at `amount` is a mask); with sqrt(2)
                z - 1 mod M (fermat_sub_minus_one: the same chains)
       stage 3 (sqrt2): -z*(2^(K/2) - 1) for an odd power, else z (sqrt2_step)
-    step, offset: every amount is step j or step j + offset: the rotator takes those alone
-    (rotation_step; the control word carries their rotation_index)."""
+    step, offset: every amount is step j or step j + offset: the rotator takes those alone (the
+    caller's choice, `rotation_step`; the control word carries their rotation_index)."""
 
     def __init__(self, K: int, sqrt2: bool = False, name: str = "pm", step: int = 1, offset: int = 0) -> None:
         self.K, self.sqrt2, self.step, self.offset = K, sqrt2, step, offset
@@ -236,9 +234,8 @@ class PowerMul(Elaboratable):
         # registered inverted: the subtraction's carry chain propagates on ~rot (its operands
         # are rot's complementary masks), so no inverter a bit after it
         rot_n = Signal(K, name=f"{name}_rot_n")
-        step, offset = rotation_step(K, self.step, self.offset)
-        index = self.ctrl[:ab] if step == 1 else self.ctrl[ab + 1 + self.sqrt2:]
-        m.d.sync += rot_n.eq(~rotate_left(m, self.a[:K] | self.a[K], index, K, name, step, offset))
+        index = self.ctrl[:ab] if self.step == 1 else self.ctrl[ab + 1 + self.sqrt2:]
+        m.d.sync += rot_n.eq(~rotate_left(m, self.a[:K] | self.a[K], index, K, name, self.step, self.offset))
         rot = ~rot_n
         low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
         lo, hi = rot & low, rot & ~low

@@ -91,7 +91,7 @@ from typing import Any
 from amaranth.hdl import Value
 
 from ...hw.butterfly import shift_butterfly_depth
-from ...hw.fermat import power_control
+from ...hw.fermat import power_control, rotation_step
 from ...math import fmlm3
 from . import program as PR
 from .program import Step
@@ -250,10 +250,11 @@ class TransformPlan(HBeatFrames):
     def shift_amounts(self) -> tuple[int, int]:
         """(step, offset) of the butterflies' shift amounts (hw.fermat.rotation_step): for an
         integer c every amount is c j or c j + (-v mod c) (K = cP; an inverse's final stage
-        adds the scale's 2^-v; power_control checks each); (1, 0): any amount (c = 1/2)."""
+        adds the scale's 2^-v; power_control checks each), where that rotator has fewer levels;
+        (1, 0): any amount (c = 1/2, or no level saved)."""
         if self.c.denominator != 1:
             return 1, 0
-        return int(self.c), -self.v % int(self.c)
+        return rotation_step(self.K, int(self.c), -self.v % int(self.c))
 
     @functools.cached_property
     def fixed_shift(self) -> int | None:
