@@ -10,7 +10,10 @@ Each point is `modforge synth <algorithm> q=<name> --target xcup` (minutes each:
 256-bit Karatsuba trees are large). No ECP5 place and route (too slow at these sizes).
 The second table: the squarer (op=square: a^2, hw.dsp's Karatsuba square tree) beside the
 multiplier, one reduction per prime (the multipliers of the first table come from the
-synthesis cache).
+synthesis cache). The third: dsp_budget=2x the product's DSPs (the issue's target for a
+generic q), the constants' cheapest tiles by shift-adds in logic, beside no budget. The
+fourth: depth=short against depth=deep on ECP5 (nextpnr: Fmax), at 130 bits (2^130 - 5,
+Poly1305's prime, 27 multipliers: the widest that routes in minutes).
 """
 
 from __future__ import annotations
@@ -34,8 +37,18 @@ SQUARE_POINTS = [("modmul-solinas", "p256"), ("modmul-pseudo-mersenne", "secp256
                  ("modmul-pseudo-mersenne", "25519"), ("modmul-field-montgomery", "bls12-381")]
 
 
-def measure(algorithm: str, q: str, *args: str) -> dict:
-    return synth_json(algorithm, f"q={q}", *args, "--target", "xcup")
+#: the DSP budget at the issue's 2x the product's DSPs, for the generic primes above it
+BUDGET_POINTS = [("modmul-field-montgomery", "bn254"), ("modmul-field-montgomery", "bls12-381"),
+                 ("modmul-field-barrett", "bls12-381")]
+
+
+#: depth=short and deep on ECP5: (algorithm, q, depths); 25519's short does not route (the table's note)
+DEPTH_POINTS = [("modmul-pseudo-mersenne", hex((1 << 130) - 5), ("short", "deep")),
+                ("modmul-pseudo-mersenne", "25519", ("deep",))]
+
+
+def measure(algorithm: str, q: str, *args: str, target: str = "xcup") -> dict:
+    return synth_json(algorithm, f"q={q}", *args, "--target", target)
 
 
 def squares() -> list[str]:
@@ -65,6 +78,50 @@ def squares() -> list[str]:
                    "bits 0.94 of the multiplier's LUTs."]
 
 
+def budgets() -> list[str]:
+    rows = ["| prime | algorithm | dsp_budget | LUT | FF | DSP | DSP / a*b's | tiles in logic | their adders | "
+            "LUT-eq |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for algorithm, q in BUDGET_POINTS:
+        alg = lookup(algorithm)
+        product = alg.derived(alg.parse({"q": q})).multiplications[0][-1]
+        for budget in (0, 2 * product):
+            plan = alg.derived(alg.parse({"q": q, "dsp_budget": str(budget)}))
+            r = measure(algorithm, q, f"dsp_budget={budget}")
+            eq = r["lut"] + r["ff"] / 2 + 100 * r["dsp"]
+            rows.append(f"| {q} | {algorithm} | {budget or 'none'} | {r['lut']:,} | {r['ff']:,} | {r['dsp']} | "
+                        f"{r['dsp'] / product:.2f} | {plan.logic_tiles} | {plan.logic_adders} | {eq:,.0f} |")
+            print(rows[-1], file=sys.stderr)
+    return rows + ["", "dsp_budget=N: at most N DSPs; the tiles of the reduction's products by constants (q, q', "
+                   "mu), each a DSP, move into logic one constant chunk at a time, the fewest adder bits a tile "
+                   "first (hw.dsp.cheapest_logic): x_chunk * c as the shifted x_chunk of c's signed digits "
+                   "summed (non-adjacent form, digits - 1 adders, hw.dsp.constant_product), in the DSP's stage. "
+                   "Without a budget only one-digit chunks (shifts) leave the DSPs. tiles in logic, their "
+                   "adders: the plan's (design.json logic_tiles). LUT-eq: LUT + FF/2 + 100 DSP."]
+
+
+def depths() -> list[str]:
+    rows = ["| q | algorithm | depth | latency | LUT4 | FF | MULT18 | Fmax MHz | latency ns | ATP (LUT-eq x us) |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for algorithm, q, kinds in DEPTH_POINTS:
+        alg = lookup(algorithm)
+        for depth in kinds:
+            plan = alg.derived(alg.parse({"q": q, "dsp": "ecp5", "depth": depth}))
+            r = measure(algorithm, q, "dsp=ecp5", f"depth={depth}", target="ecp5")
+            rows.append(f"| {q} | {algorithm} | {depth} | {plan.latency} | {r['lut']:,} | {r['ff']:,} | {r['dsp']} | "
+                        f"{r['fmax_mhz']:.1f} | {r['latency_ns']:.1f} | {r['atp']:,.0f} |")
+            print(rows[-1], file=sys.stderr)
+    return rows + ["", "dsp=ecp5 (18x18): the product a Karatsuba tree of three levels (130 bits, 27 multipliers) "
+                   "or four (255 bits, 81). short: every level above the first recombined in the product's last "
+                   "stage, its carry chains in series; deep: a stage a level, and the roots' tops and each fold "
+                   "lo + hi c one carry-save sum, then a carry-select adder of 96-bit segments (hw.dsp.fast_sum). "
+                   "nextpnr at 100 MHz asked, one seed (a few percent of noise). On the way (same flow, one seed "
+                   "each): a stage a level alone, 79.5 MHz at 130 bits (4,910 LUT4) and 50.5 at 255 (15,850 "
+                   "LUT4; its critical path the root's chains, 134 bits of the middle's, then 245 of the outer "
+                   "sum: 19.7 ns); with the roots' fast sums, 87.4 and 67.2 MHz (at 255 bits the second fold "
+                   "then the longest path). 25519 with depth=short: not routed in 31 minutes (the first "
+                   "table's note)."]
+
+
 def report() -> list[str]:
     rows = ["| prime | algorithm | latency | LUT | FF | DSP | BRAM | DSP of a*b | DSP / a*b's |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -83,8 +140,9 @@ def report() -> list[str]:
                    "the tops (Montgomery's t q, Barrett's q3) the same pieces read backwards, with an error "
                    "under 2^k that the exact low half of x + t q (zero) removes, or that one more conditional "
                    "subtraction of Barrett's takes (119). Latency in cycles, one product a cycle. The plan "
-                   "(design.json dsp_total) counts every tile (211 for Montgomery or Barrett at 256 bits, 396 at "
-                   "381); Yosys maps fewer, as products by the constants q, q' and mu drop their zero chunks. "
+                   "(design.json dsp_total) counts the constants' nonzero tiles of more than one signed digit "
+                   "(Montgomery 137 at p256, 207 at bn254, 392 at bls12-381; Barrett 157, 126, 396), Yosys a "
+                   "few fewer where a tile's x chunk is partly zero (the top's padding). "
                    "Before the truncated products (whole products for t q and q3, a whole one for the low "
                    "halves at these sizes; same flow): p256 Montgomery 138 DSP, 19,295 LUT, 14,173 FF; p256 "
                    "Barrett 156, 21,834, 15,428; secp256k1 Barrett 147, 19,585, 13,876; bn254 Montgomery 243 "
@@ -102,17 +160,20 @@ def report() -> list[str]:
                    "saves; a Karatsuba short product tends to about 0.81 of a whole one (Mulders' short "
                    "product, docs/references.md#mulders-2000), so for a q without structure 2x is below what "
                    "truncated tiled products reach: "
-                   "it takes constants cheap outside the DSPs (the anchor's low-weight constants in LUTs). "
+                   "it takes constants cheap outside the DSPs (the anchor's low-weight constants in LUTs): "
+                   "dsp_budget, the third table. "
                    "Tried and not kept: each of the top's pieces floored where together they lose under half "
                    "the error (the adders below the floor gone, g for the other half): bls12-381 Montgomery "
                    "38,651 LUT, 23,803 FF, 391 DSP; bn254 20,224, 14,007, 208; p256 18,038, 12,919, 134: within "
                    "1 % either way and a DSP or two more. "
-                   "Fmax: not measured. ECP5 does not route these sizes: `modforge synth modmul-pseudo-mersenne "
+                   "Fmax: xcup has no place and route here (Yosys only); ECP5 in the fourth table. With "
+                   "depth=short ECP5 does not route these sizes: `modforge synth modmul-pseudo-mersenne "
                    "q=25519 dsp=ecp5 --target ecp5-static` fills an LFE5U-85F to 20 % of its LUTs (17,426) and 51 % "
                    "of its multipliers (81), and nextpnr's router still had 43,351 overused wires after 124,000 "
-                   "iterations (31 minutes; 46,355 at 109,000), congested around the multiplier columns as the "
-                   "FMLM3 Karatsuba Multiply Adder is (issue 38).", "",
-                   "## The squarer against the multiplier (op=square)", ""] + squares()
+                   "iterations (31 minutes; 46,355 at 109,000); depth=deep routes it.", "",
+                   "## The squarer against the multiplier (op=square)", ""] + squares() + [
+                   "", "## A DSP budget: the constants' cheapest tiles in logic (dsp_budget)", ""] + budgets() + [
+                   "", "## Pipeline depth on ECP5 (depth=deep)", ""] + depths()
 
 
 if __name__ == "__main__":

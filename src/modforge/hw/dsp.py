@@ -7,7 +7,10 @@ y < 2^yw, with y a Value or a constant int (zero constant chunks are dropped, so
 constant costs fewer DSPs). `dsp` is a (Gamma_A, Gamma_B) pair of `DSP_PROFILES` or None
 (one product, left to the synthesis tool). All operands are unsigned. `tiling` and
 `dsp_tiles` are the integer side: the chunk sizes and the DSP count of the better
-orientation, which plans and cost reports read.
+orientation, which plans and cost reports read. A constant chunk in `logic` (a set the plan
+chooses) is built in logic instead of a DSP: shift-adds of its signed digits
+(`constant_product`; `constant_tiles` lists a Karatsuba product's constant tiles for the
+choice).
 
 Karatsuba (`karatsuba_levels`, `karatsuba_dsps`, `karatsuba_product`): a square product
 split recursively, x = x1 2^h + x0, y = y1 2^h + y0:
@@ -21,7 +24,8 @@ middle is s |x0 - x1| |y1 - y0| (s the sign of the product), every leaf unsigned
 like any product (K = 128: the second level's middles). Stage 1 registers the leaf
 operands, stage 2 the DSP products (an ECP5 multiplier and the adders after it in one
 cycle were a path of 14 ns), stage 3 the nodes over the leaves recombined, and
-`karatsuba_sum` is the rest, combinational.
+`karatsuba_sum` is the rest, combinational (with a segment, the root's top by `fast_sum`:
+carry-save to two terms, then `carry_select_add`, no chain longer than the segment).
 
 Squares (`karatsuba_square_levels`, `karatsuba_square_dsps`, `karatsuba_square_split`): x^2 =
 z2 2^(2h) + (z0 + z2 - (x0 - x1)^2) 2^h + z0 = z2 2^(2h) + ((x0 + x1)^2 - z0 - z2) 2^h + z0,
@@ -38,7 +42,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
-from amaranth.hdl import Cat, Const, Module, Shape, Signal, Value, ValueLike, signed, unsigned
+from amaranth.hdl import Cat, Const, Module, Mux, Shape, Signal, Value, ValueLike, signed, unsigned
 
 from .pipeline import Stager
 
@@ -81,10 +85,52 @@ def unsigned_as_signed(v: Value) -> Value:
     return Cat(v, Const(0, 1)).as_signed()
 
 
-def partial_products(x: Value, xw: int, y: Value | int, yw: int, dsp: DspSizes) -> list[tuple[int, Value]]:
+def naf(c: int) -> list[tuple[int, int]]:
+    """c in non-adjacent form: [(sign, shift)], the fewest signed powers of two (c < 0: -c's
+    digits negated)."""
+    if c < 0:
+        return [(-s, e) for s, e in naf(-c)]
+    out, e = [], 0
+    while c:
+        if c & 1:
+            d = 2 - (c & 3)          # 1 or -1
+            out.append((d, e))
+            c -= d
+        c >>= 1
+        e += 1
+    return out
+
+
+def _balanced_sum(terms: list[Value]) -> Value:
+    """The terms' sum as a tree of adders, log2(len) deep."""
+    while len(terms) > 1:
+        terms = [a + b for a, b in zip(terms[::2], terms[1::2], strict=False)] + terms[len(terms) & ~1:]
+    return terms[0]
+
+
+def constant_product(x: Value, c: int) -> Value:
+    """x * c (x unsigned or signed, c an int constant) in logic: the shifted x of c's positive
+    signed digits (`naf`) summed, those of its negative ones subtracted, len(naf(c)) - 1
+    adders; exact (the result's shape holds x * c)."""
+    pos = [x << e for s, e in naf(c) if s > 0]
+    neg = [x << e for s, e in naf(c) if s < 0]
+    if not pos and not neg:
+        return Const(0, 1)
+    if not neg:
+        return _balanced_sum(pos)
+    return _balanced_sum(pos) - _balanced_sum(neg) if pos else -_balanced_sum(neg)
+
+
+#: the constant chunks a product builds in logic (`constant_product`) instead of a DSP
+Logic = frozenset[int]
+
+
+def partial_products(x: Value, xw: int, y: Value | int, yw: int, dsp: DspSizes,
+                     logic: Logic = frozenset()) -> list[tuple[int, Value]]:
     """x * y as [(shift, partial product)]: x (xw bits) and y (a Value or a constant int,
     yw bits) split into the DSP tiling's chunks (better orientation); dsp None: one product.
-    Zero constant chunks are dropped (a constant y)."""
+    Zero constant chunks are dropped (a constant y); a constant chunk in `logic` is built by
+    shift-adds (`constant_product`)."""
     if dsp is None:
         return [(0, x * y)]
     cx, cy = tiling(xw, yw, *dsp)
@@ -96,7 +142,7 @@ def partial_products(x: Value, xw: int, y: Value | int, yw: int, dsp: DspSizes) 
                 yj = (y >> j) & ((1 << min(cy, yw - j)) - 1)
                 if yj == 0:
                     continue
-                out.append((i + j, xi * yj))
+                out.append((i + j, constant_product(xi, yj) if yj in logic else xi * yj))
             else:
                 out.append((i + j, xi * y[j:min(j + cy, yw)]))
     return out or [(0, Const(0, 1))]
@@ -315,29 +361,79 @@ def _split_square(stage: Stager, x: Value, bits: int, is_signed: bool, levels: i
     return ("node", bits, is_signed, h, SQUARE if middle == "signed" else SQUARE_SUM, low, high, mid)
 
 
+def constant_tiles(y: int, bits: int, dsp: DspSizes) -> list[tuple[int, int]]:
+    """[(bits of x's chunk, the constant chunk)]: the nonzero tiles of `karatsuba_split`'s
+    x * y for a constant y, as `_split` and `_leaf_product` build them (a signed leaf: one
+    tile, its signed constant); the integer side of a `logic` choice."""
+    out: list[tuple[int, int]] = []
+
+    def walk(y: int, bits: int, is_signed: bool, levels: int) -> None:
+        if levels == 0 or bits < 2:
+            if is_signed:
+                out.extend([(bits, y)] if y else [])
+                return
+            assert dsp is not None
+            cx, cy = tiling(bits, bits, *dsp)
+            out.extend((min(cx, bits - i), c) for i in range(0, bits, cx) for j in range(0, bits, cy)
+                       if (c := (y >> j) & ((1 << min(cy, bits - j)) - 1)))
+            return
+        h, dw = _halves(bits, is_signed)
+        y0, y1 = _halve(y, h, bits, is_signed)
+        assert isinstance(y0, int) and isinstance(y1, int)
+        walk(y0, h, False, levels - 1)
+        walk(y1, bits - h, is_signed, levels - 1)
+        signed_middle = _cost(bits, is_signed, levels, dsp)[1]
+        walk(y1 - y0 if signed_middle else abs(y1 - y0), dw if signed_middle else dw - 1, signed_middle,
+             levels - 1)
+
+    walk(y, bits, False, karatsuba_levels(bits, dsp))
+    return out
+
+
+def cheapest_logic(tiles: list[tuple[int, int]], dsps: int | None) -> Logic:
+    """The constant chunks of `tiles` (`constant_tiles`) to build in logic: every one-digit
+    chunk (a shift), then, while more than `dsps` tiles are left on DSPs (None: no limit),
+    the chunk whose tiles cost the fewest adder bits a tile ((digits - 1) adders, each the
+    x chunk's bits plus the constant's)."""
+    count: dict[int, int] = {}
+    cost: dict[int, int] = {}
+    for xbits, c in tiles:
+        count[c] = count.get(c, 0) + 1
+        cost[c] = cost.get(c, 0) + (len(naf(c)) - 1) * (xbits + abs(c).bit_length())
+    chosen = {c for c in count if cost[c] == 0}
+    left = sum(n for c, n in count.items() if c not in chosen)
+    for c in sorted(set(count) - chosen, key=lambda c: (cost[c] / count[c], c)):
+        if dsps is None or left <= dsps:
+            break
+        chosen.add(c)
+        left -= count[c]
+    return frozenset(chosen)
+
+
 def _shape(tree: Tree) -> Shape:
     """A (sub)tree's product: 2*bits bits, signed if its operands are."""
     return signed(2 * tree[1]) if tree[2] else unsigned(2 * tree[1])
 
 
-def _leaf_product(tree: Tree, dsp: DspSizes) -> Value:
+def _leaf_product(tree: Tree, dsp: DspSizes, logic: Logic) -> Value:
     if tree[0] == "square":
         _, bits, is_signed, x = tree
         return x * x if is_signed else accumulate(square_products(x, bits, dsp))[:2 * bits]
     _, bits, is_signed, x, y = tree
     if is_signed:
-        return x * y
-    return accumulate(partial_products(x, bits, y, bits, dsp))[:2 * bits]
+        return constant_product(x, y) if isinstance(y, int) and y in logic else x * y
+    return accumulate(partial_products(x, bits, y, bits, dsp, logic))[:2 * bits]
 
 
-def _multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str) -> Tree:
-    """Stage 2: the DSP products registered; the signs ride."""
+def _multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str, logic: Logic) -> Tree:
+    """Stage 2: the DSP products registered (the constant tiles in `logic`: shift-adds); the
+    signs ride."""
     if tree[0] in ("leaf", "square"):
-        return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp), f"{name}_p", _shape(tree)))
+        return ("product", tree[1], tree[2], stage(_leaf_product(tree, dsp, logic), f"{name}_p", _shape(tree)))
     _, bits, is_signed, h, sign, low, high, mid = tree
     sign = stage(sign, f"{name}_s") if isinstance(sign, Value) else sign
-    return ("node", bits, is_signed, h, sign, _multiply(stage, low, dsp, f"{name}0"),
-            _multiply(stage, high, dsp, f"{name}2"), _multiply(stage, mid, dsp, f"{name}m"))
+    return ("node", bits, is_signed, h, sign, _multiply(stage, low, dsp, f"{name}0", logic),
+            _multiply(stage, high, dsp, f"{name}2", logic), _multiply(stage, mid, dsp, f"{name}m", logic))
 
 
 def _recombine_leaves(stage: Stager, tree: Tree, name: str) -> Tree:
@@ -354,7 +450,7 @@ def _recombine_leaves(stage: Stager, tree: Tree, name: str) -> Tree:
 
 
 def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
-             addend: ValueLike | None = None) -> Value:
+             addend: ValueLike | None = None, segment: int = 0) -> Value:
     """Stage 4's logic: the product of a (sub)tree, a wire (each used twice); overlay,
     addend: the root's (see `karatsuba_sum`)."""
     if tree[0] == "product":
@@ -362,8 +458,11 @@ def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
         product = product if addend is None else product + addend
     else:
         _, bits, is_signed, h, sign, low, high, mid = tree
-        product = _recombine(bits, is_signed, h, sign, _combine(m, low, f"{name}0"),
-                             _combine(m, high, f"{name}2"), _combine(m, mid, f"{name}m"), overlay, addend)
+        z0, z2, zm = (_combine(m, t, f"{name}{k}") for t, k in ((low, "0"), (high, "2"), (mid, "m")))
+        if segment and not is_signed and overlay is None and addend is None:
+            product = _recombine_fast(bits, h, sign, z0, z2, zm, segment)
+        else:
+            product = _recombine(bits, is_signed, h, sign, z0, z2, zm, overlay, addend)
     wire = Signal(product.shape(), name=f"{name}_z")
     m.d.comb += wire.eq(product)
     return wire
@@ -393,6 +492,61 @@ def _recombine(bits: int, is_signed: bool, h: int, sign: Value | int | None, z0:
     return product if addend is None else product + addend
 
 
+def carry_select_add(a: Value, b: Value, width: int, segment: int) -> Value:
+    """(a + b) mod 2^width (unsigned): each `segment`-bit slice added twice side by side (carry
+    in 0 and 1: the operands with a 1 appended below, one chain each), the slice below's
+    carry choosing: a segment's chain and a multiplexer a segment on the path."""
+    out, carry = [], None
+    for lo in range(0, width, segment):
+        n = min(segment, width - lo)
+        x, y = a[lo:lo + n], b[lo:lo + n]
+        s0 = x + y
+        if carry is None:
+            out.append(s0[:n])
+            carry = s0[n]
+            continue
+        s1 = (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:]      # x + y + 1
+        out.append(Mux(carry, s1[:n], s0[:n]))
+        carry = Mux(carry, s1[n], s0[n])
+    return Cat(*out)
+
+
+def fast_sum(terms: list[Value], width: int, segment: int) -> Value:
+    """The terms' sum mod 2^width (each at least `width` bits, taken mod 2^width): carry-save
+    to two (3:2 compressors, a LUT level each), then `carry_select_add`: no carry chain
+    longer than a segment."""
+    terms = [t[:width] for t in terms]
+    while len(terms) > 2:
+        x, y, z, *terms = terms
+        terms += [x ^ y ^ z, Cat(Const(0, 1), ((x & y) | (x & z) | (y & z))[:width - 1])]
+    return carry_select_add(terms[0], terms[1], width, segment) if len(terms) == 2 else terms[0]
+
+
+def _ext(v: Value, width: int) -> Value:
+    """v (signed or unsigned) mod 2^width."""
+    if len(v) >= width:
+        return v[:width]
+    return Cat(v, (v[-1] if v.shape().signed else Const(0, 1)).replicate(width - len(v)))
+
+
+def _recombine_fast(bits: int, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
+                    segment: int) -> Value:
+    """`_recombine` of an unsigned product, its top (bits h and up) by `fast_sum`: outer's top,
+    z0, z2 and the middle's term (zm; complemented, and the carries that make it a negation)."""
+    t = 2 * bits - h
+    outer = Cat(z0[:2 * h], z2)
+    terms = [outer[h:2 * bits], _ext(z0, t), _ext(z2, t)]
+    if sign is None:
+        terms.append(_ext(zm, t))
+    elif isinstance(sign, int) and sign == SQUARE:                 # z0 + z2 - zm
+        terms += [~_ext(zm, t), Const(1, t)]
+    elif isinstance(sign, int):                                    # zm - z0 - z2
+        terms = [terms[0], ~terms[1], ~terms[2], _ext(zm, t), Const(2, t)]
+    else:                                                          # z0 + z2 -+ zm
+        terms += [_ext(zm, t) ^ sign.replicate(t), Cat(sign, Const(0, t - 1))]
+    return Cat(outer[:h], fast_sum(terms, t, segment))
+
+
 def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
                     wires: bool = False) -> Tree:
     """Stage 1 of x * y (bits-bit unsigned Values; y may be an int constant): the differences;
@@ -419,10 +573,10 @@ def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:
     return Cat(x0, x1), Cat(y0, y1)
 
 
-def karatsuba_multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str) -> Tree:
-    """Stage 2: the karatsuba_dsps(bits, dsp) DSP products; the registered tree for
-    `karatsuba_recombine`. No stage.next()."""
-    return _multiply(stage, tree, dsp, name)
+def karatsuba_multiply(stage: Stager, tree: Tree, dsp: DspSizes, name: str, logic: Logic = frozenset()) -> Tree:
+    """Stage 2: the karatsuba_dsps(bits, dsp) DSP products (a constant y's tiles in `logic`:
+    shift-adds); the registered tree for `karatsuba_recombine`. No stage.next()."""
+    return _multiply(stage, tree, dsp, name, logic)
 
 
 def karatsuba_recombine(stage: Stager, tree: Tree, name: str) -> Tree:
@@ -432,13 +586,14 @@ def karatsuba_recombine(stage: Stager, tree: Tree, name: str) -> Tree:
 
 
 def karatsuba_sum(m: Module, tree: Tree, name: str, overlay: Value | None = None,
-                  addend: ValueLike | None = None) -> Value:
+                  addend: ValueLike | None = None, segment: int = 0) -> Value:
     """The rest of the recombination (combinational, after stage 3): the 2*bits-bit product,
     + addend if given (one more operand of the root's sum, not a chain after it: the result
     is then 2*bits+1 bits or wider). overlay (2*bits bits): ORed into the root's
     z2 2^(2h) + z0, which joins the adder's LUTs; the caller makes sure the two never overlap
-    (e.g. overlay nonzero only when x*y = 0)."""
-    return _combine(m, tree, name, overlay, addend)
+    (e.g. overlay nonzero only when x*y = 0). segment (an unsigned product, neither overlay
+    nor addend): the root's top by `fast_sum`, no carry chain longer than `segment` bits."""
+    return _combine(m, tree, name, overlay, addend, segment)
 
 
 def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str,

@@ -11,8 +11,9 @@ pieces and their DSPs; the h of the fewest DSPs: at 381 bits on 26x17 a whole 27
 product and two low 111-bit halves, 15 pieces, 115 DSPs where the whole product takes 162).
 Each whole product is `karatsuba_product`'s, its levels chosen by `karatsuba_levels` for the
 profile. A constant operand (q, q', mu) stays an int: its leaves, differences and magnitudes
-are constants, no registers; the DSPs counted are the tiling's (an upper bound: zero
-constant chunks are dropped).
+are constants, no registers; its zero chunks are dropped, and the chunks in `logic` are
+built by shift-adds (hw.dsp.constant_product): `low_tiles` and `high_tiles` list a
+constant's tiles for the plan that chooses them and counts the DSPs.
 
 The top of a product, x*y from below with an error under 2^n (`high_pieces`,
 `high_product`): the bit products x_i y_j with i + j >= n - 1 - g, the others dropped. Read
@@ -33,8 +34,11 @@ from amaranth.hdl import Cat, Const, Signal, Value, ValueLike
 
 from .dsp import (
     DspSizes,
+    Logic,
     Tree,
+    constant_tiles,
     karatsuba_dsps,
+    karatsuba_levels,
     karatsuba_multiply,
     karatsuba_recombine,
     karatsuba_split,
@@ -72,7 +76,8 @@ def low_pieces(bits: int, dsp: DspSizes) -> tuple[Piece, ...]:
 
 
 def low_product_dsps(bits: int, dsp: DspSizes) -> int:
-    """The DSP multiplications of `low_product` (dsp None: 0, left to the tool)."""
+    """The DSP multiplications of `low_product`, the tiling's (the split's criterion; dsp None:
+    0, left to the tool): a constant y's zero and one-digit chunks need fewer (`low_tiles`)."""
     return 0 if dsp is None else _low(bits, dsp)[0]
 
 
@@ -98,8 +103,50 @@ def high_sum(x: int, y: int, g: int, pieces: Sequence[Piece]) -> int:
 
 
 def high_product_dsps(bits: int, dsp: DspSizes, slack: int = 0) -> int:
-    """The DSP multiplications of `high_product` (dsp None: 0, left to the tool)."""
+    """The DSP multiplications of `high_product`, as `low_product_dsps` counts them."""
     return low_product_dsps(bits + high_pieces(bits, dsp, slack)[0], dsp)
+
+
+#: deep=True: the roots' top sums by hw.dsp.fast_sum, no carry chain longer than this (on
+#: ECP5 a 96-bit chain is about 3.5 ns)
+DEEP_SEGMENT = 96
+
+
+def deep_stages(levels: Iterable[int]) -> int:
+    """The stages `products(deep=True)` adds: one a Karatsuba level of the deepest tree (levels:
+    each tree's, karatsuba_levels) above its first two (stage 3 recombines the first, the
+    caller's stage after `products` the root)."""
+    return max(0, max(levels, default=0) - 2)
+
+
+def pieces_levels(pieces: Sequence[Piece], dsp: DspSizes) -> list[int]:
+    """The Karatsuba levels of each piece's tree (for `deep_stages`)."""
+    return [karatsuba_levels(b, dsp) for *_, b in pieces]
+
+
+def _levels(tree: Tree) -> int:
+    return 1 + max(_levels(t) for t in tree[5:8]) if tree[0] == "node" else 0
+
+
+def _pieces_tiles(y: int, pieces: Sequence[Piece], dsp: DspSizes) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for _, yo, b in pieces:
+        chunk = _slice(y, yo, b)
+        assert isinstance(chunk, int)
+        out += constant_tiles(chunk, b, dsp)
+    return out
+
+
+def low_tiles(y: int, bits: int, dsp: DspSizes) -> list[tuple[int, int]]:
+    """[(bits of x's chunk, constant chunk)]: the tiles of `low_product` by the constant y
+    (hw.dsp.constant_tiles over its pieces)."""
+    return _pieces_tiles(y, low_pieces(bits, dsp), dsp)
+
+
+def high_tiles(y: int, bits: int, dsp: DspSizes, slack: int = 0) -> list[tuple[int, int]]:
+    """The tiles of `high_product` by the constant y, as `low_tiles`."""
+    g, pieces = high_pieces(bits, dsp, slack)
+    return _pieces_tiles(y << g, pieces, dsp)
 
 
 def _operand(v: Value, bits: int) -> Value:
@@ -121,10 +168,13 @@ def _padded(v: Value | int, bits: int, g: int) -> Value | int:
 
 
 def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
-             ride: Iterable[ValueLike] = ()) -> tuple[list[Tree], list[Signal]]:
+             ride: Iterable[ValueLike] = (), logic: Logic = frozenset(),
+             deep: bool = False) -> tuple[list[Tree], list[Signal]]:
     """Karatsuba products x*y (x^2 for y None) side by side: KARATSUBA_STAGES stages of `stage` (this calls
-    stage.next() after each), the `ride` values registered beside them. Returns the trees
-    for `karatsuba_sum` (combinational after the last stage) and the riders."""
+    stage.next() after each), the `ride` values registered beside them; a constant y's tiles
+    in `logic` by shift-adds; deep: then one stage a level more, up to the roots' children
+    (`deep_stages`), so that `karatsuba_sum` adds one level (give it segment=DEEP_SEGMENT). Returns the trees for
+    `karatsuba_sum` (combinational after the last stage) and the riders."""
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
@@ -134,45 +184,53 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
              for k, (x, y, bits) in enumerate(pairs)]
     riders = carry(ride)
     stage.next()
-    trees = [karatsuba_multiply(stage, t, dsp, f"{name}{k}") for k, t in enumerate(trees)]
+    trees = [karatsuba_multiply(stage, t, dsp, f"{name}{k}", logic) for k, t in enumerate(trees)]
     riders = carry(riders)
     stage.next()
-    trees = [karatsuba_recombine(stage, t, f"{name}{k}") for k, t in enumerate(trees)]
-    riders = carry(riders)
-    stage.next()
+    levels = [_levels(t) for t in trees]
+    for _ in range(1 + (deep_stages(levels) if deep else 0)):
+        trees = [karatsuba_recombine(stage, t, f"{name}{k}") for k, t in enumerate(trees)]
+        riders = carry(riders)
+        stage.next()
     return trees, riders
 
 
 def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[Piece], width: int,
-                dsp: DspSizes, name: str, ride: Iterable[ValueLike]) -> tuple[Value, list[Signal]]:
+                dsp: DspSizes, name: str, ride: Iterable[ValueLike], logic: Logic,
+                deep: bool) -> tuple[Value, list[Signal]]:
     """The pieces' products x[xo:xo+b] y[yo:yo+b] side by side (`products`), summed at their
     offsets below 2^width: (the sum, combinational from the last stage's registers, the riders)."""
     pairs: list[Pair] = [(_slice(x, xo, b), _slice(y, yo, b), b) for xo, yo, b in pieces]
-    trees, riders = products(stage, pairs, dsp, name, ride)
-    parts = [karatsuba_sum(stage.m, tree, f"{name}{k}")[:min(2 * b, width - xo - yo)] << (xo + yo)
+    trees, riders = products(stage, pairs, dsp, name, ride, logic, deep)
+    segment = DEEP_SEGMENT if deep else 0
+    parts = [karatsuba_sum(stage.m, tree, f"{name}{k}", segment=segment)[:min(2 * b, width - xo - yo)] << (xo + yo)
              for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))]
     return sum(parts[1:], parts[0]), riders
 
 
 def low_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
-                ride: Iterable[ValueLike] = ()) -> tuple[Value, list[Signal]]:
-    """x*y mod 2^bits (x, y zero-extended to `bits`; y may be an int constant) after
-    KARATSUBA_STAGES stages (see `products`): (the `bits`-bit product, combinational from the
-    last stage's registers, the riders)."""
-    total, riders = _pieces_sum(stage, _operand(x, bits), y, low_pieces(bits, dsp), bits, dsp, name, ride)
+                ride: Iterable[ValueLike] = (), logic: Logic = frozenset(),
+                deep: bool = False) -> tuple[Value, list[Signal]]:
+    """x*y mod 2^bits (x, y zero-extended to `bits`; y may be an int constant, its tiles in
+    `logic` by shift-adds) after KARATSUBA_STAGES stages (deep: more, see `products`): (the
+    `bits`-bit product, combinational from the last stage's registers, the riders)."""
+    total, riders = _pieces_sum(stage, _operand(x, bits), y, low_pieces(bits, dsp), bits, dsp, name, ride,
+                                 logic, deep)
     wire = Signal(bits, name=f"{name}_lo")
     stage.m.d.comb += wire.eq(total[:bits])
     return wire, riders
 
 
 def high_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
-                 ride: Iterable[ValueLike] = (), slack: int = 0) -> tuple[Value, list[Signal]]:
-    """A, x*y - 2^(bits - slack) < A <= x*y (x, y < 2^bits; y may be an int constant; the
-    module docstring) after KARATSUBA_STAGES stages (see `products`): (the 2*bits-bit A,
-    combinational from the last stage's registers, the riders)."""
+                 ride: Iterable[ValueLike] = (), slack: int = 0,
+                 logic: Logic = frozenset(), deep: bool = False) -> tuple[Value, list[Signal]]:
+    """A, x*y - 2^(bits - slack) < A <= x*y (x, y < 2^bits; y may be an int constant, as
+    `low_product`'s; the module docstring) after KARATSUBA_STAGES stages (deep: more, see
+    `products`): (the 2*bits-bit A, combinational from the last stage's registers, the riders)."""
     g, pieces = high_pieces(bits, dsp, slack)
     n = 2 * (bits + g)
-    total, riders = _pieces_sum(stage, _padded(x, bits, g), _padded(y, bits, g), pieces, n, dsp, name, ride)
+    total, riders = _pieces_sum(stage, _padded(x, bits, g), _padded(y, bits, g), pieces, n, dsp, name, ride,
+                                 logic, deep)
     wire = Signal(2 * bits, name=f"{name}_hi")
     stage.m.d.comb += wire.eq(total[2 * g:2 * g + 2 * bits])
     return wire, riders

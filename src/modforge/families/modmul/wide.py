@@ -77,6 +77,14 @@ class FieldParams:
                         "solinas every other candidate; lazy operands: any k-bit value, but montgomery's must stay "
                         "< q (its bound needs a b < q 2^k)")
     reset: Literal["control", "all"] = param("control", help=RESET_HELP)
+    dsp_budget: int = param(0, help="at most this many DSP multiplications (0: no limit): the reduction's products by "
+                                    "the constants q, q', mu give up tiles to logic (shift-adds of the constant "
+                                    "chunk's signed digits), the fewest adder bits a DSP first; the product a*b keeps "
+                                    "its DSPs", lo=0)
+    depth: Literal["short", "deep"] = param(
+        "short", help="short: each product's Karatsuba recombination above its first level in one stage (13 stages "
+                      "for montgomery and barrett); deep: a stage a level, a shorter clock path for more registers "
+                      "and cycles (design.json latency_formula)")
 
 
 class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
@@ -95,14 +103,28 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
         q = self.value(params)
         forms = F.check(self.name, q)
         if self.kind in ("montgomery", "barrett") or any(f.name == self.kind for f in forms):
+            self.check_budget(q, params)
             return dataclasses.replace(params, q=hex(q))
         has = "; ".join(str(f) for f in forms)
         apply = ", ".join(ALGORITHMS[r] for r in F.reductions(q) if r in ALGORITHMS)
         raise ParameterError(self.name, "q", f"must be a {self.kind} prime; it has the forms: {has} (algorithms "
                              f"that apply: {apply})", hex(q))
 
+    def check_budget(self, q: int, params: FieldParams) -> None:
+        """dsp_budget needs a DSP profile and at least the DSPs no constant can give up."""
+        if not params.dsp_budget:
+            return
+        if DSP_PROFILES[params.dsp] is None:
+            raise ParameterError(self.name, "dsp_budget", "needs a DSP profile (dsp=none leaves every product to "
+                                 "the synthesis tool)", params.dsp_budget)
+        least = plans.derive(q, self.kind, DSP_PROFILES[params.dsp], params.op, params.output, 1).dsp_total
+        if params.dsp_budget < least:
+            raise ParameterError(self.name, "dsp_budget", f"must be at least {least}, the DSPs left with every "
+                                 "tile of a constant in logic", params.dsp_budget)
+
     def derive(self, params: FieldParams) -> WidePlan:
-        return plans.derive(self.value(params), self.kind, DSP_PROFILES[params.dsp], params.op, params.output)
+        return plans.derive(self.value(params), self.kind, DSP_PROFILES[params.dsp], params.op, params.output,
+                            params.dsp_budget, params.depth)
 
     # --- mathematics ------------------------------------------------------------------
     def operands(self, params: FieldParams) -> list[Operand]:
@@ -209,6 +231,9 @@ class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
             info.update({"dsp_profile": f"{plan.gamma[0]}x{plan.gamma[1]}",
                          "dsp_multiplications": [f"{w}: {x}x{y} -> {n}" for w, x, y, n in plan.multiplications],
                          "dsp_total": plan.dsp_total})
+            if plan.logic_adders:
+                info["logic_tiles"] = (f"{plan.logic_tiles} constant tiles by shift-adds in logic, "
+                                       f"{plan.logic_adders} adders")
         return info
 
 

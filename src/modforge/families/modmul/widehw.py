@@ -11,14 +11,21 @@ c < 2q (k + 1 bits; pseudo-mersenne: k bits, < 2^k), the bounds of wide.py's doc
 
 from __future__ import annotations
 
+from typing import Any
+
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 
-from ...hw.dsp import accumulate, karatsuba_sum, partial_products, register_products
+from ...hw.dsp import accumulate, fast_sum, karatsuba_sum, partial_products, register_products
 from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, Operands, Stager
-from ...hw.wide import high_product, low_product, products
+from ...hw.wide import DEEP_SEGMENT, high_product, low_product, products
 from ...math import fields as F
 from .wideplan import WidePlan
+
+
+def _width(v: Value, width: int) -> Value:
+    """v (unsigned) zero-extended or cut to `width` bits."""
+    return Cat(v, Const(0, max(0, width - len(v))))[:width]
 
 
 def wire(m: Module, value: Value, name: str) -> Signal:
@@ -34,13 +41,16 @@ class WideDatapath(Datapath):
 
     def __init__(self, plan: WidePlan, layouts: Layouts):
         self.plan, self.q, self.k, self.dsp = plan, plan.q, plan.k, plan.gamma
+        self.by_constant: dict[str, Any] = {"logic": plan.logic, "deep": plan.deep}   # hw.wide's low/high_product
         super().__init__(*layouts, plan.stages)
 
     def product(self, stage: Stager, operands: Operands) -> Value:
         """x = a*b (a^2: the square tree), 2k bits: the Karatsuba stages, then the sum registered."""
         k, name = self.k, "aa" if self.plan.square else "ab"
-        trees, _ = products(stage, [(operands.a, None if self.plan.square else operands.b, k)], self.dsp, name)
-        x = stage(karatsuba_sum(stage.m, trees[0], name)[:2 * k], "x", 2 * k)   # stage 4: x = a b
+        trees, _ = products(stage, [(operands.a, None if self.plan.square else operands.b, k)], self.dsp, name,
+                             deep=self.plan.deep)
+        total = karatsuba_sum(stage.m, trees[0], name, segment=DEEP_SEGMENT if self.plan.deep else 0)
+        x = stage(total[:2 * k], "x", 2 * k)                                     # the last stage: x = a b
         stage.next()
         return x
 
@@ -67,10 +77,10 @@ class Montgomery(WideDatapath):
         k, q = self.k, self.q
         x = self.product(stage, operands)
         qp = F.montgomery_constants(q, k)[1]
-        t, [xh] = low_product(stage, x[:k], qp, k, self.dsp, "t", [x[k - 2:]])   # t = x_l q' mod R
+        t, [xh] = low_product(stage, x[:k], qp, k, self.dsp, "t", [x[k - 2:]], **self.by_constant)   # t = x_l q' mod R
         t, xh = stage(t, "t", k), stage(xh, "xh")
         stage.next()
-        tq, [xh] = high_product(stage, t, q, k, self.dsp, "tq", [xh], slack=1)
+        tq, [xh] = high_product(stage, t, q, k, self.dsp, "tq", [xh], slack=1, **self.by_constant)
         s = stage((xh + tq[k - 2:] + 3)[2:k + 3], "s", k + 1)                 # s = (x + t q) / R < 2q
         stage.next()
         return s if self.plan.lazy else self.correct(stage, s)
@@ -86,11 +96,11 @@ class Barrett(WideDatapath):
         k, q = self.k, self.q
         x = self.product(stage, operands)
         mu = (1 << 2 * k) // q
-        um, [xl] = high_product(stage, x[k - 1:], mu, k + 1, self.dsp, "qm", [x[:k + 2]])
+        um, [xl] = high_product(stage, x[k - 1:], mu, k + 1, self.dsp, "qm", [x[:k + 2]], **self.by_constant)
         q3 = stage(um[k + 1:2 * k + 2], "q3", k + 1)
         xl = stage(xl, "xl")
         stage.next()
-        lo, [xl] = low_product(stage, q3, q, k + 2, self.dsp, "q3q", [xl])   # q3 q mod 2^(k+2)
+        lo, [xl] = low_product(stage, q3, q, k + 2, self.dsp, "q3q", [xl], **self.by_constant)   # q3 q mod 2^(k+2)
         r = stage((xl - lo)[:k + 2], "r", k + 2)                            # r = x - q3 q in [0, 4q)
         stage.next()
         return self.correct(stage, r, most=3)
@@ -106,13 +116,18 @@ class PseudoMersenne(WideDatapath):
         if plan.shift_add:
             pos = [(e, hi) for s, e in plan.terms if s > 0]
             neg = [(e, hi) for s, e in plan.terms if s < 0]
-            total = lo + accumulate(pos) - (accumulate(neg) if neg else 0)
+            if plan.deep:      # -t = ~t + 1 mod 2^width: every term into one fast_sum
+                terms = [lo] + [_width(p << e, width) for e, p in pos] + [~_width(p << e, width) for e, p in neg]
+                total = fast_sum(terms + [Const(len(neg), width)], width, DEEP_SEGMENT)
+            else:
+                total = lo + accumulate(pos) - (accumulate(neg) if neg else 0)
         else:
             pp = register_products(stage, partial_products(hi, hi_bits, plan.c, plan.c.bit_length(), self.dsp),
                                    f"f{i}")
             lo = stage(lo, f"f{i}_lo")
             stage.next()
-            total = lo + accumulate(pp)
+            total = (fast_sum([_width(lo, width)] + [_width(p << e, width) for e, p in pp], width, DEEP_SEGMENT)
+                     if plan.deep else lo + accumulate(pp))
         out = stage(total[:width], f"f{i}", width)
         stage.next()
         return out

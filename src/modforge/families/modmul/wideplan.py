@@ -12,6 +12,19 @@ cycles = `stages`:
                                     product: its partial products, then the sum) + 1
     solinas                         P + 1 (the signed word sum) + 1 (the correction) = 6
 
+depth=deep: every product, whole or truncated (the 4s above), one stage more for each
+Karatsuba level of its deepest tree above the first two (hw.wide.deep_stages): stage 3
+recombines the first level, the last stage the root, whose top, like each pseudo-Mersenne
+fold, is one carry-save sum and a carry-select add (hw.dsp.fast_sum); short (the default)
+recombines all above the first in the last stage, whose carry chains then run through
+every level (on ECP5 at 130 bits 50 MHz against deep's 88; at 255 bits only deep routes:
+benchmarks/prime_fields.md).
+
+DSPs: the product a*b's Karatsuba tiling; the reductions' products by constants (q, q', mu)
+their nonzero tiles (hw.wide.low_tiles, high_tiles), less those built in logic (`logic`,
+hw.dsp.cheapest_logic): every tile of a one-digit constant chunk (a shift), and with
+dsp_budget=N the cheapest in adders until at most N DSPs are left.
+
 op=square: the product a^2 (hw.dsp's square tree), the same stages. output=lazy (c < 2q, the
 final subtraction left out where it is one): montgomery and pseudo-mersenne one stage fewer
 (12; P + f), barrett and solinas the same stages with fewer comparisons (one subtraction of
@@ -23,27 +36,24 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ...hw.dsp import KARATSUBA_STAGES, dsp_tiles, karatsuba_dsps, karatsuba_square_dsps
-from ...hw.wide import high_product_dsps, low_product_dsps
+from ...hw.dsp import (
+    KARATSUBA_STAGES,
+    Logic,
+    cheapest_logic,
+    dsp_tiles,
+    karatsuba_dsps,
+    karatsuba_levels,
+    karatsuba_square_dsps,
+    karatsuba_square_levels,
+    naf,
+)
+from ...hw.wide import deep_stages, high_pieces, high_tiles, low_pieces, low_tiles, pieces_levels
 from ...math import fields as F
 from ...registry import Timing
 
 PRODUCT_STAGES = KARATSUBA_STAGES + 1
 #: a pseudo-Mersenne c of at most this many signed digits is folded by shift-adds, no DSP
 SHIFT_ADD_TERMS = 6
-
-
-def naf(c: int) -> list[tuple[int, int]]:
-    """c > 0 in non-adjacent form: [(sign, shift)], the fewest signed powers of two."""
-    out, e = [], 0
-    while c:
-        if c & 1:
-            d = 2 - (c & 3)          # 1 or -1
-            out.append((d, e))
-            c -= d
-        c >>= 1
-        e += 1
-    return out
 
 
 def fold_widths(k: int, c: int, xmax: int) -> list[tuple[int, int]]:
@@ -76,7 +86,11 @@ class WidePlan(Timing):
     c: int = 0                         # pseudo-mersenne: q = 2^k - c
     folds: tuple[tuple[int, int], ...] = ()   # pseudo-mersenne: fold_widths
     shift_add: bool = False            # pseudo-mersenne: c by shift-adds
+    logic: Logic = frozenset()         # the constant chunks built by shift-adds (hw.dsp.cheapest_logic)
+    logic_tiles: int = 0               # the tiles of those chunks
+    logic_adders: int = 0              # their adders
     square: bool = False               # op=square: one operand a, the product a^2
+    deep: bool = False                 # depth=deep: a stage a Karatsuba level (hw.wide.deep_stages)
     lazy: bool = False                 # output=lazy: c < out_bound, congruent
     in_bound: int = 0                  # every operand < in_bound (q; lazy: 2^k, montgomery q)
     out_bound: int = 0                 # c < out_bound (q; lazy: 2q, pseudo-mersenne 2^k)
@@ -93,13 +107,20 @@ class WidePlan(Timing):
         return next((f for f in self.forms if f.name == name), None)
 
 
-def _dsps(what: str, bits: int, gamma: tuple[int, int] | None, part: str = "whole",
-          slack: int = 0) -> tuple[str, int, int, int]:
-    """(what, bits, bits, DSPs) of a product: the whole one, its low half or its top (hw.wide's,
-    error under 2^(bits - slack))."""
-    count = (karatsuba_dsps(bits, gamma) if part == "whole" else low_product_dsps(bits, gamma) if part == "low"
-             else high_product_dsps(bits, gamma, slack))
-    return (what, bits, bits, count)
+#: a reduction's product by a constant: (what, bits, its tiles: hw.wide.low_tiles or high_tiles)
+ByConstant = tuple[str, int, list[tuple[int, int]]]
+
+
+def _by_constants(common: dict[str, Any], product: tuple[str, int, int, int], parts: list[ByConstant],
+                  budget: int) -> dict[str, Any]:
+    """The plan's multiplications (the product, then each by-constant product: its tiles not in
+    logic) and the logic (hw.dsp.cheapest_logic, what the budget leaves the constants)."""
+    tiles = [t for *_, ts in parts for t in ts]
+    logic = cheapest_logic(tiles, budget - product[-1] if budget else None)
+    moved = [(b, c) for b, c in tiles if c in logic]
+    mults = (product,) + tuple((what, bits, bits, sum(c not in logic for _, c in ts)) for what, bits, ts in parts)
+    return dict(common, multiplications=mults, logic=logic, logic_tiles=len(moved),
+                logic_adders=sum(len(naf(c)) - 1 for _, c in moved))
 
 
 def bounds(q: int, kind: str, lazy: bool) -> tuple[int, int]:
@@ -114,64 +135,84 @@ def bounds(q: int, kind: str, lazy: bool) -> tuple[int, int]:
     return (q if kind == "montgomery" else 1 << k), (1 << k if kind == "pseudo-mersenne" else 2 * q)
 
 
-def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", output: str = "reduced") -> WidePlan:
+def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", output: str = "reduced",
+           dsp_budget: int = 0, depth: str = "short") -> WidePlan:
     """The plan of reduction `kind` for q (checked by the algorithm: q has the form), of a b
-    (op=mul) or a^2 (op=square), fully reduced or lazy (output)."""
+    (op=mul) or a^2 (op=square), fully reduced or lazy (output); dsp_budget (0: none): at most
+    that many DSPs, the constants' cheapest tiles in logic; depth=deep: a stage a Karatsuba
+    level (the module docstring)."""
     k = q.bit_length()
     named = next((n for n in F.NAMED.values() if n.q == q), None)
     forms = tuple(F.forms(q))
-    square, lazy = op == "square", output == "lazy"
+    square, lazy, deep = op == "square", output == "lazy", depth == "deep"
     product = ("a^2 (Karatsuba square)", k, k, karatsuba_square_dsps(k, gamma)) if square else \
-        _dsps("a b (Karatsuba)", k, gamma)
+        ("a b (Karatsuba)", k, k, karatsuba_dsps(k, gamma))
+
+    def tiles(of: Any, y: int, bits: int, *slack: int) -> list[tuple[int, int]]:
+        return [] if gamma is None else of(y, bits, gamma, *slack)
+
+    def extra(levels: list[int]) -> int:            # products(deep=True)'s stages
+        return deep_stages(levels) if deep else 0
+
+    P = PRODUCT_STAGES + extra([karatsuba_square_levels(k, gamma) if square else karatsuba_levels(k, gamma)])
+
     ab, AB = ("a^2", "A^2") if square else ("a b", "A*B")
     in_bound, out_bound = bounds(q, kind, lazy)
     common: dict[str, Any] = dict(q=q, k=k, kind=kind, named=named, forms=forms, gamma=gamma, square=square,
-                                  lazy=lazy, in_bound=in_bound, out_bound=out_bound)
+                                  lazy=lazy, deep=deep, in_bound=in_bound, out_bound=out_bound)
     if kind == "montgomery":
-        stages = PRODUCT_STAGES * 3 + (0 if lazy else 1)
+        low = PRODUCT_STAGES + extra(pieces_levels(low_pieces(k, gamma), gamma))
+        top = PRODUCT_STAGES + extra(pieces_levels(high_pieces(k, gamma, 1)[1], gamma))
+        stages = P + low + top + (0 if lazy else 1)
         last = ", s < 2q: the result (lazy, no subtraction)" if lazy else ") + 1 (one conditional subtraction"
-        return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (t = x q' mod 2^{k}, truncated) + 4 ((x + t q) / "
-                     f"2^{k} from the top of t q{last})",
-                     (product, _dsps("t = x q' mod 2^k (low half)", k, gamma, "low"),
-                      _dsps("t q (its top, error < 2^(k-1))", k, gamma, "top", slack=1)),
-                     pow(2, -k, q), f"{AB}*2^-{k}")
+        qp = F.montgomery_constants(q, k)[1]
+        parts = [("t = x q' mod 2^k (low half)", k, tiles(low_tiles, qp, k)),
+                 ("t q (its top, error < 2^(k-1))", k, tiles(high_tiles, q, k, 1))]
+        return _plan(_by_constants(common, product, parts, dsp_budget), stages,
+                     f"{stages} = {P} ({ab}) + {low} (t = x q' mod 2^{k}, truncated) + {top} ((x + t q) / 2^{k} from "
+                     f"the top of t q{last})", pow(2, -k, q), f"{AB}*2^-{k}")
     if kind == "barrett":
-        stages = PRODUCT_STAGES * 3 + 1
+        top = PRODUCT_STAGES + extra(pieces_levels(high_pieces(k + 1, gamma)[1], gamma))
+        low = PRODUCT_STAGES + extra(pieces_levels(low_pieces(k + 2, gamma), gamma))
+        stages = P + top + low + 1
         last = ("one conditional subtraction of 2q, r < 2q (lazy)" if lazy else
                 "three conditional subtractions in one stage")
-        return _plan(common, stages, f"{stages} = 4 ({ab}) + 4 (q3 = ((x >> {k - 1}) mu) >> {k + 1} from the "
-                     f"product's top) + 4 (r = x - q3 q mod 2^{k + 2}, truncated) + 1 (r in [0, 4q): {last})",
-                     (product, _dsps("q3 = (x >> (k-1)) mu (its top, error < 2^(k+1))", k + 1, gamma, "top"),
-                      _dsps("q3 q mod 2^(k+2) (low half)", k + 2, gamma, "low")), 1, AB)
+        mu = (1 << 2 * k) // q
+        parts = [("q3 = (x >> (k-1)) mu (its top, error < 2^(k+1))", k + 1, tiles(high_tiles, mu, k + 1)),
+                 ("q3 q mod 2^(k+2) (low half)", k + 2, tiles(low_tiles, q, k + 2))]
+        return _plan(_by_constants(common, product, parts, dsp_budget), stages,
+                     f"{stages} = {P} ({ab}) + {top} (q3 = ((x >> {k - 1}) mu) >> {k + 1} from the product's top) + "
+                     f"{low} (r = x - q3 q mod 2^{k + 2}, truncated) + 1 (r in [0, 4q): {last})", 1, AB)
     if kind == "pseudo-mersenne":
-        return _pseudo_mersenne(common, product, ab, AB)
+        return _pseudo_mersenne(common, product, P, ab, AB)
     assert kind == "solinas"
     form = next(f for f in forms if f.name == "solinas")
-    stages = PRODUCT_STAGES + 2
+    stages = P + 2
     last = "(s + A q) mod 2q < 2q (lazy): every other candidate s - j q" if lazy else "the one of s + j q in [0, q)"
-    return _plan(common, stages, f"{stages} = 4 ({ab}) + 1 (the signed sum of the folded words) + 1 (the "
-                 f"correction: {last})", (product,), 1, AB, terms=form.params["terms"], w=form.params["w"])
+    return _plan(dict(common, multiplications=(product,)), stages, f"{stages} = {P} ({ab}) + 1 (the signed sum of "
+                 f"the folded words) + 1 (the correction: {last})", 1, AB, terms=form.params["terms"],
+                 w=form.params["w"])
 
 
-def _pseudo_mersenne(common: dict[str, Any], product: tuple[str, int, int, int], ab: str, AB: str) -> WidePlan:
+def _pseudo_mersenne(common: dict[str, Any], product: tuple[str, int, int, int], P: int, ab: str,
+                     AB: str) -> WidePlan:
     q, k, gamma, lazy = common["q"], common["k"], common["gamma"], common["lazy"]
     c = (1 << k) - q
     folds = tuple(fold_widths(k, c, (common["in_bound"] - 1) ** 2))
     digits = naf(c)
     shift_add = len(digits) <= SHIFT_ADD_TERMS or gamma is None
     per = 1 if shift_add else 2
-    stages = PRODUCT_STAGES + per * len(folds) + (0 if lazy else 1)
+    stages = P + per * len(folds) + (0 if lazy else 1)
     how = "one shift-add sum" if shift_add else "the hi c partial products, then the sum"
     mults = [product] + ([] if shift_add else
                          [(f"hi c (fold {i + 1})", h, c.bit_length(), dsp_tiles(h, c.bit_length(), *gamma))
                           for i, (h, _) in enumerate(folds)])
     last = ", x < 2^k: the result (lazy, no subtraction)" if lazy else ") + 1 (one conditional subtraction"
-    return _plan(common, stages, f"{stages} = 4 ({ab}) + {per * len(folds)} ({len(folds)} folds x = lo + hi c, "
-                 f"each {how}{last})", tuple(mults), 1, AB,
+    return _plan(dict(common, multiplications=tuple(mults)), stages, f"{stages} = {P} ({ab}) + {per * len(folds)} "
+                 f"({len(folds)} folds x = lo + hi c, each {how}{last})", 1, AB,
                  terms=tuple(digits), c=c, folds=folds, shift_add=shift_add)
 
 
-def _plan(common: dict[str, Any], stages: int, formula: str, mults: tuple[tuple[str, int, int, int], ...],
-          scale: int, factor: str, **extra: Any) -> WidePlan:
-    return WidePlan(**common, stages=stages, formula=formula, multiplications=mults, scale=scale,
-                    factor=factor, cycles=stages, latency=stages, initiation_interval=1, **extra)
+def _plan(common: dict[str, Any], stages: int, formula: str, scale: int, factor: str, **extra: Any) -> WidePlan:
+    return WidePlan(**common, stages=stages, formula=formula, scale=scale, factor=factor, cycles=stages,
+                    latency=stages, initiation_interval=1, **extra)
