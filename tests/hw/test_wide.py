@@ -212,7 +212,7 @@ def test_carry_select_add_and_fast_root():
     a, b = Signal(23), Signal(23)
     outs = [Signal(23, name=f"s{seg}") for seg in (1, 5, 8, 23)]
     for seg, o in zip((1, 5, 8, 23), outs, strict=True):
-        m.d.comb += o.eq(carry_select_add(a, b, 23, seg))
+        m.d.comb += o.eq(carry_select_add(m, a, b, 23, seg, f"a{seg}"))
     m.d.sync += Signal(name="tick").eq(1)               # a clock for run's ticks
     vectors = [(x, y) for x in (0, 1, (1 << 23) - 1) for y in (0, 1, (1 << 23) - 1)]
     vectors += [(rng.getrandbits(23), rng.getrandbits(23)) for _ in range(60)]
@@ -223,7 +223,7 @@ def test_carry_select_add_and_fast_root():
         zm = Signal(signed(2 * h + 4)) if kind is None else Signal(2 * h + 2)
         sign = s if kind == "magnitude" else kind
         out = Signal(2 * bits)
-        m.d.comb += out.eq(_recombine_fast(bits, h, sign, z0, z2, zm, 7))
+        m.d.comb += out.eq(_recombine_fast(m, bits, h, sign, z0, z2, zm, 7, "r"))
         m.d.sync += Signal(name="tick").eq(1)
         vectors, expect = [], {}
         for _ in range(80):

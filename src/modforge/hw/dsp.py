@@ -460,7 +460,7 @@ def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
         _, bits, is_signed, h, sign, low, high, mid = tree
         z0, z2, zm = (_combine(m, t, f"{name}{k}") for t, k in ((low, "0"), (high, "2"), (mid, "m")))
         if segment and not is_signed and overlay is None and addend is None:
-            product = _recombine_fast(bits, h, sign, z0, z2, zm, segment)
+            product = _recombine_fast(m, bits, h, sign, z0, z2, zm, segment, f"{name}_f")
         else:
             product = _recombine(bits, is_signed, h, sign, z0, z2, zm, overlay, addend)
     wire = Signal(product.shape(), name=f"{name}_z")
@@ -492,34 +492,43 @@ def _recombine(bits: int, is_signed: bool, h: int, sign: Value | int | None, z0:
     return product if addend is None else product + addend
 
 
-def carry_select_add(a: Value, b: Value, width: int, segment: int) -> Value:
+def _wire(m: Module, value: Value, name: str) -> Signal:
+    """value in a wire: read more than once, built (and simulated) once."""
+    w = Signal(value.shape(), name=name)
+    m.d.comb += w.eq(value)
+    return w
+
+
+def carry_select_add(m: Module, a: Value, b: Value, width: int, segment: int, name: str) -> Value:
     """(a + b) mod 2^width (unsigned): each `segment`-bit slice added twice side by side (carry
     in 0 and 1: the operands with a 1 appended below, one chain each), the slice below's
     carry choosing: a segment's chain and a multiplexer a segment on the path."""
-    out, carry = [], None
+    out: list[Value] = []
+    carry: Value | None = None
     for lo in range(0, width, segment):
         n = min(segment, width - lo)
         x, y = a[lo:lo + n], b[lo:lo + n]
-        s0 = x + y
-        if carry is None:
-            out.append(s0[:n])
-            carry = s0[n]
-            continue
-        s1 = (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:]      # x + y + 1
-        out.append(Mux(carry, s1[:n], s0[:n]))
-        carry = Mux(carry, s1[n], s0[n])
+        s0 = _wire(m, x + y, f"{name}_s0_{lo}")
+        if carry is not None:
+            s1 = _wire(m, (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:], f"{name}_s1_{lo}")     # x + y + 1
+            s0 = _wire(m, Mux(carry, s1, s0), f"{name}_s_{lo}")
+        out.append(s0[:n])
+        carry = s0[n]
     return Cat(*out)
 
 
-def fast_sum(terms: list[Value], width: int, segment: int) -> Value:
+def fast_sum(m: Module, terms: list[Value], width: int, segment: int, name: str) -> Value:
     """The terms' sum mod 2^width (each at least `width` bits, taken mod 2^width): carry-save
     to two (3:2 compressors, a LUT level each), then `carry_select_add`: no carry chain
     longer than a segment."""
     terms = [t[:width] for t in terms]
+    k = 0
     while len(terms) > 2:
         x, y, z, *terms = terms
-        terms += [x ^ y ^ z, Cat(Const(0, 1), ((x & y) | (x & z) | (y & z))[:width - 1])]
-    return carry_select_add(terms[0], terms[1], width, segment) if len(terms) == 2 else terms[0]
+        terms += [_wire(m, x ^ y ^ z, f"{name}_cs{k}"),
+                  _wire(m, Cat(Const(0, 1), ((x & y) | (x & z) | (y & z))[:width - 1]), f"{name}_cc{k}")]
+        k += 1
+    return carry_select_add(m, terms[0], terms[1], width, segment, name) if len(terms) == 2 else terms[0]
 
 
 def _ext(v: Value, width: int) -> Value:
@@ -529,8 +538,8 @@ def _ext(v: Value, width: int) -> Value:
     return Cat(v, (v[-1] if v.shape().signed else Const(0, 1)).replicate(width - len(v)))
 
 
-def _recombine_fast(bits: int, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
-                    segment: int) -> Value:
+def _recombine_fast(m: Module, bits: int, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
+                    segment: int, name: str) -> Value:
     """`_recombine` of an unsigned product, its top (bits h and up) by `fast_sum`: outer's top,
     z0, z2 and the middle's term (zm; complemented, and the carries that make it a negation)."""
     t = 2 * bits - h
@@ -544,7 +553,7 @@ def _recombine_fast(bits: int, h: int, sign: Value | int | None, z0: Value, z2: 
         terms = [terms[0], ~terms[1], ~terms[2], _ext(zm, t), Const(2, t)]
     else:                                                          # z0 + z2 -+ zm
         terms += [_ext(zm, t) ^ sign.replicate(t), Cat(sign, Const(0, t - 1))]
-    return Cat(outer[:h], fast_sum(terms, t, segment))
+    return Cat(outer[:h], fast_sum(m, terms, t, segment, name))
 
 
 def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,

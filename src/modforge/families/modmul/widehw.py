@@ -118,7 +118,7 @@ class PseudoMersenne(WideDatapath):
             neg = [(e, hi) for s, e in plan.terms if s < 0]
             if plan.deep:      # -t = ~t + 1 mod 2^width: every term into one fast_sum
                 terms = [lo] + [_width(p << e, width) for e, p in pos] + [~_width(p << e, width) for e, p in neg]
-                total = fast_sum(terms + [Const(len(neg), width)], width, DEEP_SEGMENT)
+                total = fast_sum(stage.m, terms + [Const(len(neg), width)], width, DEEP_SEGMENT, f"f{i}_sum")
             else:
                 total = lo + accumulate(pos) - (accumulate(neg) if neg else 0)
         else:
@@ -126,8 +126,8 @@ class PseudoMersenne(WideDatapath):
                                    f"f{i}")
             lo = stage(lo, f"f{i}_lo")
             stage.next()
-            total = (fast_sum([_width(lo, width)] + [_width(p << e, width) for e, p in pp], width, DEEP_SEGMENT)
-                     if plan.deep else lo + accumulate(pp))
+            total = (fast_sum(stage.m, [_width(lo, width)] + [_width(p << e, width) for e, p in pp], width,
+                              DEEP_SEGMENT, f"f{i}_sum") if plan.deep else lo + accumulate(pp))
         out = stage(total[:width], f"f{i}", width)
         stage.next()
         return out
