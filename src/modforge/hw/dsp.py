@@ -492,8 +492,9 @@ def _recombine(bits: int, is_signed: bool, h: int, sign: Value | int | None, z0:
     return product if addend is None else product + addend
 
 
-def _wire(m: Module, value: Value, name: str) -> Signal:
-    """value in a wire: read more than once, built (and simulated) once."""
+def wire(m: Module, value: Value, name: str) -> Signal:
+    """value in a wire: an expression read more than once is built (and simulated) once, and
+    Amaranth checks its bits once (wide arithmetic elaborates slowly otherwise)."""
     w = Signal(value.shape(), name=name)
     m.d.comb += w.eq(value)
     return w
@@ -508,10 +509,10 @@ def carry_select_add(m: Module, a: Value, b: Value, width: int, segment: int, na
     for lo in range(0, width, segment):
         n = min(segment, width - lo)
         x, y = a[lo:lo + n], b[lo:lo + n]
-        s0 = _wire(m, x + y, f"{name}_s0_{lo}")
+        s0 = wire(m, x + y, f"{name}_s0_{lo}")
         if carry is not None:
-            s1 = _wire(m, (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:], f"{name}_s1_{lo}")     # x + y + 1
-            s0 = _wire(m, Mux(carry, s1, s0), f"{name}_s_{lo}")
+            s1 = wire(m, (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:], f"{name}_s1_{lo}")     # x + y + 1
+            s0 = wire(m, Mux(carry, s1, s0), f"{name}_s_{lo}")
         out.append(s0[:n])
         carry = s0[n]
     return Cat(*out)
@@ -525,8 +526,8 @@ def fast_sum(m: Module, terms: list[Value], width: int, segment: int, name: str)
     k = 0
     while len(terms) > 2:
         x, y, z, *terms = terms
-        terms += [_wire(m, x ^ y ^ z, f"{name}_cs{k}"),
-                  _wire(m, Cat(Const(0, 1), ((x & y) | (x & z) | (y & z))[:width - 1]), f"{name}_cc{k}")]
+        terms += [wire(m, x ^ y ^ z, f"{name}_cs{k}"),
+                  wire(m, Cat(Const(0, 1), ((x & y) | (x & z) | (y & z))[:width - 1]), f"{name}_cc{k}")]
         k += 1
     return carry_select_add(m, terms[0], terms[1], width, segment, name) if len(terms) == 2 else terms[0]
 

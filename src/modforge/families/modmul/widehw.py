@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
+from amaranth.hdl import Cat, Const, Module, Mux, Value, signed
 
-from ...hw.dsp import accumulate, fast_sum, karatsuba_sum, partial_products, register_products
+from ...hw.dsp import accumulate, fast_sum, karatsuba_sum, partial_products, register_products, wire
 from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, Operands, Stager
 from ...hw.wide import DEEP_SEGMENT, high_product, low_product, products
@@ -26,14 +26,6 @@ from .wideplan import WidePlan
 def _width(v: Value, width: int) -> Value:
     """v (unsigned) zero-extended or cut to `width` bits."""
     return Cat(v, Const(0, max(0, width - len(v))))[:width]
-
-
-def wire(m: Module, value: Value, name: str) -> Signal:
-    """value in a wire: an expression read twice (compared, then chosen) is built once, and
-    Amaranth checks its bits once (wide arithmetic elaborates slowly otherwise)."""
-    w = Signal(value.shape(), name=name)
-    m.d.comb += w.eq(value)
-    return w
 
 
 class WideDatapath(Datapath):
