@@ -112,14 +112,16 @@ def depths() -> list[str]:
             print(rows[-1], file=sys.stderr)
     return rows + ["", "dsp=ecp5 (18x18): the product a Karatsuba tree of three levels (130 bits, 27 multipliers) "
                    "or four (255 bits, 81). short: every level above the first recombined in the product's last "
-                   "stage, its carry chains in series; deep: a stage a level, and the roots' tops and each fold "
-                   "lo + hi c one carry-save sum, then a carry-select adder of 96-bit segments (hw.dsp.fast_sum). "
+                   "stage, its carry chains in series; deep: a stage a level, and the roots' tops one carry-save "
+                   "sum, then a carry-select adder of 96-bit segments (hw.dsp.fast_sum). "
                    "nextpnr at 100 MHz asked, one seed (a few percent of noise). On the way (same flow, one seed "
                    "each): a stage a level alone, 79.5 MHz at 130 bits (4,910 LUT4) and 50.5 at 255 (15,850 "
                    "LUT4; its critical path the root's chains, 134 bits of the middle's, then 245 of the outer "
-                   "sum: 19.7 ns); with the roots' fast sums, 87.4 and 67.2 MHz (at 255 bits the second fold "
-                   "then the longest path). 25519 with depth=short: not routed in 31 minutes (the first "
-                   "table's note)."]
+                   "sum: 19.7 ns); with the roots' fast sums, 87.4 and 67.2 MHz (16,968 LUT4; at 255 bits the "
+                   "second fold then the longest path). Tried and not kept: each fold lo + hi c by fast_sum "
+                   "too, 88.0 MHz (5,635 LUT4) and 64.3 MHz (18,434 LUT4): more LUTs, no faster (the folds' "
+                   "paths are long routes between the carry-save levels). 25519 with depth=short: not routed "
+                   "in 31 minutes (the first table's note)."]
 
 
 def report() -> list[str]:

@@ -257,8 +257,6 @@ SIM = [("modmul-field-montgomery", {"q": "p256", "op": "square", "output": "lazy
 SIM_SLOW = [("modmul-field-montgomery", {"q": "bls12-381", "op": "square"}),
             ("modmul-field-montgomery", {"q": "p256", "output": "lazy"}),
             ("modmul-field-montgomery", {"q": "bn254", "dsp_budget": "162", "depth": "deep"}),
-            ("modmul-pseudo-mersenne", {"q": "0xfffffffffffffffffffffffffffffffffffa490f", "dsp": "ecp5",
-                                        "depth": "deep"}),          # c = 0x5b6f1: folds by DSP tiles
             ("modmul-field-barrett", {"q": "bls12-381", "op": "square", "output": "lazy", "dsp": "ecp5"}),
             ("modmul-pseudo-mersenne", {"q": "25519", "op": "square"}),
             ("modmul-pseudo-mersenne", {"q": "p521", "op": "square", "output": "lazy"}),

@@ -15,17 +15,12 @@ from typing import Any
 
 from amaranth.hdl import Cat, Const, Module, Mux, Value, signed
 
-from ...hw.dsp import accumulate, fast_sum, karatsuba_sum, partial_products, register_products, wire
+from ...hw.dsp import accumulate, karatsuba_sum, partial_products, register_products, wire
 from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, Operands, Stager
 from ...hw.wide import DEEP_SEGMENT, high_product, low_product, products
 from ...math import fields as F
 from .wideplan import WidePlan
-
-
-def _width(v: Value, width: int) -> Value:
-    """v (unsigned) zero-extended or cut to `width` bits."""
-    return Cat(v, Const(0, max(0, width - len(v))))[:width]
 
 
 class WideDatapath(Datapath):
@@ -108,18 +103,13 @@ class PseudoMersenne(WideDatapath):
         if plan.shift_add:
             pos = [(e, hi) for s, e in plan.terms if s > 0]
             neg = [(e, hi) for s, e in plan.terms if s < 0]
-            if plan.deep:      # -t = ~t + 1 mod 2^width: every term into one fast_sum
-                terms = [lo] + [_width(p << e, width) for e, p in pos] + [~_width(p << e, width) for e, p in neg]
-                total = fast_sum(stage.m, terms + [Const(len(neg), width)], width, DEEP_SEGMENT, f"f{i}_sum")
-            else:
-                total = lo + accumulate(pos) - (accumulate(neg) if neg else 0)
+            total = lo + accumulate(pos) - (accumulate(neg) if neg else 0)
         else:
             pp = register_products(stage, partial_products(hi, hi_bits, plan.c, plan.c.bit_length(), self.dsp),
                                    f"f{i}")
             lo = stage(lo, f"f{i}_lo")
             stage.next()
-            total = (fast_sum(stage.m, [_width(lo, width)] + [_width(p << e, width) for e, p in pp], width,
-                              DEEP_SEGMENT, f"f{i}_sum") if plan.deep else lo + accumulate(pp))
+            total = lo + accumulate(pp)
         out = stage(total[:width], f"f{i}", width)
         stage.next()
         return out

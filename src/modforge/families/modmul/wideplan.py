@@ -14,8 +14,8 @@ cycles = `stages`:
 
 depth=deep: every product, whole or truncated (the 4s above), one stage more for each
 Karatsuba level of its deepest tree above the first two (hw.wide.deep_stages): stage 3
-recombines the first level, the last stage the root, whose top, like each pseudo-Mersenne
-fold, is one carry-save sum and a carry-select add (hw.dsp.fast_sum); short (the default)
+recombines the first level, the last stage the root, whose top is one carry-save sum and a
+carry-select add (hw.dsp.fast_sum); short (the default)
 recombines all above the first in the last stage, whose carry chains then run through
 every level (on ECP5 at 130 bits 50 MHz against deep's 88; at 255 bits only deep routes:
 benchmarks/prime_fields.md).
