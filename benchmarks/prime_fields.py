@@ -117,8 +117,9 @@ def depths() -> list[str]:
                    "nextpnr at 100 MHz asked, one seed (a few percent of noise). On the way (same flow, one seed "
                    "each): a stage a level alone, 79.5 MHz at 130 bits (4,910 LUT4) and 50.5 at 255 (15,850 "
                    "LUT4; its critical path the root's chains, 134 bits of the middle's, then 245 of the outer "
-                   "sum: 19.7 ns); with the roots' fast sums, 87.4 and 67.2 MHz (16,968 LUT4; at 255 bits the "
-                   "second fold then the longest path). Tried and not kept: each fold lo + hi c by fast_sum "
+                   "sum: 19.7 ns); with the roots' fast sums (the table's netlists, from a run whose net names "
+                   "differed) 87.4 and 67.2 MHz: a few percent of nextpnr noise; at 255 bits the second fold is "
+                   "then the longest path. Tried and not kept: each fold lo + hi c by fast_sum "
                    "too, 88.0 MHz (5,635 LUT4) and 64.3 MHz (18,434 LUT4): more LUTs, no faster (the folds' "
                    "paths are long routes between the carry-save levels). 25519 with depth=short: not routed "
                    "in 31 minutes (the first table's note)."]
