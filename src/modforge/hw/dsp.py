@@ -288,9 +288,9 @@ def _magnitude(m: Module, d: Value, bits: int, name: str) -> tuple[Value, Value]
     """(|d|, d < 0) of a signed d with |d| < 2^bits: (d ^ s) + s, one carry chain (a wire:
     the next level reads it several times)."""
     sign = d[-1]
-    wire = Signal(bits, name=name)
-    m.d.comb += wire.eq((d[:bits] ^ sign.replicate(bits)) + sign)
-    return wire, sign
+    mag = Signal(bits, name=name)
+    m.d.comb += mag.eq((d[:bits] ^ sign.replicate(bits)) + sign)
+    return mag, sign
 
 
 def _halve(y: Value | int, h: int, bits: int, is_signed: bool) -> tuple[Value | int, Value | int]:
@@ -463,9 +463,7 @@ def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
             product = _recombine_fast(m, bits, h, sign, z0, z2, zm, segment, f"{name}_f")
         else:
             product = _recombine(bits, is_signed, h, sign, z0, z2, zm, overlay, addend)
-    wire = Signal(product.shape(), name=f"{name}_z")
-    m.d.comb += wire.eq(product)
-    return wire
+    return wire(m, product, f"{name}_z")
 
 
 def _recombine(bits: int, is_signed: bool, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
