@@ -9,20 +9,20 @@ from amaranth.hdl import Const, Module, Signal, signed
 from amaranth.sim import Simulator
 
 from modforge.hw.dsp import (
+    DEEP_SEGMENT,
     KARATSUBA_STAGES,
     SQUARE,
     SQUARE_SUM,
     _recombine_fast,
     carry_select_add,
     cheapest_logic,
+    deep_stages,
     karatsuba_dsps,
     karatsuba_sum,
     naf,
 )
 from modforge.hw.pipeline import Stager
 from modforge.hw.wide import (
-    DEEP_SEGMENT,
-    deep_stages,
     high_pieces,
     high_product,
     high_product_dsps,
@@ -106,20 +106,24 @@ def test_low_product(bits, dsp, constant):
         lambda a, b, t: (a * (c if constant else b) & ones, t))
 
 
-@pytest.mark.parametrize("bits, dsp, slack", [(53, (26, 17), 1), (90, (18, 18), 0)])
-def test_high_product(bits, dsp, slack):
+@pytest.mark.parametrize("bits, dsp, slack, deep", [(53, (26, 17), 1, False), (90, (18, 18), 0, False),
+                                                   (160, (18, 18), 0, True)])
+def test_high_product(bits, dsp, slack, deep):
     """The hardware's A is high_sum's (the integer side whose bound the test above checks),
-    KARATSUBA_STAGES cycles later, y a constant."""
+    KARATSUBA_STAGES cycles later, y a constant; deep: a stage more a level above two, every
+    piece's root terms in one fast_sum."""
     m = Module()
     x = Signal(bits)
     rng, ones = random.Random(bits), (1 << bits) - 1
     c = rng.getrandbits(bits) | 1 << (bits - 1)
     stage = Stager(m, Const(1, 1))
-    top, _ = high_product(stage, x, c, bits, dsp, "hi", slack=slack)
+    top, _ = high_product(stage, x, c, bits, dsp, "hi", slack=slack, deep=deep)
     g, pieces = high_pieces(bits, dsp, slack)
     assert g > 0 and len(pieces) > 1
+    latency = KARATSUBA_STAGES + (deep_stages(pieces_levels(pieces, dsp)) if deep else 0)
+    assert stage.count == latency and latency > KARATSUBA_STAGES or not deep
     vectors = [(a,) for a in [0, 1, ones, 1 << (bits - 1)] + [rng.getrandbits(bits) for _ in range(40)]]
-    run(m, (x,), (top,), vectors, lambda a: (high_sum(a, c, g, pieces),))
+    run(m, (x,), (top,), vectors, lambda a: (high_sum(a, c, g, pieces),), latency)
 
 
 def test_products_side_by_side():

@@ -25,7 +25,10 @@ like any product (K = 128: the second level's middles). Stage 1 registers the le
 operands, stage 2 the DSP products (an ECP5 multiplier and the adders after it in one
 cycle were a path of 14 ns), stage 3 the nodes over the leaves recombined, and
 `karatsuba_sum` is the rest, combinational (with a segment, the root's top by `fast_sum`:
-carry-save to two terms, then `carry_select_add`, no chain longer than the segment).
+carry-save to two terms, then `carry_select_add`, no chain longer than the segment). A deep
+pipeline registers every level: `karatsuba_recombine` again for each of `deep_stages`, then
+`karatsuba_sum` with segment=DEEP_SEGMENT adds the root alone (or `karatsuba_terms` hands its
+terms to a caller's own `fast_sum`).
 
 Squares (`karatsuba_square_levels`, `karatsuba_square_dsps`, `karatsuba_square_split`): x^2 =
 z2 2^(2h) + (z0 + z2 - (x0 - x1)^2) 2^h + z0 = z2 2^(2h) + ((x0 + x1)^2 - z0 - z2) 2^h + z0,
@@ -459,8 +462,8 @@ def _combine(m: Module, tree: Tree, name: str, overlay: Value | None = None,
     else:
         _, bits, is_signed, h, sign, low, high, mid = tree
         z0, z2, zm = (_combine(m, t, f"{name}{k}") for t, k in ((low, "0"), (high, "2"), (mid, "m")))
-        if segment and not is_signed and overlay is None and addend is None:
-            product = _recombine_fast(m, bits, h, sign, z0, z2, zm, segment, f"{name}_f")
+        if segment and not is_signed:
+            product = _recombine_fast(m, bits, h, sign, z0, z2, zm, segment, f"{name}_f", overlay, addend)
         else:
             product = _recombine(bits, is_signed, h, sign, z0, z2, zm, overlay, addend)
     return wire(m, product, f"{name}_z")
@@ -507,12 +510,15 @@ def carry_select_add(m: Module, a: Value, b: Value, width: int, segment: int, na
     for lo in range(0, width, segment):
         n = min(segment, width - lo)
         x, y = a[lo:lo + n], b[lo:lo + n]
-        s0 = wire(m, x + y, f"{name}_s0_{lo}")
-        if carry is not None:
-            s1 = wire(m, (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:], f"{name}_s1_{lo}")     # x + y + 1
-            s0 = wire(m, Mux(carry, s1, s0), f"{name}_s_{lo}")
-        out.append(s0[:n])
-        carry = s0[n]
+        top = n + (lo + n < width)                  # the last segment's carry out is not read
+        s0 = wire(m, (x + y)[:top], f"{name}_s0_{lo}")
+        if carry is None:
+            out.append(s0[:n])
+            carry = s0[n] if top > n else None
+            continue
+        s1 = wire(m, (Cat(Const(1, 1), x) + Cat(Const(1, 1), y))[1:top + 1], f"{name}_s1_{lo}")       # x + y + 1
+        out.append(Mux(carry, s1[:n], s0[:n]))      # no wire: a caller may leave its bits unread
+        carry = wire(m, Mux(carry, s1[n], s0[n]), f"{name}_c_{lo}") if top > n else None
     return Cat(*out)
 
 
@@ -537,22 +543,41 @@ def _ext(v: Value, width: int) -> Value:
     return Cat(v, (v[-1] if v.shape().signed else Const(0, 1)).replicate(width - len(v)))
 
 
-def _recombine_fast(m: Module, bits: int, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
-                    segment: int, name: str) -> Value:
-    """`_recombine` of an unsigned product, its top (bits h and up) by `fast_sum`: outer's top,
-    z0, z2 and the middle's term (zm; complemented, and the carries that make it a negation)."""
-    t = 2 * bits - h
+def _root_terms(bits: int, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value, low: int, width: int,
+                overlay: Value | None = None) -> list[Value]:
+    """The terms whose sum mod 2^(width - h + low) is bits h - low and up of an unsigned
+    product's `_recombine` (width: at least 2 bits): outer (overlay ORed in), z0, z2 and the
+    middle's term (zm; complemented, and the carries that make it a negation) at 2^low."""
+    t = width - h + low
     outer = Cat(z0[:2 * h], z2)
-    terms = [outer[h:2 * bits], _ext(z0, t), _ext(z2, t)]
+    outer = outer if overlay is None else outer | overlay
+
+    def at(v: Value) -> Value:
+        return Cat(Const(0, low), _ext(v, t - low))
+
+    terms = [_ext(outer, width)[h - low:], at(z0), at(z2)]
     if sign is None:
-        terms.append(_ext(zm, t))
-    elif isinstance(sign, int) and sign == SQUARE:                 # z0 + z2 - zm
-        terms += [~_ext(zm, t), Const(1, t)]
-    elif isinstance(sign, int):                                    # zm - z0 - z2
-        terms = [terms[0], ~terms[1], ~terms[2], _ext(zm, t), Const(2, t)]
-    else:                                                          # z0 + z2 -+ zm
-        terms += [_ext(zm, t) ^ sign.replicate(t), Cat(sign, Const(0, t - 1))]
-    return Cat(outer[:h], fast_sum(m, terms, t, segment, name))
+        return terms + [at(zm)]
+    if isinstance(sign, int) and sign == SQUARE:                     # z0 + z2 - zm
+        return terms + [at(~_ext(zm, t - low)), Const(1 << low, t)]
+    if isinstance(sign, int):                                        # zm - z0 - z2
+        return [terms[0], at(~_ext(z0, t - low)), at(~_ext(z2, t - low)), at(zm), Const(2 << low, t)]
+    return terms + [at(_ext(zm, t - low) ^ sign.replicate(t - low)),  # z0 + z2 -+ zm
+                    Cat(Const(0, low), sign, Const(0, t - low - 1))]
+
+
+def _recombine_fast(m: Module, bits: int, h: int, sign: Value | int | None, z0: Value, z2: Value, zm: Value,
+                    segment: int, name: str, overlay: Value | None = None, addend: ValueLike | None = None) -> Value:
+    """`_recombine` of an unsigned product by `fast_sum`: without an addend only the top (bits
+    h and up: outer's low h bits pass), with one the whole sum."""
+    if addend is None:
+        terms = _root_terms(bits, h, sign, z0, z2, zm, 0, 2 * bits, overlay)
+        below = z0[:h] if overlay is None else z0[:h] | overlay[:h]
+        return Cat(below, fast_sum(m, terms, 2 * bits - h, segment, name))
+    addend = Value.cast(addend)
+    width = max(2 * bits, len(addend)) + 1
+    return fast_sum(m, _root_terms(bits, h, sign, z0, z2, zm, h, width, overlay) + [_ext(addend, width)], width,
+                    segment, name)
 
 
 def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
@@ -593,15 +618,47 @@ def karatsuba_recombine(stage: Stager, tree: Tree, name: str) -> Tree:
     return _recombine_leaves(stage, tree, name)
 
 
+#: a deep pipeline's roots: their sums by `fast_sum`, no carry chain longer than this (on ECP5
+#: a 96-bit chain is about 3.5 ns)
+DEEP_SEGMENT = 96
+
+
+def deep_stages(levels: Iterable[int]) -> int:
+    """The stages a deep pipeline adds: one a Karatsuba level of the deepest tree (levels: each
+    tree's, `tree_levels`) above its first two (`karatsuba_recombine` recombines the first,
+    `karatsuba_sum` the root)."""
+    return max(0, max(levels, default=0) - 2)
+
+
+def tree_levels(tree: Tree) -> int:
+    """The Karatsuba levels over a tree's leaves (0: one leaf product)."""
+    return 1 + max(tree_levels(t) for t in tree[5:8]) if tree[0] == "node" else 0
+
+
 def karatsuba_sum(m: Module, tree: Tree, name: str, overlay: Value | None = None,
                   addend: ValueLike | None = None, segment: int = 0) -> Value:
     """The rest of the recombination (combinational, after stage 3): the 2*bits-bit product,
     + addend if given (one more operand of the root's sum, not a chain after it: the result
     is then 2*bits+1 bits or wider). overlay (2*bits bits): ORed into the root's
     z2 2^(2h) + z0, which joins the adder's LUTs; the caller makes sure the two never overlap
-    (e.g. overlay nonzero only when x*y = 0). segment (an unsigned product, neither overlay
-    nor addend): the root's top by `fast_sum`, no carry chain longer than `segment` bits."""
+    (e.g. overlay nonzero only when x*y = 0). segment (an unsigned product): the root by
+    `fast_sum`, no carry chain longer than `segment` bits (its top alone without an addend)."""
     return _combine(m, tree, name, overlay, addend, segment)
+
+
+def karatsuba_terms(m: Module, tree: Tree, name: str, width: int) -> list[Value]:
+    """An unsigned product as terms of `width` bits whose sum mod 2^width is the product's: the
+    root's as `karatsuba_sum` with a segment adds them (complements taken over the whole
+    width), for a caller that adds them with others in one `fast_sum` (a truncated product's
+    pieces)."""
+    assert not tree[2]
+    if tree[0] == "product":
+        return [_ext(tree[3], width)]
+    _, bits, _, h, sign, low, high, mid = tree
+    z0, z2, zm = (_combine(m, t, f"{name}{k}") for t, k in ((low, "0"), (high, "2"), (mid, "m")))
+    if width <= h:                                                   # below the middle: z0 alone
+        return [_ext(z0, width)]
+    return _root_terms(bits, h, sign, z0, z2, zm, h, width)
 
 
 def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str,

@@ -33,10 +33,13 @@ from collections.abc import Iterable, Sequence
 from amaranth.hdl import Cat, Const, Signal, Value, ValueLike
 
 from .dsp import (
+    DEEP_SEGMENT,
     DspSizes,
     Logic,
     Tree,
     constant_tiles,
+    deep_stages,
+    fast_sum,
     karatsuba_dsps,
     karatsuba_levels,
     karatsuba_multiply,
@@ -44,6 +47,8 @@ from .dsp import (
     karatsuba_split,
     karatsuba_square_split,
     karatsuba_sum,
+    karatsuba_terms,
+    tree_levels,
 )
 from .pipeline import Stager
 
@@ -107,25 +112,9 @@ def high_product_dsps(bits: int, dsp: DspSizes, slack: int = 0) -> int:
     return low_product_dsps(bits + high_pieces(bits, dsp, slack)[0], dsp)
 
 
-#: deep=True: the roots' top sums by hw.dsp.fast_sum, no carry chain longer than this (on
-#: ECP5 a 96-bit chain is about 3.5 ns)
-DEEP_SEGMENT = 96
-
-
-def deep_stages(levels: Iterable[int]) -> int:
-    """The stages `products(deep=True)` adds: one a Karatsuba level of the deepest tree (levels:
-    each tree's, karatsuba_levels) above its first two (stage 3 recombines the first, the
-    caller's stage after `products` the root)."""
-    return max(0, max(levels, default=0) - 2)
-
-
 def pieces_levels(pieces: Sequence[Piece], dsp: DspSizes) -> list[int]:
     """The Karatsuba levels of each piece's tree (for `deep_stages`)."""
     return [karatsuba_levels(b, dsp) for *_, b in pieces]
-
-
-def _levels(tree: Tree) -> int:
-    return 1 + max(_levels(t) for t in tree[5:8]) if tree[0] == "node" else 0
 
 
 def _pieces_tiles(y: int, pieces: Sequence[Piece], dsp: DspSizes) -> list[tuple[int, int]]:
@@ -187,7 +176,7 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     trees = [karatsuba_multiply(stage, t, dsp, f"{name}{k}", logic) for k, t in enumerate(trees)]
     riders = carry(riders)
     stage.next()
-    levels = [_levels(t) for t in trees]
+    levels = [tree_levels(t) for t in trees]
     for _ in range(1 + (deep_stages(levels) if deep else 0)):
         trees = [karatsuba_recombine(stage, t, f"{name}{k}") for k, t in enumerate(trees)]
         riders = carry(riders)
@@ -202,8 +191,12 @@ def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[
     offsets below 2^width: (the sum, combinational from the last stage's registers, the riders)."""
     pairs: list[Pair] = [(_slice(x, xo, b), _slice(y, yo, b), b) for xo, yo, b in pieces]
     trees, riders = products(stage, pairs, dsp, name, ride, logic, deep)
-    segment = DEEP_SEGMENT if deep else 0
-    parts = [karatsuba_sum(stage.m, tree, f"{name}{k}", segment=segment)[:min(2 * b, width - xo - yo)] << (xo + yo)
+    if deep:            # every piece's root terms in one carry-save sum, no chain of piece sums
+        terms = [Cat(Const(0, xo + yo), term)
+                 for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True)) if xo + yo < width
+                 for term in karatsuba_terms(stage.m, tree, f"{name}{k}", min(2 * b, width - xo - yo))]
+        return fast_sum(stage.m, [_operand(t, width) for t in terms], width, DEEP_SEGMENT, f"{name}_f"), riders
+    parts = [karatsuba_sum(stage.m, tree, f"{name}{k}")[:min(2 * b, width - xo - yo)] << (xo + yo)
              for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))]
     return sum(parts[1:], parts[0]), riders
 

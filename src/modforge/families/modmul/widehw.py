@@ -15,10 +15,10 @@ from typing import Any
 
 from amaranth.hdl import Cat, Const, Module, Mux, Value, signed
 
-from ...hw.dsp import accumulate, karatsuba_sum, partial_products, register_products, wire
+from ...hw.dsp import DEEP_SEGMENT, accumulate, karatsuba_sum, partial_products, register_products, wire
 from ...hw.layout import Layouts
 from ...hw.pipeline import Datapath, Operands, Stager
-from ...hw.wide import DEEP_SEGMENT, high_product, low_product, products
+from ...hw.wide import high_product, low_product, products
 from ...math import fields as F
 from .wideplan import WidePlan
 

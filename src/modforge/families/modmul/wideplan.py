@@ -13,7 +13,7 @@ cycles = `stages`:
     solinas                         P + 1 (the signed word sum) + 1 (the correction) = 6
 
 depth=deep: every product, whole or truncated (the 4s above), one stage more for each
-Karatsuba level of its deepest tree above the first two (hw.wide.deep_stages): stage 3
+Karatsuba level of its deepest tree above the first two (hw.dsp.deep_stages): stage 3
 recombines the first level, the last stage the root, whose top is one carry-save sum and a
 carry-select add (hw.dsp.fast_sum); short (the default)
 recombines all above the first in the last stage, whose carry chains then run through
@@ -40,6 +40,7 @@ from ...hw.dsp import (
     KARATSUBA_STAGES,
     Logic,
     cheapest_logic,
+    deep_stages,
     dsp_tiles,
     karatsuba_dsps,
     karatsuba_levels,
@@ -47,7 +48,7 @@ from ...hw.dsp import (
     karatsuba_square_levels,
     naf,
 )
-from ...hw.wide import deep_stages, high_pieces, high_tiles, low_pieces, low_tiles, pieces_levels
+from ...hw.wide import high_pieces, high_tiles, low_pieces, low_tiles, pieces_levels
 from ...math import fields as F
 from ...registry import Timing
 
@@ -90,7 +91,7 @@ class WidePlan(Timing):
     logic_tiles: int = 0               # the tiles of those chunks
     logic_adders: int = 0              # their adders
     square: bool = False               # op=square: one operand a, the product a^2
-    deep: bool = False                 # depth=deep: a stage a Karatsuba level (hw.wide.deep_stages)
+    deep: bool = False                 # depth=deep: a stage a Karatsuba level (hw.dsp.deep_stages)
     lazy: bool = False                 # output=lazy: c < out_bound, congruent
     in_bound: int = 0                  # every operand < in_bound (q; lazy: 2^k, montgomery q)
     out_bound: int = 0                 # c < out_bound (q; lazy: 2q, pseudo-mersenne 2^k)
