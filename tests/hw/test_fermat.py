@@ -12,8 +12,17 @@ from amaranth.sim import Simulator
 
 from modforge.hw import fermat
 from modforge.hw.butterfly import ShiftButterfly
-from modforge.hw.dsp import DSP_PROFILES
-from modforge.hw.fermat import MulAdd, PowerMul, fermat_add, fermat_sub, fixed_shift, power_control, shift_control
+from modforge.hw.dsp import DSP_PROFILES, karatsuba_levels
+from modforge.hw.fermat import (
+    MulAdd,
+    PowerMul,
+    fermat_add,
+    fermat_sub,
+    fixed_shift,
+    mul_add_depth,
+    power_control,
+    shift_control,
+)
 from modforge.math.fmlm3 import Ring
 
 
@@ -218,14 +227,19 @@ def test_fixed_shift_every_amount(K):
     sim.run()
 
 
-@pytest.mark.parametrize("K, dsp", [(16, None), (64, DSP_PROFILES["dsp48e2"]), (64, DSP_PROFILES["dsp48e1"]),
-                                    (64, DSP_PROFILES["ecp5"]), (32, DSP_PROFILES["ecp5"]),
-                                    (128, DSP_PROFILES["dsp48e2"]), (40, DSP_PROFILES["dsp48e1"])])
-def test_mul_add(K, dsp):
+@pytest.mark.parametrize("K, dsp, deep", [
+    (16, None, False), (64, DSP_PROFILES["dsp48e2"], False), (64, DSP_PROFILES["dsp48e1"], False),
+    (64, DSP_PROFILES["ecp5"], False), (32, DSP_PROFILES["ecp5"], False), (128, DSP_PROFILES["dsp48e2"], False),
+    (40, DSP_PROFILES["dsp48e1"], False),
+    (64, DSP_PROFILES["ecp5"], True),           # two levels: the root by fast_sum, the addend in it
+    (128, DSP_PROFILES["ecp5"], True),          # three: a stage more (depth 7)
+    (224, DSP_PROFILES["ecp5"], True)])         # four, the middles signed and magnitudes: two more
+def test_mul_add(K, dsp, deep):
     """a*b + c mod M against Ring.mul/add, the corners (0, 1, M-1 = 2^K = -1: the 65th bit,
-    2^K * 2^K = 1) included."""
+    2^K * 2^K = 1) included; run_pipeline checks the depth."""
     ring, rng = Ring(K), random.Random(K + 3)
-    ma = MulAdd(K, dsp)
+    ma = MulAdd(K, dsp, deep=deep)
+    assert ma.depth == mul_add_depth(K, dsp, deep) == 6 + (deep and max(0, karatsuba_levels(K, dsp) - 2))
     xs = values(ring, rng, 200)
     ops, want = [], []
     for a in xs:

@@ -29,7 +29,8 @@ w = z - 1 = Cat(L, H) the product is w - Cat(~H, L) with no constant left over.
                                power_mul_depth)
   MulAdd                       a*b + c mod M, the component-wise Multiply Adder (Sec. 5.2):
                                a Karatsuba product of the K-bit parts (hw.dsp) + c with the
-                               65th bit's correction, then one fold; 6 stages
+                               65th bit's correction, then one fold; 6 stages (deep: a
+                               stage more a Karatsuba level above two, mul_add_depth)
 """
 
 from __future__ import annotations
@@ -40,14 +41,18 @@ from typing import Any
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike
 
 from .dsp import (
+    DEEP_SEGMENT,
     DSP_PROFILES,
     KARATSUBA_STAGES,
     DspSizes,
+    deep_stages,
+    karatsuba_levels,
     karatsuba_multiply,
     karatsuba_operands,
     karatsuba_recombine,
     karatsuba_split,
     karatsuba_sum,
+    tree_levels,
 )
 from .pipeline import Stager
 from .select import pick
@@ -252,10 +257,15 @@ class PowerMul(Elaboratable):
         return m
 
 
+def mul_add_depth(K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], deep: bool = False) -> int:
+    """A MulAdd's stages (`MulAdd`): 6, deep one more a Karatsuba level above the first two."""
+    return 1 + KARATSUBA_STAGES + 2 + (deep_stages([karatsuba_levels(K, dsp)]) if deep else 0)
+
+
 class MulAdd(Elaboratable):
-    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` = 6 cycles later, one
-    operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A, Gamma_B), default the
-    paper's DSP48E2; None: one K x K product left to the synthesis tool.
+    """a, b, c (K+1 bits, in [0, M)) in; o = a*b + c mod M `depth` cycles later
+    (`mul_add_depth`), one operation a cycle, no enable. dsp: a hw.dsp profile (Gamma_A,
+    Gamma_B), default the paper's DSP48E2; None: one K x K product left to the synthesis tool.
     a = a1 2^K + a0 with a1 = 1 only for a = 2^K = -1 (then a0 = 0), b alike, so
       a*b = a0 b0 - a1 b0 - b1 a0 + a1 b1 (mod M),
     and a0 b0 = 0 whenever a correction term is not: the corrections OR into the product
@@ -267,13 +277,15 @@ class MulAdd(Elaboratable):
       stage 3: hw.dsp.karatsuba_multiply (the DSPs); the correction word from the leaves'
                registers (a0, b0 digits), c rides
       stage 4: hw.dsp.karatsuba_recombine (the nodes over the leaves); the rest rides
-      stage 5: r = a0 b0 | corrections + c (the rest of the recombination), < 2^(2K+1)
-      stage 6: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18)"""
+               (deep: again, a stage a level up to the root's children, hw.dsp.deep_stages)
+      stage 5: r = a0 b0 | corrections + c (the rest of the recombination; deep: the root
+               alone, carry-save and carry-select, hw.dsp.fast_sum), < 2^(2K+1)
+      stage 6: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18)
+    deep: for a device whose carry chains are slow (ECP5): no stage sums more than one level."""
 
-    depth = 1 + KARATSUBA_STAGES + 2
-
-    def __init__(self, K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], name: str = "ma") -> None:
-        self.K, self.dsp, self.name = K, dsp, name
+    def __init__(self, K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], name: str = "ma", deep: bool = False) -> None:
+        self.K, self.dsp, self.name, self.deep = K, dsp, name, deep
+        self.depth = mul_add_depth(K, dsp, deep)
         self.a, self.b, self.c = (Signal(K + 1, name=f"{name}_{x}") for x in "abc")
         self.o = Signal(K + 1, name=f"{name}_o")
 
@@ -293,11 +305,15 @@ class MulAdd(Elaboratable):
         both, c = stage(a1 & b1, f"{name}_both"), stage(c, f"{name}_c3")
         tree = karatsuba_multiply(stage, tree, self.dsp, name)
         stage.next()
-        correction, both, c = (stage(x, f"{x.name}_4") for x in (correction, both, c))
-        tree = karatsuba_recombine(stage, tree, name)                                  # stage 4
-        stage.next()
+        extra = deep_stages([tree_levels(tree)]) if self.deep else 0
+        riders = (f"{name}_corr", f"{name}_both", f"{name}_c3")
+        for k in range(1 + extra):                                                     # stage 4 (and deep's)
+            correction, both, c = (stage(x, f"{n}_{4 + k}") for x, n in zip((correction, both, c), riders, strict=True))
+            tree = karatsuba_recombine(stage, tree, name)
+            stage.next()
         # both and correction are nonzero only when a0 b0 = 0: ORed into the product (free)
-        r = karatsuba_sum(m, tree, name, overlay=Cat(both, Const(0, K - 1), correction), addend=c)
+        r = karatsuba_sum(m, tree, name, overlay=Cat(both, Const(0, K - 1), correction), addend=c,
+                          segment=DEEP_SEGMENT if self.deep else 0)
         r = stage(r, f"{name}_r", 2 * K + 1)                                            # stage 5
         stage.next()
         m.d.comb += self.o.eq(stage(fermat_sub(r[:K], r[K:], K), f"{name}_o", K + 1))   # stage 6

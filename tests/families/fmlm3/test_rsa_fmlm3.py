@@ -12,12 +12,14 @@ from modforge.cli import main
 from modforge.errors import ParameterError
 from modforge.families.fmlm3 import model
 from modforge.families.fmlm3.model import default_modulus
-from modforge.families.fmlm3.program import DEPTH
-from modforge.hw.fermat import MulAdd
+from modforge.families.fmlm3.program import depths
+from modforge.hw.fermat import mul_add_depth
 from modforge.math import fmlm3
 from modforge.registry import lookup
 
 ALG = lookup("rsa-fmlm3")
+MUL_ADD = mul_add_depth(64)     # Table 6's ring, K = 64: a MulAdd's stages (depth=short)
+DEPTH = depths(MUL_ADD)
 
 
 def reject(cfg, argument, text):
@@ -92,7 +94,7 @@ def test_cycle_claims():
     p = ALG.parse({"l": "2048", "P": "128", "u": "16", "algorithm": "3", "bfs": "2"})
     plan = ALG.derived(p)
     H, C = plan.H, plan.transform.cycles
-    mul = 1 + MulAdd.depth                          # a read-out beat to its MulAdd result's write
+    mul = 1 + MUL_ADD                          # a read-out beat to its MulAdd result's write
     acc, racc = DEPTH["acc"], DEPTH["racc"]         # Restrict (CT^-1: passing; NCT^-1) and the Accumulator
     sinks = mul + 0 + mul + mul + acc + mul + racc
     assert ALG.latency(p) == 7 * (2 * H + C + 2) - 1 + sinks + (3 * H + 2 + 2 + 5) + 1
@@ -179,10 +181,33 @@ def test_cycle_claims_spectral():
     plan = ALG.derived(p)
     H, C = plan.H, plan.transform.cycles
     assert plan.paper_kinds() == {"CT^-1": 1, "NCT": 2, "NCT^-1": 1, "CT": 1}
-    mul = 1 + MulAdd.depth
+    mul = 1 + MUL_ADD
     assert ALG.latency(p) == 2 * (H + mul) + 5 * (2 * H + C + 2) + (DEPTH["acc"] + mul + DEPTH["racc"]) + \
         (3 * H + DEPTH["pass_m"] + DEPTH["pass_d"] + DEPTH["pass_t"]) + 1
     assert ALG.cycles(p) == ALG.latency(p) + H - 1 < 2036
+
+
+def test_deep_mul_adds():
+    """depth=deep at K = 128 (a Karatsuba product of three levels): MulAdds of 7 stages, every
+    step through one a cycle longer, the others as with depth=short."""
+    cfg = {"l": "64", "P": "64", "u": "1", "c": "2"}
+    short, deep = (ALG.derived(ALG.parse(cfg | {"depth": depth})) for depth in ("short", "deep"))
+    assert deep.K == 128 and (short.mul_add_depth, deep.mul_add_depth) == (6, 7)
+    through = {"mul", "pass_mul", "in", "pass_mul1", "in_mul1", "mul1"}
+    for k, step in enumerate(deep.program[:-1]):
+        assert deep.step_cycles(step, k == 0) - short.step_cycles(step, k == 0) == (step.sink in through)
+    assert ALG.extra_info(ALG.parse(cfg | {"depth": "deep"}))["mul_add_depth"] == 7
+
+
+def test_dsp_profile():
+    """dsp: the MulAdds' tiling; K = 288 on 26x17 two Karatsuba levels of 135 DSPs (on ECP5 each
+    26x17 tile two 18x18 multipliers), on 18x18 four of 81 (depth=deep: 8 stages)."""
+    cfg = {"l": "4096", "P": "32", "algorithm": "2"}
+    info = {(dsp, depth): ALG.extra_info(ALG.parse(cfg | {"dsp": dsp, "depth": depth}))
+            for dsp in ("dsp48e2", "ecp5") for depth in ("short", "deep")}
+    assert info["dsp48e2", "short"]["K"] == 288
+    assert [(i["mul_add_dsps"], i["mul_add_depth"]) for i in info.values()] == [(135, 6), (135, 6), (81, 6), (81, 8)]
+    assert info["ecp5", "deep"]["dsp_total"] == 2 * 81          # one MulAdd a lane, bfs = 1
 
 
 def test_store_groups():
@@ -204,7 +229,7 @@ def test_store_groups():
 @pytest.mark.parametrize("domain", ["time", "spectral"])
 def test_cycle_claims_shared_muladd(domain):
     """muladds = 1, Table 6's set: three products on the one MulAdd, one coefficient a cycle
-    (P + 1 + MulAdd.depth each): T(x) (.) T(N') as the input comes (spectral: from a store
+    (P + 1 + MUL_ADD each): T(x) (.) T(N') as the input comes (spectral: from a store
     the input fills, a word once its beat is in) or as CT(x)'s
     read-out goes (time), T(y) (.) Z0 as a pass (spectral) or on CT(y)'s read-out (time), and
     T'(m) (.) T'(N) + XN on NCT(m)'s read-out; a read-out through the MulAdd takes P - H

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from amaranth.lib import data
 
 from ...errors import ParameterError
+from ...hw.dsp import DSP_HELP, Dsp
 from ...math import fmlm3
 from ...math.primes import is_prime
 from ...registry import POW2, Algorithm, Computes, Operand, layout, param, register
@@ -301,6 +302,12 @@ class RsaFmlm3Params:
                       "transform read-outs; 1: one shared MulAdd (the paper's), one coefficient a cycle, on the input "
                       "as it comes and on read-outs held to its pace (Table 6's set: 2,009 cycles spectral "
                       "against 1,720)")
+    depth: Literal["short", "deep"] = param(
+        "short", help="the MulAdds' pipeline: short (6 stages, the levels of its Karatsuba product above the "
+                      "first summed in one); deep: a stage a level and the root by carry-save and carry-select "
+                      "adds (7 stages at K = 128, 8 at 224 and 288), for devices with slow carry chains (ECP5)")
+    dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the MulAdds' Karatsuba products: ecp5 for ECP5, whose 18x18 "
+                                                 "multipliers a 26x17 tile takes two of)")
 
 
 @register
@@ -350,7 +357,7 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
     def derive(self, params: RsaFmlm3Params) -> MultiplierPlan:
         c = fmlm3.HALF if params.c == "1/2" else Fraction(int(params.c))
         return MultiplierPlan(fmlm3.check_set(params.l, params.P, params.u, c, params.algorithm), params.bfs,
-                              params.domain, params.muladds == "1")
+                              params.domain, params.muladds == "1", params.depth == "deep", params.dsp)
 
     def context(self, params: RsaFmlm3Params) -> Context:
         return _context(self.derived(params), params.modulus)
@@ -492,7 +499,9 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "domain": "spectral"},
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral", "muladds": "1"},
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"},
-                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "muladds": "1"}]
+                {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "muladds": "1"},
+                # K = 128 on 18x18 tiles: MulAdds of 7 stages
+                {"l": "64", "P": "64", "u": "1", "c": "2", "depth": "deep", "dsp": "ecp5"}]
 
     def extended_grid(self) -> list[dict[str, str]]:
         # Table 6's sets: l = 3072 with Alg 2 at c = 1/2 (Alg 3 would need c = 1: corrections.md#fmlm3-algorithm4),
@@ -516,11 +525,13 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                   "rule": "cfg.ready only between multiplications",
                   "verified_moduli": [hex(self.verified_modulus(params))]}
         return {"K": plan.K, "M": f"2^{plan.K}+1", "lanes": plan.lanes, "beats_H": plan.H,
+                "mul_add_depth": plan.mul_add_depth, "mul_add_dsps": plan.mul_add_dsps,
+                "dsp_total": plan.mul_add_dsps * (1 if plan.shared else plan.lanes),
                 "transform_C": T.cycles, "transforms": list(plan.transforms),
                 "steps": plan.schedule(), "config": config,
                 "formula": "latency = sum of the steps + 1: a transform 2H + C + 2 + sink depth (time: the input "
-                           "one 2H + C + 1 + its depth; spectral: the input H + 1 + MulAdd.depth), a pass H + "
-                           "depth (muladds = 1: a product P + 1 + MulAdd.depth, the input's 1 more, a read-out "
+                           "one 2H + C + 1 + its depth; spectral: the input H + 1 + MulAdd's depth), a pass H + "
+                           "depth (muladds = 1: a product P + 1 + MulAdd's depth, the input's 1 more, a read-out "
                            "through the MulAdd P - H more than a plain one); "
                            "II = latency + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "

@@ -30,13 +30,14 @@ from amaranth.lib.wiring import In, Out
 from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
 from ...hw.digits import Accumulator, Halver, SegmentAddSub
+from ...hw.dsp import DSP_PROFILES
 from ...hw.fermat import MulAdd
 from ...hw.layout import lanes
 from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
 from . import hw, model
 from .plan import CFG_SELECT, KIND_CODES, MultiplierPlan
-from .program import DEPTH, DIGIT_STORES, LUT_RAM_STORES, Step, accesses
+from .program import DIGIT_STORES, LUT_RAM_STORES, Step, accesses
 from .units import ModRPass, Restrict
 
 BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked ram_style = block
@@ -73,7 +74,7 @@ class _Build:
         self.core, self.m = core, Module()
         self.L, self.H, self.K, self.u = plan.lanes, plan.H, plan.K, plan.params.u
         self.w, self.du = self.K + 1, self.L * self.u     # a coefficient's bits, a digit beat's bits
-        self.program = plan.program
+        self.program, self.depths = plan.program, plan.depths
         self.sq = Signal(range(len(self.program)), name="step")
         self.stores()
         # the steps' data (`data`): the step being generated (None: the loader's), each input's
@@ -193,17 +194,17 @@ class _Build:
         op = self.op = DelayLine(m, {"valid": range(len(program) + 1), "k": range(H), "last": 1, "first": 1},
                                  prefix="op")
         for name in ("valid", "k", "last", "first"):      # the registers, made outside the steps' conditions
-            op.at(name, max(DEPTH.values()))
+            op.at(name, max(self.depths.values()))
         side = self.side = DelayLine(m, {"valid": 1, "k": range(H)}, prefix="side")   # a side pass's issues
-        side.at("valid", DEPTH["pass_mul"])
-        side.at("k", DEPTH["pass_mul"])
+        side.at("valid", self.depths["pass_mul"])
+        side.at("k", self.depths["pass_mul"])
         self.side_k = Signal(range(H + 1), name="side_k")
         # plan.shared: the one MulAdd's issues, lane sm_l of word sm_k (`shared_multiply`)
         sm = self.sm = DelayLine(m, {"valid": 1, "k": range(H), "l": range(L)}, prefix="sm")
         self.sm_k, self.sm_l = Signal(range(H + 1), name="sm_k"), Signal(range(L), name="sm_l")
         self.sm_word = Signal((L - 1) * self.w, name="sm_word")       # the word's first L - 1 products
         for name in ("valid", "k", "l"):
-            sm.at(name, DEPTH["pass_mul1"])
+            sm.at(name, self.depths["pass_mul1"])
         self.done = Signal(name="done")
         # one Accumulator behind Restrict for CT^-1's read-out (Restrict passing the digits in
         # [0, M) on as non-negative K+2-bit ones) and NCT^-1's (restricted, signed)
@@ -222,7 +223,7 @@ class _Build:
         m, L, K, du, acc = self.m, self.L, self.K, self.du, self.acc
         self.muls = []
         for k in range(1 if self.plan.shared else L):
-            ma = MulAdd(K, name=f"ma{k}")
+            ma = MulAdd(K, DSP_PROFILES[self.plan.dsp], f"ma{k}", self.plan.deep)
             m.submodules[f"ma{k}"] = ma
             self.muls.append(ma)
         m.submodules.acc = acc
@@ -265,7 +266,7 @@ class _Build:
         m, w, sm_word, ma = self.m, self.w, self.sm_word, self.muls[0]
         self.product = Signal(self.L * w, name="sm_product")
         m.d.comb += self.product.eq(Cat(sm_word, ma.o))
-        with m.If(self.sm.at("valid", DEPTH["pass_mul1"])):
+        with m.If(self.sm.at("valid", self.depths["pass_mul1"])):
             m.d.sync += sm_word.eq(Cat(sm_word[w:], ma.o))
 
     # --- the program: one case of `step` a step ------------------------------------------------
@@ -273,7 +274,7 @@ class _Build:
         m, sq, done = self.m, self.sq, self.done
         for index, step in enumerate(self.program):
             self.index = index
-            depth = DEPTH.get(step.sink, 0)
+            depth = self.depths.get(step.sink, 0)
             last_write = self.mine(self.op, depth) & self.op.at("last", depth)
             with m.If(sq == index):
                 self.step(step, last_write)
@@ -442,7 +443,7 @@ class _Build:
                      op["last"].eq(sk == self.H - 1), op["first"].eq(sk == 0)]
         with m.If(tu.o.valid):
             m.d.sync += sk.eq(sk + 1)
-        d = DEPTH[step.sink]
+        d = self.depths[step.sink]
         dest = self.wr[step.dest]
         m.d.comb += [dest.addr.eq(op.at("k", d)), dest.en.eq(self.mine(op, d))]
         if step.sink == "plain":
@@ -493,12 +494,13 @@ class _Build:
         m.d.comb += [op["valid"].eq(Mux(take, self.tag, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
                      op["first"].eq(ld == 0)]
         m.d.comb += rd[step.factor].addr.eq(ld)
-        self.multiply(beat1, rd[step.factor].data, wr[first], op.at("k", DEPTH["in"]), self.mine(op, DEPTH["in"]))
+        d = self.depths["in"]
+        self.multiply(beat1, rd[step.factor].data, wr[first], op.at("k", d), self.mine(op, d))
         return None
 
     def multiply(self, a: Value, b: Value, dest: Any, addr: Value, en: Value) -> None:
         """dest[addr] = a (.) b lane by lane on the MulAdds (a, b this cycle; addr, en at the
-        write, MulAdd.depth later)."""
+        write, the MulAdd's depth later)."""
         w = self.w
         for k, ma in enumerate(self.muls):
             self.data(ma.a, self.lanes(a, w)[k])
@@ -525,7 +527,7 @@ class _Build:
         self.data(ma.a, self.lane(at, a_word if a is None else rd[a].data, w))
         self.data(ma.b, self.lane(at, rd[b].data, w))
         self.data(ma.c, self.lane(at, rd[c].data, w) if c else self.zero)
-        d = DEPTH["pass_mul1"]
+        d = self.depths["pass_mul1"]
         valid, last_lane = sm.at("valid", d), sm.at("l", d) == L - 1
         m.d.comb += [self.wr[dest].addr.eq(sm.at("k", d)), self.wr[dest].en.eq(valid & last_lane)]
         self.data(self.wr[dest].data, self.product)
@@ -539,7 +541,7 @@ class _Build:
         m.d.comb += [side["valid"].eq(issue), side["k"].eq(k), rd[a].addr.eq(k), rd[b].addr.eq(k)]
         with m.If(issue):
             m.d.sync += k.eq(k + 1)
-        d = DEPTH["pass_mul"]
+        d = self.depths["pass_mul"]
         self.multiply(rd[a].data, rd[b].data, self.wr[dest], side.at("k", d), side.at("valid", d))
 
     # --- time-domain passes ----------------------------------------------------------------------
@@ -554,7 +556,7 @@ class _Build:
         m.d.comb += rd[step.src].addr.eq(sk)
         data = rd[step.src].data
         if step.sink == "pass_mul":                   # dest = src (.) mem2, lane by lane
-            d = DEPTH[step.sink]
+            d = self.depths[step.sink]
             m.d.comb += rd[step.factor].addr.eq(sk)
             self.multiply(data, rd[step.factor].data, self.wr[step.dest], op.at("k", d), self.mine(op, d))
         elif step.sink == "pass_m":

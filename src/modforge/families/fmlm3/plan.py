@@ -50,7 +50,7 @@ Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 1) + (H - 1) + 
 first beat), a pass H + d; latency = the steps + 1 (the read-out, straight from the
 stores), II = latency + H (the output step ends as its last word is taken), cycles =
 latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
-unit's. l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32, C = 232, MulAdd.depth 6,
+unit's. l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32, C = 232, mul_add_depth 6,
 7 transforms: 2,258 cycles (latency 2,227); Table 6 gives 2,036 for the product kept in the
 spectral domain (domain = spectral: 5 transforms, 1,720 cycles here); the time domain needs
 the 2 more forward transforms of x and y.
@@ -66,10 +66,10 @@ in three places, and comes out 16 % below:
     write into and read from the transform RAM (the MA's P + 3, the adders' P/4 + 6);
   - the component-wise products run on L = 4 MulAdds, H = 32 beats each: one rides on the
     input, one on NCT(m)'s read-out (T'(m) (.) T'(N) + XN), one beside CT^-1, and only one
-    is a step of its own (H + 1 + MulAdd.depth = 39 cycles); the paper has ONE Multiply Adder (9 DSP) at
+    is a step of its own (H + 1 + mul_add_depth = 39 cycles); the paper has ONE Multiply Adder (9 DSP) at
     one coefficient a cycle, P + 3 + Delta_MA = 131+ each, one after another. muladds = 1
     (program.shared_steps) does that: the 3 products on the critical path take P + 1 +
-    MulAdd.depth = 135 cycles each on the one MulAdd, two of them overlapped with the input
+    mul_add_depth = 135 cycles each on the one MulAdd, two of them overlapped with the input
     and with NCT(m)'s read-out (T'(x) (.) T'(y) still beside CT^-1): 2,009 cycles on this set
     (latency 1,978; time domain 2,539) for 1/4 of the MulAdds' DSPs;
   - the time-domain work is 3 passes of H + d (m, D, t: 105 cycles) against the paper's
@@ -91,7 +91,8 @@ from typing import Any
 from amaranth.hdl import Value
 
 from ...hw.butterfly import shift_butterfly_depth
-from ...hw.fermat import power_control, rotation_step
+from ...hw.dsp import DSP_PROFILES, karatsuba_dsps
+from ...hw.fermat import mul_add_depth, power_control, rotation_step
 from ...math import fmlm3
 from . import program as PR
 from .program import Step
@@ -356,11 +357,13 @@ class MultiplierPlan(HBeatFrames):
     bfs: int
     domain: str = "time"          # time: x, y, t as digits; spectral: as T(.), T'(.) and the parity
     shared: bool = False          # one MulAdd, one coefficient a cycle (else one a lane)
+    deep: bool = False            # MulAdds of a stage a Karatsuba level (hw.fermat.mul_add_depth)
+    dsp: str = "dsp48e2"          # the MulAdds' product tiling (a hw.dsp profile)
 
     def __post_init__(self) -> None:
         if self.shared:     # the side pass ends inside the first CT^-1 (program.shared_steps)
             ct_inv = Step("ct_inv", "Z0", "acc", None, None, "A")
-            assert self.params.P + PR.DEPTH["pass_mul1"] < self.step_cycles(ct_inv, False)
+            assert self.params.P + self.depths["pass_mul1"] < self.step_cycles(ct_inv, False)
 
     # --- sizes -----------------------------------------------------------------------
     @functools.cached_property
@@ -409,6 +412,20 @@ class MultiplierPlan(HBeatFrames):
         """Cat(data[L (K+1)], index[log2 H], sel[2])."""
         return self.cfg_data_bits + self.index_bits + 2
 
+    @functools.cached_property
+    def mul_add_depth(self) -> int:
+        return mul_add_depth(self.K, DSP_PROFILES[self.dsp], self.deep)
+
+    @functools.cached_property
+    def mul_add_dsps(self) -> int:
+        """The DSP multiplications of one MulAdd (0: dsp none, the product left to the tool)."""
+        return karatsuba_dsps(self.K, DSP_PROFILES[self.dsp])
+
+    @functools.cached_property
+    def depths(self) -> dict[str, int]:
+        """Each sink's and pass's depth (program.depths)."""
+        return PR.depths(self.mul_add_depth)
+
     # --- the program ---------------------------------------------------------------------
     @functools.cached_property
     def program(self) -> tuple[Step, ...]:
@@ -440,7 +457,7 @@ class MultiplierPlan(HBeatFrames):
         its depth."""
         H, C = self.H, self.transform.cycles
         P = self.params.P
-        depth = PR.DEPTH[step.sink]
+        depth = self.depths[step.sink]
         if step.sink == "in":
             return H + depth
         if step.sink == "pass_mul1":

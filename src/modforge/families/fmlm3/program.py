@@ -11,13 +11,13 @@ the input (H beats: T(x) (.) T(N') into Z0 on the MulAdds as the beats come, T'(
 T'(y) into XN, YC, YN), Alg 3's pass Z0 = T(y) (.) Z0, then the time program from T5 CT^-1
 (beside it, on the otherwise idle MulAdds, the side pass XN = T'(x) (.) T'(y)) through pass
 t, then T(t) = CT(t) and T'(t) = NCT(t) into Z0 and XN, read out together: 5 transforms
-for Alg 3 (7 for Alg 2). Latency = (H + 1 + MulAdd.depth) [input] + (H + 1 + MulAdd.depth)
+for Alg 3 (7 for Alg 2). Latency = (H + 1 + mul_add_depth) [input] + (H + 1 + mul_add_depth)
 [Alg 3's pass] + 5 (2H + C + 2) + the sinks' depths + the 3 passes + 1; l = 2048, P = 128,
-u = 16, Alg 3, 2 BFS (MulAdd.depth 6): 1,720 cycles (latency 1,689).
+u = 16, Alg 3, 2 BFS (mul_add_depth 6): 1,720 cycles (latency 1,689).
 
 muladds = 1 (one MulAdd, the paper's; `shared_steps`): one coefficient a cycle, P issues +
-1 + MulAdd.depth a product. T(x) (.) T(N') runs as the input comes (spectral: from the store
-XT the input fills at a beat a cycle, word k read once beat k is in: 1 + P + 1 + MulAdd.depth
+1 + mul_add_depth a product. T(x) (.) T(N') runs as the input comes (spectral: from the store
+XT the input fills at a beat a cycle, word k read once beat k is in: 1 + P + 1 + mul_add_depth
 from the first beat) or on CT(x)'s read-out (time); T'(m) (.) T'(N) + XN (and in the time
 domain T(y) (.) Z0) on the read-out of its transform, held to the MulAdd's pace by
 back-pressure (a read-out of P cycles instead of H); T(y) (.) Z0 (spectral) is a pass of its
@@ -70,7 +70,6 @@ import dataclasses
 from collections.abc import Sequence
 
 from ...hw.digits import Accumulator, SegmentAddSub
-from ...hw.fermat import MulAdd
 from .units import ModRPass, Restrict
 
 
@@ -79,7 +78,7 @@ class Step:
     """One step of the core: a transform `kind` loaded from `src` whose read-out goes through
     `sink` (times mem2, plus mem3) to `dest`; or a time-domain pass (kind None). `side`:
     (dest, a, b), a multiply pass dest = a (.) b the MulAdds run alongside a transform whose
-    sink does not use them (its first H + 1 + MulAdd.depth cycles, well inside the step)."""
+    sink does not use them (its first H + 1 + mul_add_depth cycles, well inside the step)."""
     kind: str | None
     src: str
     sink: str
@@ -96,12 +95,14 @@ class Step:
 
 
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
-# a sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its result
-DEPTH = {"plain": 0, "mul": 1 + MulAdd.depth, "pass_mul": 1 + MulAdd.depth, "in": 1 + MulAdd.depth,
-         "pass_mul1": 1 + MulAdd.depth, "in_mul1": 1 + MulAdd.depth, "mul1": 1 + MulAdd.depth,
-         "acc": Restrict.depth + Accumulator.depth, "racc": Restrict.depth + Accumulator.depth,
-         "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
-         "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
+def depths(mul_add: int) -> dict[str, int]:
+    """A sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its
+    result, with MulAdds of `mul_add` stages (hw.fermat.mul_add_depth)."""
+    restrict_acc = Restrict.depth + Accumulator.depth
+    return {"plain": 0, "mul": 1 + mul_add, "pass_mul": 1 + mul_add, "in": 1 + mul_add, "pass_mul1": 1 + mul_add,
+            "in_mul1": 1 + mul_add, "mul1": 1 + mul_add, "acc": restrict_acc, "racc": restrict_acc,
+            "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
+            "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
 
 
 # The spectral stores share block RAMs: each group is one memory (1 read, 1 write port; a
@@ -160,11 +161,11 @@ def _rest(algorithm: int, domain: str, mul: str) -> list[Step]:
 
 def shared_steps(algorithm: int, domain: str) -> list[Step]:
     """muladds = 1: every component-wise product runs on the one MulAdd, one coefficient a
-    cycle (P issues, then 1 + MulAdd.depth): as the input comes (in_mul1: from the store
+    cycle (P issues, then 1 + mul_add_depth): as the input comes (in_mul1: from the store
     XT the input fills, word k once beat k is in), as a transform's read-out goes (mul1:
     the unit's read-out held by back-pressure, a beat every L cycles), or as a pass over
     stores of its own (pass_mul1, in place). T'(x) (.) T'(y) runs beside the first CT^-1 as a side pass (P + 1 +
-    MulAdd.depth cycles, inside the step: plan.MultiplierPlan's `__post_init__` checks)."""
+    mul_add_depth cycles, inside the step: plan.MultiplierPlan's `__post_init__` checks)."""
     alg2 = algorithm == 2
     if domain == "spectral":
         out = [Step(None, "input", "in_mul1", "TNp", None, "Z0,XT,XN,YC,YN")]  # Z0 = T(x) (.) T(N')
