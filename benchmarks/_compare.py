@@ -106,8 +106,19 @@ def run(doc: str, report: Callable[[Path], list[str]]) -> int:
     text = "\n".join(report(args.db))
     print(text)
     if args.out:
-        args.out.write_text(text + "\n")
+        write_report(args.out, text)
     return 0
+
+
+READING = "\n## Reading"
+
+
+def write_report(out: Path, text: str) -> None:
+    """Write a report's text to OUT, keeping the hand-written reading after its tables (the
+    old file's part from its first '## Reading' heading on), which a re-run cannot write."""
+    old = out.read_text() if out.exists() else ""
+    reading = old[old.index(READING):] if READING in old else ""
+    out.write_text(f"{text}\n{reading}")
 
 
 def run_before_after(doc: str, title: str, report: Callable[[str], list[str]], rev: str = "9eafe0a") -> int:
@@ -120,7 +131,7 @@ def run_before_after(doc: str, title: str, report: Callable[[str], list[str]], r
     text = "\n".join(report(args.before))
     print(text)
     if args.out:
-        args.out.write_text(f"# {title}\n\n{text}\n")
+        write_report(args.out, f"# {title}\n\n{text}")
     return 0
 
 
@@ -134,5 +145,5 @@ def run_measured(doc: str, title: str, report: Callable[[], list[str]], command:
     print(text)
     if args.out:
         how = f"```\n{command}\n```\n\n" if command else ""
-        args.out.write_text(f"# {title}\n\n{how}{text}\n")
+        write_report(args.out, f"# {title}\n\n{how}{text}")
     return 0
