@@ -107,23 +107,27 @@ def test_low_product(bits, dsp, constant):
 
 
 @pytest.mark.parametrize("bits, dsp, slack, deep", [(53, (26, 17), 1, False), (90, (18, 18), 0, False),
-                                                   (160, (18, 18), 0, True)])
+                                                   (160, (18, 18), 1, False), (160, (18, 18), 1, True)])
 def test_high_product(bits, dsp, slack, deep):
     """The hardware's A is high_sum's (the integer side whose bound the test above checks),
-    KARATSUBA_STAGES cycles later, y a constant; deep: a stage more a level above two, every
-    piece's root terms in one fast_sum."""
+    KARATSUBA_STAGES cycles later, y a constant; at 160 bits with Montgomery's addends (a
+    riding value and a constant, shifted: the sum one bit wider); deep: a stage more a level
+    above two, every piece's root terms and the addends in one fast_sum."""
     m = Module()
-    x = Signal(bits)
+    x, h = Signal(bits), Signal(bits + 2)
     rng, ones = random.Random(bits), (1 << bits) - 1
     c = rng.getrandbits(bits) | 1 << (bits - 1)
     stage = Stager(m, Const(1, 1))
-    top, _ = high_product(stage, x, c, bits, dsp, "hi", slack=slack, deep=deep)
+    addends = [(h, bits - 2), (3, bits - 2)] if bits == 160 else []
+    top, _ = high_product(stage, x, c, bits, dsp, "hi", slack=slack, deep=deep, addends=addends)
     g, pieces = high_pieces(bits, dsp, slack)
-    assert g > 0 and len(pieces) > 1
+    assert g > 0 and len(pieces) > 1 and len(top) == 2 * bits + bool(addends)
     latency = KARATSUBA_STAGES + (deep_stages(pieces_levels(pieces, dsp)) if deep else 0)
     assert stage.count == latency and latency > KARATSUBA_STAGES or not deep
-    vectors = [(a,) for a in [0, 1, ones, 1 << (bits - 1)] + [rng.getrandbits(bits) for _ in range(40)]]
-    run(m, (x,), (top,), vectors, lambda a: (high_sum(a, c, g, pieces),), latency)
+    vectors = [(a, rng.getrandbits(bits + 2)) for a in [0, 1, ones, 1 << (bits - 1)] +
+               [rng.getrandbits(bits) for _ in range(40)]]
+    run(m, (x, h), (top,), vectors, lambda a, b: (high_sum(a, c, g, pieces) + (b + 3 << (bits - 2)) * bool(addends),),
+        latency)
 
 
 def test_products_side_by_side():

@@ -185,19 +185,25 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
 
 
 def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[Piece], width: int,
-                dsp: DspSizes, name: str, ride: Iterable[ValueLike], logic: Logic,
-                deep: bool) -> tuple[Value, list[Signal]]:
+                dsp: DspSizes, name: str, ride: Iterable[ValueLike], logic: Logic, deep: bool,
+                addends: Sequence[tuple[ValueLike, int]] = ()) -> tuple[Value, list[Signal]]:
     """The pieces' products x[xo:xo+b] y[yo:yo+b] side by side (`products`), summed at their
-    offsets below 2^width: (the sum, combinational from the last stage's registers, the riders)."""
+    offsets with the addends (value, offset; a value rides along from the first stage) mod
+    2^width: (the sum, combinational from the last stage's registers, the riders)."""
     pairs: list[Pair] = [(_slice(x, xo, b), _slice(y, yo, b), b) for xo, yo, b in pieces]
-    trees, riders = products(stage, pairs, dsp, name, ride, logic, deep)
-    if deep:            # every piece's root terms in one carry-save sum, no chain of piece sums
+    ride = list(ride)
+    values = [v for v, _ in addends if not isinstance(v, int)]          # an int stays a constant
+    trees, riders = products(stage, pairs, dsp, name, [*ride, *values], logic, deep)
+    riders, registered = riders[:len(ride)], iter(riders[len(ride):])
+    extra = [Cat(Const(0, at), Const(v, width - at) if isinstance(v, int) else next(registered))[:width]
+             for v, at in addends]
+    if deep:            # every piece's root terms and the addends in one carry-save sum
         terms = [Cat(Const(0, xo + yo), term)
                  for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True)) if xo + yo < width
-                 for term in karatsuba_terms(stage.m, tree, f"{name}{k}", min(2 * b, width - xo - yo))]
-        return fast_sum(stage.m, [_operand(t, width) for t in terms], width, DEEP_SEGMENT, f"{name}_f"), riders
+                 for term in karatsuba_terms(stage.m, tree, f"{name}{k}", width - xo - yo)]   # exact to the top
+        return fast_sum(stage.m, [_operand(t, width) for t in terms + extra], width, DEEP_SEGMENT, f"{name}_f"), riders
     parts = [karatsuba_sum(stage.m, tree, f"{name}{k}")[:min(2 * b, width - xo - yo)] << (xo + yo)
-             for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))]
+             for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))] + extra
     return sum(parts[1:], parts[0]), riders
 
 
@@ -215,15 +221,18 @@ def low_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSize
 
 
 def high_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
-                 ride: Iterable[ValueLike] = (), slack: int = 0,
-                 logic: Logic = frozenset(), deep: bool = False) -> tuple[Value, list[Signal]]:
+                 ride: Iterable[ValueLike] = (), slack: int = 0, logic: Logic = frozenset(), deep: bool = False,
+                 addends: Sequence[tuple[ValueLike, int]] = ()) -> tuple[Value, list[Signal]]:
     """A, x*y - 2^(bits - slack) < A <= x*y (x, y < 2^bits; y may be an int constant, as
     `low_product`'s; the module docstring) after KARATSUBA_STAGES stages (deep: more, see
-    `products`): (the 2*bits-bit A, combinational from the last stage's registers, the riders)."""
+    `products`): (the 2*bits-bit A, combinational from the last stage's registers, the riders).
+    addends: (value, shift) pairs added to A in its own sum (deep: in its carry-save terms, no
+    chain after it), each value riding from the first stage; the result then 2*bits + 1 bits,
+    the caller keeping the sum below 2^(2*bits + 1)."""
     g, pieces = high_pieces(bits, dsp, slack)
-    n = 2 * (bits + g)
-    total, riders = _pieces_sum(stage, _padded(x, bits, g), _padded(y, bits, g), pieces, n, dsp, name, ride,
-                                 logic, deep)
-    wire = Signal(2 * bits, name=f"{name}_hi")
-    stage.m.d.comb += wire.eq(total[2 * g:2 * g + 2 * bits])
+    out = 2 * bits + (1 if addends else 0)
+    total, riders = _pieces_sum(stage, _padded(x, bits, g), _padded(y, bits, g), pieces, 2 * g + out, dsp, name,
+                                 ride, logic, deep, [(v, 2 * g + at) for v, at in addends])
+    wire = Signal(out, name=f"{name}_hi")
+    stage.m.d.comb += wire.eq(total[2 * g:2 * g + out])
     return wire, riders

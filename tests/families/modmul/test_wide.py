@@ -246,14 +246,15 @@ def test_bad_op_or_output(arg, value, rule):
 
 #: the default tier's hardware runs: every reduction's lazy path and the squarer with the
 #: products left to the tool (a few seconds each), one Karatsuba square tree (Solinas:
-#: the shortest pipeline around it, about 15 s) and a depth=deep product at 130 bits; the wider
-#: primes, dsp_budget and deep truncated products in the slow tier
+#: the shortest pipeline around it, about 15 s) and depth=deep at 130 bits (a product; Montgomery's
+#: truncated products, x added into t q's carry-save sum); the wider primes and dsp_budget in the slow tier
 SIM = [("modmul-field-montgomery", {"q": "p256", "op": "square", "output": "lazy", "dsp": "none"}),
        ("modmul-field-barrett", {"q": "secp256k1", "output": "lazy", "dsp": "none"}),
        ("modmul-pseudo-mersenne", {"q": "25519", "op": "square", "output": "lazy", "dsp": "none"}),
        ("modmul-solinas", {"q": "p256", "output": "lazy", "dsp": "none"}),
        ("modmul-solinas", {"q": "p256", "op": "square"}),
-       ("modmul-pseudo-mersenne", {"q": POLY1305, "dsp": "ecp5", "depth": "deep"})]
+       ("modmul-pseudo-mersenne", {"q": POLY1305, "dsp": "ecp5", "depth": "deep"}),
+       ("modmul-field-montgomery", {"q": POLY1305, "dsp": "ecp5", "depth": "deep"})]
 SIM_SLOW = [("modmul-field-montgomery", {"q": "bls12-381", "op": "square"}),
             ("modmul-field-montgomery", {"q": "p256", "output": "lazy"}),
             ("modmul-field-montgomery", {"q": "bn254", "dsp_budget": "162", "depth": "deep"}),

@@ -67,8 +67,10 @@ class Montgomery(WideDatapath):
         t, [xh] = low_product(stage, x[:k], qp, k, self.dsp, "t", [x[k - 2:]], **self.by_constant)   # t = x_l q' mod R
         t, xh = stage(t, "t", k), stage(xh, "xh")
         stage.next()
-        tq, [xh] = high_product(stage, t, q, k, self.dsp, "tq", [xh], slack=1, **self.by_constant)
-        s = stage((xh + tq[k - 2:] + 3)[2:k + 3], "s", k + 1)                 # s = (x + t q) / R < 2q
+        # Y 2^(k-2) = x's top 2^(k-2) + A in tq's own sum (deep: its carry-save terms), + 3 2^(k-2)
+        y, _ = high_product(stage, t, q, k, self.dsp, "tq", slack=1, addends=[(xh, k - 2), (3, k - 2)],
+                            **self.by_constant)
+        s = stage(y[k:2 * k + 1], "s", k + 1)                                 # s = (x + t q) / R < 2q
         stage.next()
         return s if self.plan.lazy else self.correct(stage, s)
 
