@@ -203,8 +203,12 @@ def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[
                  for term in karatsuba_terms(stage.m, tree, f"{name}{k}", width - xo - yo)]   # exact to the top
         return fast_sum(stage.m, [_operand(t, width) for t in terms + extra], width, DEEP_SEGMENT, f"{name}_f"), riders
     parts = [karatsuba_sum(stage.m, tree, f"{name}{k}")[:min(2 * b, width - xo - yo)] << (xo + yo)
-             for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))] + extra
-    return sum(parts[1:], parts[0]), riders
+             for k, ((xo, yo, b), tree) in enumerate(zip(pieces, trees, strict=True))]
+    total = sum(parts[1:], parts[0])
+    if not addends:
+        return total, riders
+    low = min(at for _, at in addends)          # below it the addends are zeros: no adder there
+    return Cat(total[:low], sum((v[low:] for v in extra), total[low:])), riders
 
 
 def low_product(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
