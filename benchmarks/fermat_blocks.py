@@ -1,13 +1,15 @@
 """FMLM3's Z_M blocks alone (hw.fermat, M = 2^K + 1): the Multiply Adder's DSPs, LUTs, FFs
 and carry cells per DSP profile on its device (Yosys, no place and route), its post-route
-ECP5 Fmax (nextpnr-ecp5, register to register: MulAdd registers its inputs), and the
-transform's shift operators (the wide rings' PowerMuls with a rotator of any amount and of
-the amounts their twiddles take).
+ECP5 Fmax (nextpnr-ecp5, register to register: MulAdd registers its inputs) at K = 64 and,
+short and deep (a stage a Karatsuba level), at K = 128, and the transform's shift operators
+(the wide rings' PowerMuls with a rotator of any amount and of the amounts their twiddles
+take).
 
     PYTHONPATH=src python3 benchmarks/fermat_blocks.py [-o benchmarks/fermat_blocks.md]
 
-About a minute a row. DSP counts are deterministic (tests/hw/test_fermat_synth.py asserts them).
-One row alone: `counts(...)` / `mul_add(64, "dsp48e2")`, `mul_add_fmax(64)`.
+About a minute a row; the K = 128 place and route about 10 and 15 minutes. DSP counts are
+deterministic (tests/hw/test_fermat_synth.py asserts them). One row alone: `counts(...)` /
+`mul_add(64, "dsp48e2")`, `mul_add_fmax(64)`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from modforge.hw.butterfly import ShiftButterfly
 from modforge.hw.dsp import DSP_PROFILES, karatsuba_dsps
-from modforge.hw.fermat import MulAdd, PowerMul, rotation_levels
+from modforge.hw.fermat import MulAdd, PowerMul, mul_add_depth, rotation_levels
 from modforge.synth.yosys import block_cells, nextpnr_command, yosys_command
 from modforge.verilog import to_verilog
 
@@ -51,10 +53,10 @@ def mul_add(K: int, profile: str) -> dict:
     return counts(ma, [ma.a, ma.b, ma.c, ma.o], DEVICE[profile])
 
 
-def mul_add_fmax(K: int) -> float:
-    """The post-route Fmax (MHz) of a MulAdd (ecp5 profile; its stage 1 registers its inputs)
-    on an LFE5U-25F, nextpnr-ecp5 seed 1."""
-    ma = MulAdd(K, DSP_PROFILES["ecp5"])
+def mul_add_fmax(K: int, deep: bool = False) -> tuple[float, int, int]:
+    """(the post-route Fmax in MHz, LUT4, FF) of a MulAdd (ecp5 profile; its stage 1 registers
+    its inputs) on an LFE5U-25F, nextpnr-ecp5 seed 1."""
+    ma = MulAdd(K, DSP_PROFILES["ecp5"], deep=deep)
     text = to_verilog(ma, "top", ports=[ma.a, ma.b, ma.c, ma.o])
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -65,7 +67,9 @@ def mul_add_fmax(K: int) -> float:
                         "--timing-allow-fail", "--seed", "1", "-q", "--json", "synth.json", "--report", "report.json"],
                        cwd=work, check=True, capture_output=True)
         report = json.loads((work / "report.json").read_text())
-    return min(v["achieved"] for v in report["fmax"].values())
+    cells = report["utilization"]
+    return (min(v["achieved"] for v in report["fmax"].values()), cells["TRELLIS_COMB"]["used"],
+            cells["TRELLIS_FF"]["used"])
 
 
 def report() -> list[str]:
@@ -94,10 +98,17 @@ def report() -> list[str]:
             r = counts(block, [block.a, block.ctrl, block.o], "xcup")
             rows.append(f"| {name} | {K} | - | xcup | 0 | {r['dsp']} | {r['lut']:,} | {r['ff']:,} | {r['carry']:,} |")
             print(rows[-1], file=sys.stderr)
-    fmax = mul_add_fmax(64)
-    print(f"MulAdd K=64 ecp5 Fmax {fmax:.1f} MHz", file=sys.stderr)
-    return rows + ["", f"MulAdd (K = 64, depth {MulAdd.depth}): {fmax:.1f} MHz post-route on an LFE5U-25F "
-                       "(nextpnr-ecp5 seed 1, register to register).", "",
+    rows += ["", "| MulAdd on ECP5 | K | stages | Fmax MHz | LUT4 | FF |", "|---|---|---|---|---|---|"]
+    for K, deep in ((64, False), (128, False), (128, True)):
+        fmax, lut, ff = mul_add_fmax(K, deep)
+        rows.append(f"| {'deep' if deep else 'short'} | {K} | {mul_add_depth(K, DSP_PROFILES['ecp5'], deep)} | "
+                    f"{fmax:.1f} | {lut:,} | {ff:,} |")
+        print(rows[-1], file=sys.stderr)
+    return rows + ["", "MulAdd on ECP5: post-route on an LFE5U-25F (nextpnr-ecp5 seed 1, 200 MHz asked, register to "
+                       "register), LUT4 and FF after packing (TRELLIS_COMB, TRELLIS_FF). short: the levels above the "
+                       "first summed in one stage (with c and the corrections); deep: a stage a level, the root by "
+                       "carry-save and carry-select adds (hw.dsp.fast_sum), c and the corrections among its terms.",
+                   "",
                    "ecp5 LUT: LUT4 + CCU2C cells after synth_ecp5 (no packing), carry: CCU2C; xc7/xcup: LUT1-6, "
                    "carry: CARRY4/8. Yosys packs DSP48E1 registers on xc7 (fewer FFs there), none on xcup."]
 
