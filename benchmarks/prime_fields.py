@@ -42,9 +42,12 @@ BUDGET_POINTS = [("modmul-field-montgomery", "bn254"), ("modmul-field-montgomery
                  ("modmul-field-barrett", "bls12-381")]
 
 
-#: depth=short and deep on ECP5: (algorithm, q, depths); 25519's short does not route (the table's note)
+#: depth=short and deep on ECP5: (algorithm, q, depths); at 255-256 bits short does not route, nor
+#: P-256 Solinas deep within an hour (the table's note); Montgomery at 130 bits: the generic
+#: reduction's truncated products
 DEPTH_POINTS = [("modmul-pseudo-mersenne", hex((1 << 130) - 5), ("short", "deep")),
-                ("modmul-pseudo-mersenne", "25519", ("deep",))]
+                ("modmul-field-montgomery", hex((1 << 130) - 5), ("short", "deep")),
+                ("modmul-pseudo-mersenne", "25519", ("deep",)), ("modmul-pseudo-mersenne", "secp256k1", ("deep",))]
 
 
 def measure(algorithm: str, q: str, *args: str, target: str = "xcup") -> dict:
