@@ -11,9 +11,8 @@ Each point is `modforge synth <algorithm> q=<name> --target xcup` (minutes each:
 The second table: the squarer (op=square: a^2, hw.dsp's Karatsuba square tree) beside the
 multiplier, one reduction per prime (the multipliers of the first table come from the
 synthesis cache). The third: dsp_budget=2x the product's DSPs (the issue's target for a
-generic q), the constants' cheapest tiles by shift-adds in logic, beside no budget. The
-fourth: depth=short against depth=deep on ECP5 (nextpnr: Fmax), at 130 bits (2^130 - 5,
-Poly1305's prime, 27 multipliers: the widest that routes in minutes).
+generic q), the constants' cheapest tiles by shift-adds in logic, beside no budget. ECP5
+(place and route, Fmax, depth=deep): prime_fields_ecp5.py.
 """
 
 from __future__ import annotations
@@ -40,14 +39,6 @@ SQUARE_POINTS = [("modmul-solinas", "p256"), ("modmul-pseudo-mersenne", "secp256
 #: the DSP budget at the issue's 2x the product's DSPs, for the generic primes above it
 BUDGET_POINTS = [("modmul-field-montgomery", "bn254"), ("modmul-field-montgomery", "bls12-381"),
                  ("modmul-field-barrett", "bls12-381")]
-
-
-#: depth=short and deep on ECP5: (algorithm, q, depths); at 255-256 bits short does not route, nor
-#: P-256 Solinas deep within an hour (the table's note); Montgomery at 130 bits: the generic
-#: reduction's truncated products
-DEPTH_POINTS = [("modmul-pseudo-mersenne", hex((1 << 130) - 5), ("short", "deep")),
-                ("modmul-field-montgomery", hex((1 << 130) - 5), ("short", "deep")),
-                ("modmul-pseudo-mersenne", "25519", ("deep",)), ("modmul-pseudo-mersenne", "secp256k1", ("deep",))]
 
 
 def measure(algorithm: str, q: str, *args: str, target: str = "xcup") -> dict:
@@ -102,32 +93,6 @@ def budgets() -> list[str]:
                    "adders: the plan's (design.json logic_tiles). LUT-eq: LUT + FF/2 + 100 DSP."]
 
 
-def depths() -> list[str]:
-    rows = ["| q | algorithm | depth | latency | LUT4 | FF | MULT18 | Fmax MHz | latency ns | ATP (LUT-eq x us) |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
-    for algorithm, q, kinds in DEPTH_POINTS:
-        alg = lookup(algorithm)
-        for depth in kinds:
-            plan = alg.derived(alg.parse({"q": q, "dsp": "ecp5", "depth": depth}))
-            r = measure(algorithm, q, "dsp=ecp5", f"depth={depth}", target="ecp5")
-            rows.append(f"| {q} | {algorithm} | {depth} | {plan.latency} | {r['lut']:,} | {r['ff']:,} | {r['dsp']} | "
-                        f"{r['fmax_mhz']:.1f} | {r['latency_ns']:.1f} | {r['atp']:,.0f} |")
-            print(rows[-1], file=sys.stderr)
-    return rows + ["", "dsp=ecp5 (18x18): the product a Karatsuba tree of three levels (130 bits, 27 multipliers) "
-                   "or four (255 bits, 81). short: every level above the first recombined in the product's last "
-                   "stage, its carry chains in series; deep: a stage a level, and the roots' tops one carry-save "
-                   "sum, then a carry-select adder of 96-bit segments (hw.dsp.fast_sum). "
-                   "nextpnr at 100 MHz asked, one seed (a few percent of noise). On the way (same flow, one seed "
-                   "each): a stage a level alone, 79.5 MHz at 130 bits (4,910 LUT4) and 50.5 at 255 (15,850 "
-                   "LUT4; its critical path the root's chains, 134 bits of the middle's, then 245 of the outer "
-                   "sum: 19.7 ns); with the roots' fast sums (the table's netlists, from a run whose net names "
-                   "differed) 87.4 and 67.2 MHz: a few percent of nextpnr noise; at 255 bits the second fold is "
-                   "then the longest path. Tried and not kept: each fold lo + hi c by fast_sum "
-                   "too, 88.0 MHz (5,635 LUT4) and 64.3 MHz (18,434 LUT4): more LUTs, no faster (the folds' "
-                   "paths are long routes between the carry-save levels). 25519 with depth=short: not routed "
-                   "in 31 minutes (the first table's note)."]
-
-
 def report() -> list[str]:
     rows = ["| prime | algorithm | latency | LUT | FF | DSP | BRAM | DSP of a*b | DSP / a*b's |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -172,14 +137,13 @@ def report() -> list[str]:
                    "the error (the adders below the floor gone, g for the other half): bls12-381 Montgomery "
                    "38,651 LUT, 23,803 FF, 391 DSP; bn254 20,224, 14,007, 208; p256 18,038, 12,919, 134: within "
                    "1 % either way and a DSP or two more. "
-                   "Fmax: xcup has no place and route here (Yosys only); ECP5 in the fourth table. With "
+                   "Fmax: xcup has no place and route here (Yosys only); ECP5 in prime_fields_ecp5.md. With "
                    "depth=short ECP5 does not route these sizes: `modforge synth modmul-pseudo-mersenne "
                    "q=25519 dsp=ecp5 --target ecp5-static` fills an LFE5U-85F to 20 % of its LUTs (17,426) and 51 % "
                    "of its multipliers (81), and nextpnr's router still had 43,351 overused wires after 124,000 "
                    "iterations (31 minutes; 46,355 at 109,000); depth=deep routes it.", "",
                    "## The squarer against the multiplier (op=square)", ""] + squares() + [
-                   "", "## A DSP budget: the constants' cheapest tiles in logic (dsp_budget)", ""] + budgets() + [
-                   "", "## Pipeline depth on ECP5 (depth=deep)", ""] + depths()
+                   "", "## A DSP budget: the constants' cheapest tiles in logic (dsp_budget)", ""] + budgets()
 
 
 if __name__ == "__main__":
