@@ -52,7 +52,6 @@ from .dsp import (
     karatsuba_recombine,
     karatsuba_split,
     karatsuba_sum,
-    tree_levels,
 )
 from .pipeline import Stager
 from .select import pick
@@ -305,7 +304,7 @@ class MulAdd(Elaboratable):
         both, c = stage(a1 & b1, f"{name}_both"), stage(c, f"{name}_c3")
         tree = karatsuba_multiply(stage, tree, self.dsp, name)
         stage.next()
-        extra = deep_stages([tree_levels(tree)]) if self.deep else 0
+        extra = self.depth - mul_add_depth(K, self.dsp)                    # the stages deep adds
         riders = (f"{name}_corr", f"{name}_both", f"{name}_c3")
         for k in range(1 + extra):                                                     # stage 4 (and deep's)
             correction, both, c = (stage(x, f"{n}_{4 + k}") for x, n in zip((correction, both, c), riders, strict=True))

@@ -90,9 +90,10 @@ from typing import Any
 
 from amaranth.hdl import Value
 
+from ...hw import fermat
 from ...hw.butterfly import shift_butterfly_depth
 from ...hw.dsp import DSP_PROFILES, karatsuba_dsps
-from ...hw.fermat import mul_add_depth, power_control, rotation_step
+from ...hw.fermat import power_control, rotation_step
 from ...math import fmlm3
 from . import program as PR
 from .program import Step
@@ -414,7 +415,7 @@ class MultiplierPlan(HBeatFrames):
 
     @functools.cached_property
     def mul_add_depth(self) -> int:
-        return mul_add_depth(self.K, DSP_PROFILES[self.dsp], self.deep)
+        return fermat.mul_add_depth(self.K, DSP_PROFILES[self.dsp], self.deep)
 
     @functools.cached_property
     def mul_add_dsps(self) -> int:
