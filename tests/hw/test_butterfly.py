@@ -31,7 +31,8 @@ def drive(bf, ops, check):
             if t < len(ops):
                 q, rt, gs, u, v, s = ops[t]
                 for sig, val in ((bf.gs, gs), (bf.u, u), (bf.v, v), (bf.s, s)):
-                    ctx.set(sig, val)
+                    if sig is not None:
+                        ctx.set(sig, val)
                 if not isinstance(bf.q, int):
                     ctx.set(bf.q, q)
                     ctx.set(bf.rt, rt)
@@ -72,6 +73,31 @@ def test_constant_q_montgomery():
 
     assert drive(bf, ops, check) == len(ops)
     assert not bad, bad[:3]
+
+
+@pytest.mark.parametrize("kind", ["ct", "gs"])
+def test_one_kind(kind):
+    """A lane built for one kind (a forward or an inverse transform's) has no gs port and
+    gives that kind's results for every operation."""
+    alg = lookup("modmul-montgomery")
+    p = alg.parse({"q": "0x80014001", "dsp": "none"})
+    q, w = p.q, alg.result_width(p)
+    bf = Butterfly(q, w, alg.datapath(p), kinds=(kind,))
+    assert bf.gs is None and bf.kinds == (kind,)
+    rng = random.Random(7)
+    ops = [(q, 0, kind == "gs", rng.choice(corners(q)) if k % 5 == 0 else rng.randrange(q),
+            rng.randrange(q), rng.randrange(q)) for k in range(100)]
+    bad = []
+
+    def check(k, o0, o1):
+        _, _, gs, u, v, s = ops[k]
+        if (o0, o1) != expected(lambda x, y: alg.model(p, x, y), q, gs, u, v, s):
+            bad.append((k, ops[k], o0, o1))
+
+    assert drive(bf, ops, check) == len(ops)
+    assert not bad, bad[:3]
+    with pytest.raises(ValueError, match="kinds"):
+        Butterfly(q, w, alg.datapath(p), kinds=("dit",))
 
 
 def test_per_op_q_k2red():

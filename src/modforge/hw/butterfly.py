@@ -8,7 +8,10 @@ for a plain product). Per operation, with gs selecting the kind:
   GS (gs = 1):  o0 = half(u + v),          o1 = mul(u - v, s)       mod q
 A product alone: CT with u = 0 (o0). Inputs u, v, s in [0, q), q odd. One operation per
 cycle, the results `depth` = mul.depth + 2 cycles after its inputs (an input stage, the
-multiplier, an output stage); the lane has no enable (it never stalls).
+multiplier, an output stage); the lane has no enable (it never stalls). A lane that runs one
+kind only (`kinds`: a forward transform's CT, an inverse's GS) is built without the other's
+adders and multiplexers and has no gs port: in its own module, a constant gs from the core
+would not reach them (synth_xilinx keeps the hierarchy), 195 of 573 LUTs on a 32-bit unit.
 
 ShiftButterfly: the CT butterfly of Z_M, M = 2^K + 1, whose twiddles are powers of two
 (FMLM3): the multiplier is a rotation with negation (hw.fermat.PowerMul); optionally u
@@ -27,23 +30,29 @@ from .modarith import add_mod, half_mod, reduce_once, sub_mod
 from .pipeline import Datapath, Stager, build_stages
 
 Q_INPUTS = ("", "static", "per-op")
+KINDS = ("ct", "gs")
 
 
 class Butterfly(Elaboratable):
-    """Ports (Signals): u, v, s (w bits), gs; q (w bits, when q_input is set) and rt (the
+    """Ports (Signals): u, v, s (w bits), gs (with both kinds); q (w bits, when q_input is set) and rt (the
     datapath's run-time modulus fields, `mul.runtime` packed, may be 0 bits); outputs o0, o1.
     q_input: "" (q the constant `q`), "static" (the input q holds still while operations
     are in flight) or "per-op" (q may change with every operation: it rides along the
-    pipeline). `lane` only names the signals. Its registers hold data only (the core's control
-    says when o0, o1 are meant): no reset unless `reset` (reset=all)."""
+    pipeline). kinds: the operations it runs, a non-empty subset of KINDS. `lane` only names the
+    signals. Its registers hold data only (the core's control says when o0, o1 are meant): no
+    reset unless `reset` (reset=all)."""
 
-    def __init__(self, q: int, w: int, mul: Datapath, lane: int = 0, q_input: str = "", reset: bool = False) -> None:
+    def __init__(self, q: int, w: int, mul: Datapath, lane: int = 0, q_input: str = "", reset: bool = False,
+                 kinds: tuple[str, ...] = KINDS) -> None:
         if q_input not in Q_INPUTS:
             raise ValueError(f"q_input must be one of {Q_INPUTS}")
+        if not kinds or not set(kinds) <= set(KINDS):
+            raise ValueError(f"kinds must be a non-empty subset of {KINDS}")
         self.w, self.mul, self.reset = w, mul, reset
+        self.kinds = tuple(k for k in KINDS if k in kinds)
         self.depth = mul.depth + 2
         self.u, self.v, self.s = (Signal(w, name=f"{x}{lane}") for x in ("u", "v", "s"))
-        self.gs = Signal(name=f"gs{lane}")
+        self.gs = Signal(name=f"gs{lane}") if len(self.kinds) == 2 else None
         self.o0, self.o1 = (Signal(w, name=f"o{k}_{lane}", reset_less=not reset) for k in (0, 1))
         self.q: ValueLike = Signal(w, name=f"q{lane}") if q_input else q
         self.q_rides = q_input == "per-op"
@@ -55,34 +64,38 @@ class Butterfly(Elaboratable):
         m.d.sync += reg.eq(value)
         return reg
 
+    def _pick(self, gs: Value | None, gs_value: Value, ct_value: Value) -> Value:
+        """The GS or the CT value: by gs with both kinds, else the lane's one."""
+        if gs is not None:
+            return Mux(gs, gs_value, ct_value)
+        return gs_value if self.kinds == ("gs",) else ct_value
+
     def elaborate(self, platform: Any) -> Module:
         m = Module()
-        q, w = self.q, self.w
+        q, w, free = self.q, self.w, not self.reset
         u, v = self.u, self.v
         # input stage: x = v (CT) or u - v mod q (GS); a = u (CT) or u + v < 2q (GS)
-        free = not self.reset
-        x, s, a = Signal(w, reset_less=free), Signal(w, reset_less=free), Signal(w + 1, reset_less=free)
-        gs, rt = Signal(reset_less=free), Signal.like(self.rt, reset_less=free)
-        m.d.sync += [
-            x.eq(Mux(self.gs, sub_mod(u, v, q, w), v)),
-            s.eq(self.s),
-            a.eq(Mux(self.gs, u + v, u)),
-            gs.eq(self.gs),
-            rt.eq(self.rt),
-        ]
+        x, s = Signal(w, reset_less=free), Signal(w, reset_less=free)
+        a = Signal(w + ("gs" in self.kinds), reset_less=free)
+        rt = Signal.like(self.rt, reset_less=free)
+        m.d.sync += [x.eq(self._pick(self.gs, sub_mod(u, v, q, w), v)), s.eq(self.s),
+                     a.eq(self._pick(self.gs, u + v, u)), rt.eq(self.rt)]
+        gs = None if self.gs is None else self._ride(m, self.gs, "gs")
         if self.q_rides:                                 # q rides along to the output stage
             q = self._ride(m, q, "q_d0")
         # the multiplier: p = x*s*F mod q, in [0, q)
         p = build_stages(self.mul, m, Stager(m, Const(1), self.mul.keep, self.reset),
                          data.View(self.mul.in_layout, Cat(x, s, rt)))
         for k in range(self.mul.depth):                  # a, gs (and q) ride along
-            a, gs = self._ride(m, a, f"a_d{k + 1}"), self._ride(m, gs, f"gs_d{k + 1}")
+            a = self._ride(m, a, f"a_d{k + 1}")
+            if gs is not None:
+                gs = self._ride(m, gs, f"gs_d{k + 1}")
             if self.q_rides:
                 q = self._ride(m, q, f"q_d{k + 1}")
         # output stage: CT sum and difference mod q, or GS half(a mod q) and p
-        ct0, ct1 = add_mod(a, p, q, w), sub_mod(a, p, q, w)
         gs0 = half_mod(reduce_once(a, q, w), q, w)
-        m.d.sync += [self.o0.eq(Mux(gs, gs0, ct0)), self.o1.eq(Mux(gs, p, ct1))]
+        m.d.sync += [self.o0.eq(self._pick(gs, gs0, add_mod(a, p, q, w))),
+                     self.o1.eq(self._pick(gs, p, sub_mod(a, p, q, w)))]
         return m
 
 

@@ -125,6 +125,29 @@ class _Build:
         self.BASE = self.MULX + 1
         # the routes MULX and BASE; P = 1 takes MUL and PAIR instead (plan.operand_sets)
         self.basecase = self.P > 1 and any(ps.kind == "basecase" for ps in plan.passes)
+        self.routes, self.sources = self.routing(plan.passes)
+
+    def routing(self, passes: tuple[Pass, ...]) -> tuple[list[int], list[int]]:
+        """The routes and twiddle sources the passes issue with (pass_op, base_case_op,
+        command_op; and load's scaling of b): the routes' multiplexers take only these, the
+        last one in the default case (a route no pass issues would add a case, and a zero
+        default, to every lane)."""
+        P, routes, sources = self.P, set(), set()
+        if self.plan.scale_at_load:
+            routes, sources = {MUL}, {S_CONST}
+        for ps in passes:
+            r, s_src = {
+                "pair": ({PAIR}, S_SHARED),
+                "row": ({ROW0 + log2(ps.t)}, S_LANE),
+                "pointwise": ({MUL}, S_HI),
+                "scale": ({MUL}, S_CONST),
+                "products": ({MUL} if P == 1 else {MUL, self.MULX}, S_HI),
+                "basecase": ({PAIR} if P == 1 else {self.BASE}, S_LANE),
+                "add": ({PAIR, MUL}, S_CONST),
+            }[ps.kind]
+            routes |= r
+            sources.add(s_src)
+        return sorted(routes), sorted(sources)
 
     def build(self) -> None:
         self.memories()
@@ -185,11 +208,14 @@ class _Build:
         return mem
 
     def butterflies(self) -> None:
-        """P units; q a constant, or the residue's (RNS: per operation) or the loaded one."""
+        """P units; q a constant, or the residue's (RNS: per operation) or the loaded one. Each
+        runs the kinds the passes use: CT (forward passes, products, scaling) and GS (inverse)."""
         q_input = "per-op" if self.K > 1 else "static" if self.config else ""
+        kinds = tuple(k for k, used in (("ct", not all(ps.inverse for ps in self.plan.passes)),
+                                        ("gs", any(ps.inverse for ps in self.plan.passes))) if used)
         self.units = []
         for u in range(self.P):
-            bf = Butterfly(self.plan.moduli[0], self.w, self.core.datapaths[u], u, q_input, self.plan.reset_all)
+            bf = Butterfly(self.plan.moduli[0], self.w, self.core.datapaths[u], u, q_input, self.plan.reset_all, kinds)
             self.m.submodules[f"bf{u}"] = bf
             self.units.append(bf)
 
@@ -456,7 +482,8 @@ class _Build:
         staged = bool(self.plan.unit_stages)            # unit_register: the units' inputs registered
         to_unit = self.m.d.sync if staged else self.m.d.comb
         for u, bf in enumerate(self.units):
-            to_unit += bf.gs.eq(gs1)
+            if bf.gs is not None:
+                to_unit += bf.gs.eq(gs1)
             if self.K > 1 or self.config:
                 assert not isinstance(bf.q, int)           # q_input: a port, not the constant
                 to_unit += [bf.q.eq(q1), bf.rt.eq(rt1)]
@@ -517,66 +544,60 @@ class _Build:
         return (self.per_residue(q_of, w), self.per_residue(rt_of, rt_bits) if rt_of else None,
                 self.per_residue(b_scale_of, w))
 
+    def select(self, sel: Value, targets: list[Signal], choices: dict[int, list[Value]], used: list[int]) -> None:
+        """targets = choices[sel] (comb), for the choices in `used` (routing's); the last taken
+        for any other sel, which no pass issues."""
+        cases = [(case, values) for case, values in sorted(choices.items()) if case in used]
+        m = self.m
+        with m.Switch(sel):
+            for k, (case, values) in enumerate(cases):
+                with m.Default() if k == len(cases) - 1 else m.Case(case):
+                    m.d.comb += [t.eq(v) for t, v in zip(targets, values, strict=True)]
+
     def unit_inputs(self, u: int, bf: Butterfly | UnitInputs, route: Value, lo_row: Value, hi_row: Value) -> None:
         """Unit u's u and v by the route: lane u of both rows (pair), lane u of lo with u = 0
         (a product), or its two lanes in one row (row pass with distance t)."""
-        m = self.m
-        with m.Switch(route):
-            with m.Case(PAIR):
-                m.d.comb += [bf.u.eq(self.lane(lo_row, u)), bf.v.eq(self.lane(hi_row, u))]
-            with m.Case(MUL):
-                m.d.comb += [bf.u.eq(0), bf.v.eq(self.lane(lo_row, u))]
-            if self.basecase:
-                half = self.P // 2
-                with m.Case(self.MULX):
-                    m.d.comb += [bf.u.eq(0), bf.v.eq(self.lane(lo_row, u ^ 1))]
-                with m.Case(self.BASE):                    # pair u % (P/2): a's (c0) or b's (c1) lanes
-                    row = lo_row if u < half else hi_row
-                    m.d.comb += [bf.u.eq(self.lane(row, 2 * (u % half))), bf.v.eq(self.lane(row, 2 * (u % half) + 1))]
-            for t in self.row_ts:
-                with m.Case(ROW0 + log2(t)):
-                    which, lane, l2 = row_lanes(u, t, self.P)
-                    row = hi_row if which else lo_row
-                    m.d.comb += [bf.u.eq(self.lane(row, lane)), bf.v.eq(self.lane(row, l2))]
+        half = self.P // 2
+        choices = {PAIR: [self.lane(lo_row, u), self.lane(hi_row, u)],
+                   MUL: [Const(0, self.w), self.lane(lo_row, u)]}
+        if self.basecase:                                  # pair u % (P/2): a's (c0) or b's (c1) lanes
+            row = lo_row if u < half else hi_row
+            choices[self.MULX] = [Const(0, self.w), self.lane(lo_row, u ^ 1)]
+            choices[self.BASE] = [self.lane(row, 2 * (u % half)), self.lane(row, 2 * (u % half) + 1)]
+        for t in self.row_ts:
+            which, lane, l2 = row_lanes(u, t, self.P)
+            row = hi_row if which else lo_row
+            choices[ROW0 + log2(t)] = [self.lane(row, lane), self.lane(row, l2)]
+        self.select(route, [bf.u, bf.v], choices, self.routes)
 
     def unit_factor(self, u: int, bf: Butterfly | UnitInputs, s_src: Value, hi_row: Value, b_scale: Value) -> None:
         """Unit u's multiplier factor s: the shared or its lane's twiddle, lane u of the hi
         row (pointwise), or b's scale."""
-        m = self.m
-        with m.Switch(s_src):
-            if self.shared is not None:
-                with m.Case(S_SHARED):
-                    m.d.comb += bf.s.eq(self.shared_data)
-            if self.lanes is not None:
-                with m.Case(S_LANE):
-                    m.d.comb += bf.s.eq(self.lane_data[u])
-            with m.Case(S_HI):
-                m.d.comb += bf.s.eq(self.lane(hi_row, u))
-            with m.Case(S_CONST):
-                m.d.comb += bf.s.eq(b_scale)
+        choices = {S_HI: [self.lane(hi_row, u)], S_CONST: [b_scale]}
+        if self.shared is not None:
+            choices[S_SHARED] = [self.shared_data]
+        if self.lanes is not None:
+            choices[S_LANE] = [self.lane_data[u]]
+        self.select(s_src, [bf.s], choices, self.sources)
 
     def results(self) -> tuple[Signal, Signal]:
         """Cycle c+D: the units' results as rows (lo, hi), by the route they were read with."""
-        m, units = self.m, self.units
+        units, P = self.units, self.P
         lo_w, hi_w = Signal(self.LW, name="lo_w"), Signal(self.LW, name="hi_w")
-        with m.Switch(self.op.at("route", self.D)):
-            with m.Case(PAIR):
-                m.d.comb += [lo_w.eq(Cat(*(bf.o0 for bf in units))), hi_w.eq(Cat(*(bf.o1 for bf in units)))]
-            with m.Case(MUL):
-                m.d.comb += lo_w.eq(Cat(*(bf.o0 for bf in units)))
-            if self.basecase:
-                half = self.P // 2
-                with m.Case(self.MULX):
-                    m.d.comb += lo_w.eq(Cat(*(bf.o0 for bf in units)))
-                with m.Case(self.BASE):                    # pair j: c0 from unit j, c1 from unit P/2 + j
-                    m.d.comb += lo_w.eq(Cat(*(o for j in range(half) for o in (units[j].o0, units[half + j].o0))))
-            for t in self.row_ts:
-                with m.Case(ROW0 + log2(t)):
-                    rows = [[None] * self.P, [None] * self.P]
-                    for u, bf in enumerate(units):
-                        which, lane, l2 = row_lanes(u, t, self.P)
-                        rows[which][lane], rows[which][l2] = bf.o0, bf.o1
-                    m.d.comb += [lo_w.eq(Cat(*rows[0])), hi_w.eq(Cat(*rows[1]))]
+        pair_hi = Cat(*(bf.o1 for bf in units))            # also where hi is not written: no extra case
+        products = [Cat(*(bf.o0 for bf in units)), pair_hi]
+        choices = {PAIR: products, MUL: products}
+        if self.basecase:                                  # pair j: c0 from unit j, c1 from unit P/2 + j
+            half = P // 2
+            choices[self.MULX] = products
+            choices[self.BASE] = [Cat(*(o for j in range(half) for o in (units[j].o0, units[half + j].o0))), pair_hi]
+        for t in self.row_ts:
+            rows: list[list[Any]] = [[None] * P, [None] * P]
+            for u, bf in enumerate(units):
+                which, lane, l2 = row_lanes(u, t, P)
+                rows[which][lane], rows[which][l2] = bf.o0, bf.o1
+            choices[ROW0 + log2(t)] = [Cat(*rows[0]), Cat(*rows[1])]
+        self.select(self.op.at("route", self.D), [lo_w, hi_w], choices, self.routes)
         return lo_w, hi_w
 
     def write_back(self) -> None:
@@ -629,6 +650,7 @@ class _CommandBuild(_Build):
         super().shape(core)
         cp = self.cp = core.commands
         self.table = (*cp.forward, *cp.inverse, *cp.product)
+        self.routes, self.sources = self.routing(self.table)
         self.first = {cmd_set.NTT: 0, cmd_set.INTT: len(cp.forward), cmd_set.MUL: len(cp.forward) + len(cp.inverse)}
 
     def build(self) -> None:
