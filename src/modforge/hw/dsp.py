@@ -156,13 +156,43 @@ def register_products(stage: Stager, parts: Iterable[tuple[int, Value]], name: s
     return [(s, stage(p, f"{name}_pp{k}")) for k, (s, p) in enumerate(parts)]
 
 
-def accumulate(parts: Iterable[tuple[int, Value]]) -> Value:
-    """The sum of (registered) partial products at their offsets."""
-    acc = None
-    for s, p in parts:
-        term = p << s if s else p
-        acc = term if acc is None else acc + term
-    return acc
+def accumulate(parts: Iterable[tuple[int, Value]], m: Module | None = None, name: str = "acc") -> Value:
+    """The sum of (registered) partial products at their offsets: unsigned products whose
+    bit ranges do not overlap share a row (concatenated: no adder; a 64x64 product's twelve
+    26x17 tiles make six rows), the rows (and any signed product) summed by a balanced tree
+    of two-input adders. With m, each adder's sum is a wire Yosys keeps: left alone,
+    alumacc merges the tree into one $macc mapped to LUT full adders (the 64-bit NTT
+    butterfly's product: 201 of its 1,136 xcup LUTs more than carry chains)."""
+    rows: list[list[tuple[int, Value]]] = []
+    terms: list[Value] = []
+    for s, p in sorted(parts, key=lambda part: part[0]):
+        p = Value.cast(p)
+        if p.shape().signed:
+            terms.append(p << s if s else p)
+            continue
+        row = next((row for row in rows if row[-1][0] + len(row[-1][1]) <= s), None)
+        if row is None:
+            rows.append([(s, p)])
+        else:
+            row.append((s, p))
+    for row in rows:
+        pieces, end = [], 0
+        for s, p in row:
+            pieces += [Const(0, s - end), p] if s > end else [p]
+            end = s + len(p)
+        terms.append(Cat(*pieces))
+    k = 0
+    while len(terms) > 1:
+        sums = []
+        for a, b in zip(terms[::2], terms[1::2], strict=False):
+            total = a + b
+            if m is not None:
+                kept = Signal(total.shape(), name=f"{name}_{k}", attrs={"keep": 1})
+                m.d.comb += kept.eq(total)
+                total, k = kept, k + 1
+            sums.append(total)
+        terms = sums + terms[len(terms) & ~1:]
+    return terms[0]
 
 
 def _square_chunks(bits: int, dsp: tuple[int, int]) -> int:

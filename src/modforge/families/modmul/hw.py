@@ -93,7 +93,7 @@ class ModmulDatapath(Datapath):
         pp = register_products(stage, partial_products(a, bw, b, bw, self.dsp), "ab")    # stage 1: a*b partial products
         self.carry_runtime(stage)
         stage.next()
-        x = stage(accumulate(pp), "x", 2 * bw)                                             # stage 2: x = a*b
+        x = stage(accumulate(pp, stage.m, "ab_sum"), "x", 2 * bw)                          # stage 2: x = a*b
         self.carry_runtime(stage)
         stage.next()
         return x
