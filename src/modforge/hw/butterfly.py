@@ -11,7 +11,8 @@ cycle, the results `depth` = mul.depth + 2 cycles after its inputs (an input sta
 multiplier, an output stage); the lane has no enable (it never stalls). A lane that runs one
 kind only (`kinds`: a forward transform's CT, an inverse's GS) is built without the other's
 adders and multiplexers and has no gs port: in its own module, a constant gs from the core
-would not reach them (synth_xilinx keeps the hierarchy), 195 of 573 LUTs on a 32-bit unit.
+would not reach them where the flow keeps the hierarchy (Yosys's synth_xilinx: 195 of 573
+xcup LUTs on a 32-bit unit; synth_ecp5 flattens and folds them either way).
 
 ShiftButterfly: the CT butterfly of Z_M, M = 2^K + 1, whose twiddles are powers of two
 (FMLM3): the multiplier is a rotation with negation (hw.fermat.PowerMul); optionally u

@@ -186,7 +186,9 @@ def accumulate(parts: Iterable[tuple[int, Value]], m: Module | None = None, name
         sums = []
         for a, b in zip(terms[::2], terms[1::2], strict=False):
             total = a + b
-            if m is not None:
+            # the last sum stays an expression: kept, it stopped Yosys from building SRLs of
+            # registers downstream (Montgomery-Shift's riding a_h: 32 SRLs became 96 FFs)
+            if m is not None and len(terms) > 2:
                 kept = Signal(total.shape(), name=f"{name}_{k}", attrs={"keep": 1})
                 m.d.comb += kept.eq(total)
                 total, k = kept, k + 1
