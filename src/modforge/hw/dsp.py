@@ -104,10 +104,22 @@ def naf(c: int) -> list[tuple[int, int]]:
     return out
 
 
-def _balanced_sum(terms: list[Value]) -> Value:
-    """The terms' sum as a tree of adders, log2(len) deep."""
+def _balanced_sum(terms: list[Value], m: Module | None = None, name: str = "sum") -> Value:
+    """The terms' sum as a tree of adders, log2(len) deep. With m, each adder's sum but the
+    last is a wire Yosys keeps (`accumulate`); the last stays an expression: kept, it stopped
+    Yosys from building SRLs of registers downstream (Montgomery-Shift's riding a_h: 32 SRLs
+    became 96 FFs)."""
+    k = 0
     while len(terms) > 1:
-        terms = [a + b for a, b in zip(terms[::2], terms[1::2], strict=False)] + terms[len(terms) & ~1:]
+        sums = []
+        for a, b in zip(terms[::2], terms[1::2], strict=False):
+            total = a + b
+            if m is not None and len(terms) > 2:
+                kept = Signal(total.shape(), name=f"{name}_{k}", attrs={"keep": 1})
+                m.d.comb += kept.eq(total)
+                total, k = kept, k + 1
+            sums.append(total)
+        terms = sums + terms[len(terms) & ~1:]
     return terms[0]
 
 
@@ -181,20 +193,7 @@ def accumulate(parts: Iterable[tuple[int, Value]], m: Module | None = None, name
             pieces += [Const(0, s - end), p] if s > end else [p]
             end = s + len(p)
         terms.append(Cat(*pieces))
-    k = 0
-    while len(terms) > 1:
-        sums = []
-        for a, b in zip(terms[::2], terms[1::2], strict=False):
-            total = a + b
-            # the last sum stays an expression: kept, it stopped Yosys from building SRLs of
-            # registers downstream (Montgomery-Shift's riding a_h: 32 SRLs became 96 FFs)
-            if m is not None and len(terms) > 2:
-                kept = Signal(total.shape(), name=f"{name}_{k}", attrs={"keep": 1})
-                m.d.comb += kept.eq(total)
-                total, k = kept, k + 1
-            sums.append(total)
-        terms = sums + terms[len(terms) & ~1:]
-    return terms[0]
+    return _balanced_sum(terms, m, name)
 
 
 def _square_chunks(bits: int, dsp: tuple[int, int]) -> int:
