@@ -137,12 +137,14 @@ def test_power_mul_stepped_rotator(K, c, v):
     assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
 
 
-@pytest.mark.parametrize("K", [4, 8])
-def test_power_mul_every_value_and_control(K):
+@pytest.mark.parametrize("K, deep", [(4, False), (8, False), (8, True)])
+def test_power_mul_every_value_and_control(K, deep):
     """Every a in [0, M) (2^K included) under every control word of the sqrt(2) path: e in
-    [0, 4K) gives each shift in [0, 2K) for both an even and an odd power."""
+    [0, 4K) gives each shift in [0, 2K) for both an even and an odd power (deep: each
+    subtraction's chains in two stages, 5 in all)."""
     ring = Ring(K, Fraction(1, 2))
-    pm = PowerMul(K, sqrt2=True)
+    pm = PowerMul(K, sqrt2=True, deep=deep)
+    assert pm.depth == (5 if deep else 3)
     controls = {power_control(K, ring.c, e, 0, True): e for e in range(4 * K)}
     assert len(controls) == 4 * K
     ops = [{"a": a, "ctrl": ctrl} for ctrl in controls for a in range(ring.M)]
@@ -181,14 +183,15 @@ def test_shift_butterfly(K, c):
     assert got == want
 
 
-@pytest.mark.parametrize("K, c, scale_sqrt2", [(32, Fraction(1), False), (16, Fraction(1, 2), True),
-                                                (16, Fraction(1, 2), False)])
-def test_scaled_shift_butterfly(K, c, scale_sqrt2):
+@pytest.mark.parametrize("K, c, scale_sqrt2, deep", [(32, Fraction(1), False, False), (16, Fraction(1, 2), True, False),
+                                                      (16, Fraction(1, 2), False, False),
+                                                      (16, Fraction(1, 2), False, True)])
+def test_scaled_shift_butterfly(K, c, scale_sqrt2, deep):
     """The final-stage form: o0 = s u + v A^e, o1 = f (s u - v A^e), s = A^d 2^-3 from the
     `scale` word, f = 2^(-K/2) when `fixed` is high (the twiddle and the scaler of unequal
-    depths with sqrt(2) in one only)."""
+    depths with sqrt(2) in one only; deep: PowerMuls of 5 and 3 stages)."""
     ring, rng = Ring(K, c), random.Random(11 + K)
-    bf = ShiftButterfly(K, c.denominator == 2, scale_sqrt2=scale_sqrt2, fixed_shift=-(K // 2))
+    bf = ShiftButterfly(K, c.denominator == 2, scale_sqrt2=scale_sqrt2, fixed_shift=-(K // 2), deep=deep)
     ops, want = [], []
     us = values(ring, rng, 200)
     for u, v in zip(us, reversed(us), strict=True):

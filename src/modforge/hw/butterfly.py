@@ -26,7 +26,15 @@ from typing import Any
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike, signed
 from amaranth.lib import data
 
-from .fermat import PowerMul, control_width, fermat_fold_difference, fermat_sub, fixed_shift, power_mul_depth
+from .fermat import (
+    PowerMul,
+    control_width,
+    fermat_fold_difference,
+    fermat_sub,
+    fixed_shift,
+    modulus,
+    power_mul_depth,
+)
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
 from .pipeline import Datapath, Stager, build_stages
 
@@ -100,10 +108,11 @@ class Butterfly(Elaboratable):
         return m
 
 
-def shift_butterfly_depth(sqrt2: bool, scale_sqrt2: bool | None = None, fixed: bool = False) -> int:
+def shift_butterfly_depth(sqrt2: bool, scale_sqrt2: bool | None = None, fixed: bool = False,
+                          deep: bool = False) -> int:
     """ShiftButterfly's depth (without building one): the products, the sum and difference,
     their folds, the fixed shift of o1."""
-    products = max(power_mul_depth(sqrt2), 0 if scale_sqrt2 is None else power_mul_depth(scale_sqrt2))
+    products = max(power_mul_depth(sqrt2, deep), 0 if scale_sqrt2 is None else power_mul_depth(scale_sqrt2, deep))
     return products + 2 + fixed
 
 
@@ -118,14 +127,16 @@ class ShiftButterfly(Elaboratable):
                    (hw.fermat.fixed_shift, one stage more), 1 when it is low
       step, offset both control words' amounts are step j or step j + offset: their
                    PowerMuls' (hw.fermat.rotation_step, power_control)
+      deep         no stage with two carry chains in series (ECP5): the PowerMuls deep, o0 =
+                   s or s - M (s = u + t < 2M), picked by the sign of s - M
     One operation per cycle, the results `depth` cycles after its inputs (the products, the
     sum and difference, their folds mod M, the fixed shift: each registered); no enable."""
 
     def __init__(self, K: int, sqrt2: bool = False, lane: int = 0, scale_sqrt2: bool | None = None,
-                 fixed_shift: int | None = None, step: int = 1, offset: int = 0) -> None:
+                 fixed_shift: int | None = None, step: int = 1, offset: int = 0, deep: bool = False) -> None:
         self.K, self.sqrt2, self.scale_sqrt2, self.fixed_k, self.lane = K, sqrt2, scale_sqrt2, fixed_shift, lane
-        self.step, self.offset = step, offset
-        self.depth = shift_butterfly_depth(sqrt2, scale_sqrt2, fixed_shift is not None)
+        self.step, self.offset, self.deep = step, offset, deep
+        self.depth = shift_butterfly_depth(sqrt2, scale_sqrt2, fixed_shift is not None, deep)
         self.u, self.v = Signal(K + 1, name=f"u{lane}"), Signal(K + 1, name=f"v{lane}")
         self.ctrl = Signal(control_width(K, sqrt2, step, offset), name=f"ctrl{lane}")
         self.scale = (None if scale_sqrt2 is None else
@@ -143,12 +154,13 @@ class ShiftButterfly(Elaboratable):
 
     def elaborate(self, platform: Any) -> Module:
         m, K = Module(), self.K
-        m.submodules.twiddle = tw = PowerMul(K, self.sqrt2, f"tw{self.lane}", self.step, self.offset)
+        m.submodules.twiddle = tw = PowerMul(K, self.sqrt2, f"tw{self.lane}", self.step, self.offset, self.deep)
         m.d.comb += [tw.a.eq(self.v), tw.ctrl.eq(self.ctrl)]
-        products = tw.depth if self.scale_sqrt2 is None else max(tw.depth, power_mul_depth(self.scale_sqrt2))
+        products = tw.depth if self.scale_sqrt2 is None else max(tw.depth, power_mul_depth(self.scale_sqrt2, self.deep))
         u = self.u
         if self.scale_sqrt2 is not None:      # self.scale is its control word
-            m.submodules.scaler = su = PowerMul(K, self.scale_sqrt2, f"su{self.lane}", self.step, self.offset)
+            m.submodules.scaler = su = PowerMul(K, self.scale_sqrt2, f"su{self.lane}", self.step, self.offset,
+                                                self.deep)
             m.d.comb += [su.a.eq(u), su.ctrl.eq(self.scale)]
             u = self._delay(m, su.o, products - su.depth)
         else:
@@ -159,12 +171,17 @@ class ShiftButterfly(Elaboratable):
         total = Signal(K + 2, name=f"{self.o0.name}_sum")
         difference = Signal(signed(K + 2), name=f"{self.o1.name}_diff")
         m.d.sync += [total.eq(u + t), difference.eq(u - t)]
-        o0, o1 = fermat_sub(total[:K], total[K:], K), fermat_fold_difference(difference, K)
+        o1 = fermat_fold_difference(difference, K)
+        if self.deep:       # s - M beside s, picked by its sign: one carry chain, not two in series
+            over = total - modulus(K)
+            o0 = Mux(over[-1], total, over)[:K + 1]
+        else:
+            o0 = fermat_sub(total[:K], total[K:], K)
         if self.fixed_k is None:
             m.d.sync += [self.o0.eq(o0), self.o1.eq(o1)]
             return m
         o0_s, o1_s = Signal(K + 1, name=f"{self.o0.name}_s"), Signal(K + 1, name=f"{self.o1.name}_s")
         m.d.sync += [o0_s.eq(o0), o1_s.eq(o1)]
-        fixed = self._delay(m, self.fixed, products + 2)
+        fixed = self._delay(m, self.fixed, self.depth - 1)
         m.d.sync += [self.o0.eq(o0_s), self.o1.eq(fixed_shift(o1_s, self.fixed_k, K, fixed))]
         return m

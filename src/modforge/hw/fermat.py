@@ -35,6 +35,7 @@ w = z - 1 = Cat(L, H) the product is w - Cat(~H, L) with no constant left over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -53,18 +54,22 @@ from .dsp import (
     karatsuba_split,
     karatsuba_sum,
 )
-from .pipeline import Stager
+from .pipeline import Stager, register
 from .select import pick
+
+Between = Callable[[Value], Value] | None     # what comes between two carry chains (a register)
 
 
 def modulus(K: int) -> int:
     return (1 << K) + 1
 
 
-def fermat_sub(a: ValueLike, b: ValueLike, K: int) -> Value:
-    """a - b mod M, a and b in [0, M) (K+1 bits): d = a - b, and if d < 0, d + M = d mod 2^K + 1."""
+def fermat_sub(a: ValueLike, b: ValueLike, K: int, between: Between = None) -> Value:
+    """a - b mod M, a and b in [0, M) (K+1 bits): d = a - b, and if d < 0, d + M = d mod 2^K + 1.
+    between: applied to d, between the two carry chains (a register: `PowerMul` deep)."""
     a = Value.cast(a)
-    return fermat_fold_difference(Cat(a, Const(0, max(0, K + 1 - len(a)))) - b, K)
+    d = Cat(a, Const(0, max(0, K + 1 - len(a)))) - b
+    return fermat_fold_difference(between(d) if between else d, K)
 
 
 def fermat_fold_difference(d: ValueLike, K: int) -> Value:
@@ -119,14 +124,17 @@ def power_control(K: int, c: Fraction | int, e: int, k: int = 0, sqrt2: bool = F
     return word
 
 
-def fermat_sub_minus_one(a: Value, b: ValueLike, K: int) -> Value:
+def fermat_sub_minus_one(a: Value, b: ValueLike, K: int, between: Between = None) -> Value:
     """a - b - 1 mod M, a and b K-bit: e = a + ~b = a - b - 1 + 2^K (no carry in), and without
-    its carry (a - b - 1 < 0) the residue is e mod 2^K + 1: fermat_sub's two carry chains."""
+    its carry (a - b - 1 < 0) the residue is e mod 2^K + 1: fermat_sub's two carry chains
+    (between: applied to e, as there)."""
     e = a + (~Value.cast(b))[:K]
+    if between:
+        e = between(e)
     return (e[:K] + ~e[K])[:K + 1]
 
 
-def sqrt2_step(w: ValueLike, K: int, odd: ValueLike) -> Value:
+def sqrt2_step(w: ValueLike, K: int, odd: ValueLike, between: Between = None) -> Value:
     """-z*(2^(K/2) - 1) mod M when odd is high, else z, from w = z - 1 mod M (z in [0, M)):
     one fermat_sub. With w = Cat(L, H) < 2^K, w*2^(K/2) = L 2^(K/2) - H, so
     -(w + 1)(2^(K/2) - 1) = w - (L 2^(K/2) + 2^(K/2) - 1 - H) = w - Cat(~H, L): no constant
@@ -136,7 +144,7 @@ def sqrt2_step(w: ValueLike, K: int, odd: ValueLike) -> Value:
     w0, w1 = w[:K], w[K]
     low, high = w0[:half], w0[half:]
     odd_y = Cat(~high & ~w1.replicate(half), low, Const(0, 1))
-    return fermat_sub(w0, Mux(odd, odd_y, Cat(Const(0, K), ~w1)), K)
+    return fermat_sub(w0, Mux(odd, odd_y, Cat(Const(0, K), ~w1)), K, between)
 
 
 def rotate_left(m: Module, x: ValueLike, index: Value, K: int, name: str, step: int = 1, offset: int = 0) -> Value:
@@ -203,9 +211,9 @@ def fixed_shift(a: ValueLike, k: int, K: int, enable: ValueLike = 1) -> Value:
     return fermat_sub(Mux(enable, x, a), Mux(enable, y, 0), K)
 
 
-def power_mul_depth(sqrt2: bool) -> int:
-    """PowerMul's pipeline depth (without building one)."""
-    return 3 if sqrt2 else 2
+def power_mul_depth(sqrt2: bool, deep: bool = False) -> int:
+    """PowerMul's pipeline depth (without building one): deep, a stage more a subtraction."""
+    return 2 + sqrt2 + (1 + sqrt2 if deep else 0)
 
 
 class PowerMul(Elaboratable):
@@ -219,12 +227,16 @@ class PowerMul(Elaboratable):
       stage 2: z = lo - hi or hi - lo mod M (the split at `amount` is a mask); with sqrt(2)
                z - 1 mod M (fermat_sub_minus_one: the same chains)
       stage 3 (sqrt2): -z*(2^(K/2) - 1) for an odd power, else z (sqrt2_step)
+    deep: each subtraction's two carry chains (the difference, its fold mod M) in stages of
+    their own, for devices whose carry chains are slow (ECP5: at K = 128 the two chains
+    after the mask were a whole core's critical path).
     step, offset: every amount is step j or step j + offset: the rotator takes those alone (the
     caller's choice, `rotation_step`; the control word carries their rotation_index)."""
 
-    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm", step: int = 1, offset: int = 0) -> None:
-        self.K, self.sqrt2, self.step, self.offset = K, sqrt2, step, offset
-        self.depth = power_mul_depth(sqrt2)
+    def __init__(self, K: int, sqrt2: bool = False, name: str = "pm", step: int = 1, offset: int = 0,
+                 deep: bool = False) -> None:
+        self.K, self.sqrt2, self.step, self.offset, self.deep = K, sqrt2, step, offset, deep
+        self.depth = power_mul_depth(sqrt2, deep)
         self.a = Signal(K + 1, name=f"{name}_a")
         self.ctrl = Signal(control_width(K, sqrt2, step, offset), name=f"{name}_ctrl")
         self.o = Signal(K + 1, name=f"{name}_o")
@@ -244,14 +256,19 @@ class PowerMul(Elaboratable):
         low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
         lo, hi = rot & low, rot & ~low
         x, y = Mux(neg1, hi, lo), Mux(neg1, lo, hi)
+
+        def kept(suffix: str) -> Between:            # deep: a register between the two chains
+            return (lambda d: register(m, d, f"{name}_{suffix}")) if self.deep else None
+
         out = Signal(K + 1, name=f"{name}_out")
         if self.sqrt2:
-            odd1, odd2 = Signal(name=f"{name}_odd1"), Signal(name=f"{name}_odd2")
-            w = Signal(K + 1, name=f"{name}_w")                                 # z - 1 mod M
-            m.d.sync += [odd1.eq(self.ctrl[ab + 1]), odd2.eq(odd1), w.eq(fermat_sub_minus_one(x, y, K)),
-                         out.eq(sqrt2_step(w, K, odd2))]
+            odd = self.ctrl[ab + 1]
+            for k in range(2 + self.deep):                          # to w's stage
+                odd = register(m, odd, f"{name}_odd{k + 1}")
+            w = register(m, fermat_sub_minus_one(x, y, K, kept("e")), f"{name}_w")     # z - 1 mod M
+            m.d.sync += out.eq(sqrt2_step(w, K, odd, kept("d")))
         else:
-            m.d.sync += out.eq(fermat_sub(x, y, K))
+            m.d.sync += out.eq(fermat_sub(x, y, K, kept("d")))
         m.d.comb += self.o.eq(out)
         return m
 

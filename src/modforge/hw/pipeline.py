@@ -51,6 +51,14 @@ RESET_HELP = ("control: only the control registers (the valid bits) take rst, th
 Operands = Any
 
 
+def register(m: Module, value: ValueLike, name: str) -> Signal:
+    """value registered a cycle (no enable, no reset: a pipeline that never stalls)."""
+    value = Value.cast(value)
+    reg = Signal(value.shape(), name=name)
+    m.d.sync += reg.eq(value)
+    return reg
+
+
 class Stager:
     """`stage(value, name)` -> a register of the current stage (a wire where `keep` drops the
     stage's registers); `stage.next()` closes the current stage (call it once after each

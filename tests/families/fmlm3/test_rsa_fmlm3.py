@@ -189,13 +189,18 @@ def test_cycle_claims_spectral():
 
 def test_deep_mul_adds():
     """depth=deep at K = 128 (a Karatsuba product of three levels): MulAdds of 7 stages, every
-    step through one a cycle longer, the others as with depth=short."""
+    step through one a cycle longer; butterflies a stage deeper (the twiddle's subtraction and
+    its fold in two), every transform a cycle longer (G stays H); the passes as with
+    depth=short."""
     cfg = {"l": "64", "P": "64", "u": "1", "c": "2"}
     short, deep = (ALG.derived(ALG.parse(cfg | {"depth": depth})) for depth in ("short", "deep"))
     assert deep.K == 128 and (short.mul_add_depth, deep.mul_add_depth) == (6, 7)
+    assert deep.transform.butterfly_depth - short.transform.butterfly_depth == 1
+    assert deep.transform.cycles - short.transform.cycles == 1
     through = {"mul", "pass_mul", "in", "pass_mul1", "in_mul1", "mul1"}
     for k, step in enumerate(deep.program[:-1]):
-        assert deep.step_cycles(step, k == 0) - short.step_cycles(step, k == 0) == (step.sink in through)
+        longer = (step.sink in through) + (step.kind is not None)
+        assert deep.step_cycles(step, k == 0) - short.step_cycles(step, k == 0) == longer
     assert ALG.extra_info(ALG.parse(cfg | {"depth": "deep"}))["mul_add_depth"] == 7
 
 

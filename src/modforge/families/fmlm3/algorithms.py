@@ -32,6 +32,8 @@ from .plan import KIND_CODES, MultiplierPlan, TransformPlan
 PAPER = ("Dai, Chen, Cheung, Koc, Area-Time Efficient Architecture of FFT-Based Montgomery Multiplication, "
          "IEEE Trans. Computers 2017, Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
 MIN_P, MAX_P, MAX_C, MAX_K = 8, 1024, 64, 4096
+BUTTERFLY_DEEP = ("no stage with two carry chains in series (a PowerMul's subtraction and its fold mod M in two "
+                  "stages: a cycle more a butterfly, two with sqrt(2) twiddles)")
 
 CONGRUENCE = {
     "ct": "X_n = sum_k x_k omega^(-kn) mod M (CT, eq. 5 with A = 1)",
@@ -78,6 +80,9 @@ class TransformParams:
                    "names its own (a 2-bit kind field, the codes 0-3 in this order: the one unit of Algorithms "
                    "2 and 3)")
     bfs: Literal[1, 2] = param(1, help="butterfly structures: 1 or 2 (L = 2 bfs coefficients a cycle and a beat)")
+    depth: Literal["short", "deep"] = param(
+        "short", help=f"the butterflies' pipeline: short, a subtraction and its fold mod M in one stage; deep, "
+                      f"{BUTTERFLY_DEEP}, for devices with slow carry chains (ECP5)")
 
 
 @register
@@ -105,7 +110,7 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
         return dataclasses.replace(params, c=str(int(text)))
 
     def derive(self, params: TransformParams) -> TransformPlan:
-        return TransformPlan(params.P, Fraction(params.c), params.kind, params.bfs)
+        return TransformPlan(params.P, Fraction(params.c), params.kind, params.bfs, params.depth == "deep")
 
     def width(self, params: TransformParams) -> int:
         return self.derived(params).K + 1
@@ -242,7 +247,7 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
 
     def tag(self, params: TransformParams) -> str:
         c = "h" if params.c == "1/2" else params.c
-        return f"p{params.P}_c{c}_{params.kind}_bfs{params.bfs}"
+        return f"p{params.P}_c{c}_{params.kind}_bfs{params.bfs}" + ("_deep" if params.depth == "deep" else "")
 
     def grid(self) -> list[dict[str, str]]:
         return [
@@ -251,6 +256,7 @@ class Transform(Algorithm[TransformParams, TransformPlan]):
             {"P": "32", "c": "1/2", "kind": "nct_inv", "bfs": "1"},      # sqrt(2) in the u scaler
             {"P": "32", "c": "3", "kind": "any", "bfs": "2"},            # every kind, chosen per frame
             {"P": "16", "c": "1/2", "kind": "any", "bfs": "2"},
+            {"P": "16", "c": "1/2", "kind": "any", "bfs": "1", "depth": "deep"},
         ]
 
     def extended_grid(self) -> list[dict[str, str]]:
@@ -303,9 +309,10 @@ class RsaFmlm3Params:
                       "as it comes and on read-outs held to its pace (Table 6's set: 2,009 cycles spectral "
                       "against 1,720)")
     depth: Literal["short", "deep"] = param(
-        "short", help="the MulAdds' pipeline: short (6 stages, the levels of its Karatsuba product above the "
-                      "first summed in one); deep: a stage a level and the root by carry-save and carry-select "
-                      "adds (7 stages at K = 128, 8 at 224 and 288), for devices with slow carry chains (ECP5)")
+        "short", help="the MulAdds' and the butterflies' pipelines: short (6 MulAdd stages, the levels of its "
+                      "Karatsuba product above the first summed in one); deep: a stage a level and the root by "
+                      "carry-save and carry-select adds (7 stages at K = 128, 8 at 224 and 288), and the "
+                      f"transform's butterflies with {BUTTERFLY_DEEP}, for devices with slow carry chains (ECP5)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the MulAdds' Karatsuba products: ecp5 for ECP5, whose 18x18 "
                                                  "multipliers a 26x17 tile takes two of)")
 

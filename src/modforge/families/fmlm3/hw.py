@@ -183,7 +183,7 @@ class _Build:
             bf = ShiftButterfly(plan.K, plan.butterfly_sqrt2, lane=b,     # with the FSOs if an inverse runs
                                 scale_sqrt2=plan.scale_sqrt2 if plan.inverse else None,
                                 fixed_shift=plan.fixed_shift, step=plan.shift_amounts[0],
-                                offset=plan.shift_amounts[1])
+                                offset=plan.shift_amounts[1], deep=plan.deep)
             m.submodules[f"bfs{b}"] = bf
             m.d.comb += [bf.u.eq(switched[2 * b]), bf.v.eq(switched[2 * b + 1])]
             self.roms(b, bf)

@@ -138,6 +138,7 @@ class TransformPlan(HBeatFrames):
     c: Fraction
     kind: str                 # ct, nct, ct_inv, nct_inv or any
     bfs: int
+    deep: bool = False        # no stage with two carry chains in series (hw.butterfly.ShiftButterfly)
 
     # --- sizes ----------------------------------------------------------------------------
     @functools.cached_property
@@ -306,7 +307,7 @@ class TransformPlan(HBeatFrames):
         """The products (twiddle, and u's scale if an inverse runs), the sum and difference, o1's
         fixed shift (NCT^-1)."""
         return shift_butterfly_depth(self.butterfly_sqrt2, self.scale_sqrt2 if self.inverse else None,
-                                     self.fixed_shift is not None)
+                                     self.fixed_shift is not None, self.deep)
 
     @functools.cached_property
     def write_delay(self) -> int:
@@ -358,7 +359,8 @@ class MultiplierPlan(HBeatFrames):
     bfs: int
     domain: str = "time"          # time: x, y, t as digits; spectral: as T(.), T'(.) and the parity
     shared: bool = False          # one MulAdd, one coefficient a cycle (else one a lane)
-    deep: bool = False            # MulAdds of a stage a Karatsuba level (hw.fermat.mul_add_depth)
+    deep: bool = False            # MulAdds of a stage a Karatsuba level (hw.fermat.mul_add_depth), the
+                                  # transform's butterflies deep
     dsp: str = "dsp48e2"          # the MulAdds' product tiling (a hw.dsp profile)
 
     def __post_init__(self) -> None:
@@ -370,7 +372,7 @@ class MultiplierPlan(HBeatFrames):
     @functools.cached_property
     def transform(self) -> TransformPlan:
         """The one transform unit (all four kinds, chosen per frame)."""
-        return TransformPlan(self.params.P, self.params.c, "any", self.bfs)
+        return TransformPlan(self.params.P, self.params.c, "any", self.bfs, self.deep)
 
     @functools.cached_property
     def lanes(self) -> int:
