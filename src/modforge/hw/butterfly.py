@@ -36,7 +36,7 @@ from .fermat import (
     power_mul_depth,
 )
 from .modarith import add_mod, half_mod, reduce_once, sub_mod
-from .pipeline import Datapath, Stager, build_stages
+from .pipeline import Datapath, Stager, build_stages, register
 
 Q_INPUTS = ("", "static", "per-op")
 KINDS = ("ct", "gs")
@@ -147,9 +147,7 @@ class ShiftButterfly(Elaboratable):
     @staticmethod
     def _delay(m: Module, value: Signal, k: int) -> Signal:
         for _ in range(k):
-            reg = Signal.like(value, name=f"{value.name}_d")
-            m.d.sync += reg.eq(value)
-            value = reg
+            value = register(m, value, f"{value.name}_d")
         return value
 
     def elaborate(self, platform: Any) -> Module:
