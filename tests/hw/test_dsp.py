@@ -175,29 +175,35 @@ def test_karatsuba_signed_middles():
     assert not signed_fits(2, None)
 
 
-@pytest.mark.parametrize("bits, dsp", [(64, DSP_PROFILES["dsp48e2"]), (128, DSP_PROFILES["dsp48e1"]),
-                                       (33, DSP_PROFILES["ecp5"]), (45, DSP_PROFILES["dsp48e2"]), (20, None)])
-def test_karatsuba_product(bits, dsp):
-    """x*y KARATSUBA_STAGES cycles after x, y, one pair a cycle, a rider beside it; corners
-    (0, 1, all ones, one half all ones: the middle differences' signs) and random pairs."""
+@pytest.mark.parametrize("bits, dsp, staged", [
+    (64, DSP_PROFILES["dsp48e2"], False), (128, DSP_PROFILES["dsp48e1"], False), (33, DSP_PROFILES["ecp5"], False),
+    (45, DSP_PROFILES["dsp48e2"], False), (20, None, False),
+    (64, DSP_PROFILES["ecp5"], True),           # staged: the top middle signed
+    (192, DSP_PROFILES["ecp5"], True),          # its magnitude and sign
+    (96, DSP_PROFILES["ecp5"], True)])          # one level: not staged
+def test_karatsuba_product(bits, dsp, staged):
+    """x*y KARATSUBA_STAGES cycles after x, y (staged: one more with two levels or more),
+    one pair a cycle, a rider beside it; corners (0, 1, all ones, one half all ones: the
+    middle differences' signs) and random pairs."""
     m = Module()
     x, y, tag = Signal(bits), Signal(bits), Signal(8)
     stage = Stager(m, Const(1, 1))
-    product, (tag_out,) = karatsuba_product(stage, x, y, bits, dsp, "k", ride=(tag,))
-    assert stage.count == KARATSUBA_STAGES and len(product) == 2 * bits
+    product, (tag_out,) = karatsuba_product(stage, x, y, bits, dsp, "k", ride=(tag,), staged=staged)
+    depth = KARATSUBA_STAGES + (staged and karatsuba_levels(bits, dsp) >= 2)
+    assert stage.count == depth and len(product) == 2 * bits
     rng, ones, h = random.Random(bits), (1 << bits) - 1, -(-bits // 2)
     corners = [0, 1, ones, (1 << h) - 1, ones ^ ((1 << h) - 1), 1 << (bits - 1)]
     pairs = [(a, b) for a in corners for b in corners]
     pairs += [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(150)]
 
     async def bench(ctx):
-        for k in range(len(pairs) + KARATSUBA_STAGES):
+        for k in range(len(pairs) + depth):
             if k < len(pairs):
                 ctx.set(x, pairs[k][0])
                 ctx.set(y, pairs[k][1])
                 ctx.set(tag, k % 256)
             await ctx.tick()
-            done = k + 1 - KARATSUBA_STAGES
+            done = k + 1 - depth
             if 0 <= done < len(pairs):
                 a, b = pairs[done]
                 assert (ctx.get(product), ctx.get(tag_out)) == (a * b, done % 256), (hex(a), hex(b))

@@ -53,6 +53,7 @@ from .dsp import (
     karatsuba_recombine,
     karatsuba_split,
     karatsuba_sum,
+    split_stages,
 )
 from .pipeline import Stager, register
 from .select import pick
@@ -274,8 +275,12 @@ class PowerMul(Elaboratable):
 
 
 def mul_add_depth(K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], deep: bool = False) -> int:
-    """A MulAdd's stages (`MulAdd`): 6, deep one more a Karatsuba level above the first two."""
-    return 1 + KARATSUBA_STAGES + 2 + (deep_stages([karatsuba_levels(K, dsp)]) if deep else 0)
+    """A MulAdd's stages (`MulAdd`): 6; deep one more a Karatsuba level above the first two,
+    one more for the split's top level (two levels or more), one each for the inputs and the
+    fold."""
+    if not deep:
+        return 1 + KARATSUBA_STAGES + 2
+    return 2 + split_stages(K, dsp, True) + KARATSUBA_STAGES + 2 + deep_stages([karatsuba_levels(K, dsp)])
 
 
 class MulAdd(Elaboratable):
@@ -288,15 +293,18 @@ class MulAdd(Elaboratable):
     (a1 b1 at bit 0, a1 b0 | b1 a0 at bit K: -x = x 2^K mod M).
       stage 1: a, b, c registered: they come from block RAM through a store select, whose
                clock-to-out (5.8 ns on ECP5) before stage 2's chained differences was the
-               critical path
-      stage 2: hw.dsp.karatsuba_split (the differences); a1, b1, c ride along
+               critical path (deep: registered twice, the second beside the multipliers: the
+               stores' block RAMs and their select sit across the die from them)
+      stage 2: hw.dsp.karatsuba_split (the differences; deep: the top level's in a stage of
+               its own, they are chains in series); a1, b1, c ride along
       stage 3: hw.dsp.karatsuba_multiply (the DSPs); the correction word from the leaves'
                registers (a0, b0 digits), c rides
       stage 4: hw.dsp.karatsuba_recombine (the nodes over the leaves); the rest rides
                (deep: again, a stage a level up to the root's children, hw.dsp.deep_stages)
       stage 5: r = a0 b0 | corrections + c (the rest of the recombination; deep: the root
                alone, carry-save and carry-select, hw.dsp.fast_sum), < 2^(2K+1)
-      stage 6: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18)
+      stage 6: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18; deep: the difference
+               and its fold mod M in two, the whole K = 128 MulAdd's critical path before)
     deep: for a device whose carry chains are slow (ECP5): no stage sums more than one level."""
 
     def __init__(self, K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], name: str = "ma", deep: bool = False) -> None:
@@ -311,17 +319,21 @@ class MulAdd(Elaboratable):
         # datapath registers, no reset (a module of its own: its unread rst port is waived,
         # verilog.waivers.mark_unread_reset)
         stage = Stager(m, Const(1))
-        a, b, c = (stage(x, f"{x.name}_in") for x in (self.a, self.b, self.c))         # stage 1
-        stage.next()
-        tree = karatsuba_split(stage, a[:K], b[:K], K, self.dsp, name)                # stage 2
-        a1, b1, c = stage(a[K], f"{name}_a1"), stage(b[K], f"{name}_b1"), stage(c, f"{name}_c2")
+        a, b, c = self.a, self.b, self.c
+        for k in range(1 + self.deep):                                                # stage 1
+            a, b, c = (stage(x, f"{name}_{n}_in{k}") for x, n in zip((a, b, c), "abc", strict=True))
+            stage.next()
+        tree = karatsuba_split(stage, a[:K], b[:K], K, self.dsp, name, staged=self.deep)   # stage 2
+        a1, b1 = a[K], b[K]
+        for k in range(split_stages(K, self.dsp, self.deep)):                          # riding along
+            a1, b1, c = stage(a1, f"{name}_a1_{k}"), stage(b1, f"{name}_b1_{k}"), stage(c, f"{name}_c2_{k}")
         stage.next()
         a0, b0 = karatsuba_operands(tree)       # stage 3: a0 and b0 are the leaves' registers
         correction = stage(Mux(a1, b0, 0) | Mux(b1, a0, 0), f"{name}_corr")
         both, c = stage(a1 & b1, f"{name}_both"), stage(c, f"{name}_c3")
         tree = karatsuba_multiply(stage, tree, self.dsp, name)
         stage.next()
-        extra = self.depth - mul_add_depth(K, self.dsp)                    # the stages deep adds
+        extra = deep_stages([karatsuba_levels(K, self.dsp)]) if self.deep else 0    # deep's recombinations
         riders = (f"{name}_corr", f"{name}_both", f"{name}_c3")
         for k in range(1 + extra):                                                     # stage 4 (and deep's)
             correction, both, c = (stage(x, f"{n}_{4 + k}") for x, n in zip((correction, both, c), riders, strict=True))
@@ -332,7 +344,13 @@ class MulAdd(Elaboratable):
                           segment=DEEP_SEGMENT if self.deep else 0)
         r = stage(r, f"{name}_r", 2 * K + 1)                                            # stage 5
         stage.next()
-        m.d.comb += self.o.eq(stage(fermat_sub(r[:K], r[K:], K), f"{name}_o", K + 1))   # stage 6
+
+        def kept(d: Value) -> Value:            # deep: the difference registered before its fold
+            d = stage(d, f"{name}_d")
+            stage.next()
+            return d
+        m.d.comb += self.o.eq(stage(fermat_sub(r[:K], r[K:], K, kept if self.deep else None), f"{name}_o",
+                                    K + 1))                                             # stage 6
         stage.next()
         assert stage.count == self.depth
         return m

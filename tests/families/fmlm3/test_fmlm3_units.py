@@ -31,16 +31,19 @@ def run(dut, steps, outputs):
 
 
 @pytest.mark.parametrize("apply", [1, 0])
-@pytest.mark.parametrize("bits, P, lanes", [(32, 16, 2), (64, 32, 4), (128, 16, 4)])
-def test_restrict(bits, P, lanes, apply):
-    """eq. (12) with apply high; with it low the coefficients pass as they are (CT^-1's read-out)."""
+@pytest.mark.parametrize("bits, P, lanes, deep", [(32, 16, 2, False), (64, 32, 4, False), (128, 16, 4, False),
+                                                  (64, 32, 4, True)])
+def test_restrict(bits, P, lanes, apply, deep):
+    """eq. (12) with apply high; with it low the coefficients pass as they are (CT^-1's
+    read-out); deep: a cycle later."""
     rng = random.Random(bits + lanes)
     for params in fmlm3.parameter_sets(bits, P):
         M, K, u = params.M, params.ring.K, params.u
         frames = [[M - 1] * P, [0] * P] + [[rng.randrange(M) for _ in range(P)] for _ in range(6)]
         # the values at and beside each bound
         frames.append([min(M - 1, 2 * (n + 1) * ((1 << u) - 1) ** 2 + (n % 3) - 1) for n in range(P)])
-        dut = Restrict(P, u, K, lanes)
+        dut = Restrict(P, u, K, lanes, deep)
+        assert dut.depth == 2 + deep
         H, steps, beats = P // lanes, [], []
         for z in frames:
             for k in range(H):

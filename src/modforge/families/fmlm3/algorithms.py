@@ -309,9 +309,11 @@ class RsaFmlm3Params:
                       "as it comes and on read-outs held to its pace (Table 6's set: 2,009 cycles spectral "
                       "against 1,720)")
     depth: Literal["short", "deep"] = param(
-        "short", help="the MulAdds' and the butterflies' pipelines: short (6 MulAdd stages, the levels of its "
-                      "Karatsuba product above the first summed in one); deep: a stage a level and the root by "
-                      "carry-save and carry-select adds (7 stages at K = 128, 8 at 224 and 288), and the "
+        "short", help="the MulAdds', Restrict's and the butterflies' pipelines: short (6 MulAdd stages, the levels "
+                      "of its Karatsuba product above the first summed in one); deep: the inputs registered twice, "
+                      "the split's top level a stage, a stage a level, the root by carry-save and carry-select adds "
+                      "and the fold mod M in two (10 stages at K = 128, 11 at 224 and 288 on 18x18), Restrict's "
+                      "comparison and decrement in two, and the "
                       f"transform's butterflies with {BUTTERFLY_DEEP}, for devices with slow carry chains (ECP5)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the MulAdds' Karatsuba products: ecp5 for ECP5, whose 18x18 "
                                                  "multipliers a 26x17 tile takes two of)")
@@ -507,7 +509,7 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "domain": "spectral", "muladds": "1"},
                 {"l": "32", "P": "8", "algorithm": "2", "bfs": "1", "muladds": "1"},
                 {"l": "32", "P": "16", "algorithm": "3", "bfs": "2", "muladds": "1"},
-                # K = 128 on 18x18 tiles: MulAdds of 7 stages
+                # K = 128 on 18x18 tiles: MulAdds of 10 stages
                 {"l": "64", "P": "64", "u": "1", "c": "2", "depth": "deep", "dsp": "ecp5"}]
 
     def extended_grid(self) -> list[dict[str, str]]:

@@ -227,7 +227,7 @@ class _Build:
             m.submodules[f"ma{k}"] = ma
             self.muls.append(ma)
         m.submodules.acc = acc
-        restrict = self.restrict = Restrict(self.plan.params.P, self.u, K, L)
+        restrict = self.restrict = Restrict(self.plan.params.P, self.u, K, L, self.plan.deep)
         m.submodules.restrict = restrict
         self.mod_r = ModRPass(du, self.carry_bits)
         m.submodules.mod_r = self.mod_r
@@ -238,7 +238,7 @@ class _Build:
         m.submodules.halver = self.halver
         op = self.op
         m.d.comb += [restrict.valid.eq(op["valid"] != 0), restrict.last.eq(op["last"]),
-                     acc.first.eq(op.at("first", Restrict.depth))]
+                     acc.first.eq(op.at("first", restrict.depth))]
         m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(self.tu.o.payload.c, self.L), strict=True)]
         m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
         self.beat1 = Signal(L * self.w, name="beat1")     # the read-out beat, aligned with the stores' words

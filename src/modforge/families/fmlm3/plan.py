@@ -359,8 +359,8 @@ class MultiplierPlan(HBeatFrames):
     bfs: int
     domain: str = "time"          # time: x, y, t as digits; spectral: as T(.), T'(.) and the parity
     shared: bool = False          # one MulAdd, one coefficient a cycle (else one a lane)
-    deep: bool = False            # MulAdds of a stage a Karatsuba level (hw.fermat.mul_add_depth), the
-                                  # transform's butterflies deep
+    deep: bool = False            # MulAdds, Restrict and the transform's butterflies with no two
+                                  # carry chains in series (hw.fermat.mul_add_depth, units.Restrict)
     dsp: str = "dsp48e2"          # the MulAdds' product tiling (a hw.dsp profile)
 
     def __post_init__(self) -> None:
@@ -427,7 +427,7 @@ class MultiplierPlan(HBeatFrames):
     @functools.cached_property
     def depths(self) -> dict[str, int]:
         """Each sink's and pass's depth (program.depths)."""
-        return PR.depths(self.mul_add_depth)
+        return PR.depths(self.mul_add_depth, self.deep)
 
     # --- the program ---------------------------------------------------------------------
     @functools.cached_property

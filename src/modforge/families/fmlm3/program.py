@@ -70,7 +70,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from ...hw.digits import Accumulator, SegmentAddSub
-from .units import ModRPass, Restrict
+from .units import ModRPass, restrict_depth
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,10 +95,11 @@ class Step:
 
 
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
-def depths(mul_add: int) -> dict[str, int]:
+def depths(mul_add: int, deep: bool = False) -> dict[str, int]:
     """A sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its
-    result, with MulAdds of `mul_add` stages (hw.fermat.mul_add_depth)."""
-    restrict_acc = Restrict.depth + Accumulator.depth
+    result, with MulAdds of `mul_add` stages (hw.fermat.mul_add_depth), deep: depth=deep's
+    Restrict (units.restrict_depth)."""
+    restrict_acc = restrict_depth(deep) + Accumulator.depth
     return {"plain": 0, "mul": 1 + mul_add, "pass_mul": 1 + mul_add, "in": 1 + mul_add, "pass_mul1": 1 + mul_add,
             "in_mul1": 1 + mul_add, "mul1": 1 + mul_add, "acc": restrict_acc, "racc": restrict_acc,
             "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,

@@ -15,22 +15,29 @@ from typing import Any
 from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, signed
 
 from ...hw.digits import SegmentAddSub
+from ...hw.pipeline import register
+
+
+def restrict_depth(deep: bool = False) -> int:
+    """`Restrict`'s pipeline depth (without building one)."""
+    return 2 + deep
 
 
 class Restrict(Elaboratable):
     """d: L coefficients of beat k (lane l: n = Lk + l, K+1 bits, in [0, M)) when `valid`,
     last: beat P/L - 1 (a number's beats come in order, gaps allowed); o: the signed values z_n
-    (K+2 bits) `depth` = 2 cycles later, or with `apply` low the coefficients as they came
-    (CT^-1's read-out shares the Accumulator behind it). The inputs are registered first (they
-    come from the transform's read-out select; with the compare and the decrement after it in
-    one cycle, that was ECP5's critical path). The bounds 2(n+1)(B-1)^2 of the coming beat
-    wait in registers, stepping by 2L(B-1)^2 a beat and back to beat 0's after the last (a
-    reset: no multiplexer before the comparators, no multiplier)."""
+    (K+2 bits) `depth` = 2 cycles later (deep: 3), or with `apply` low the coefficients as
+    they came (CT^-1's read-out shares the Accumulator behind it). The inputs are registered
+    first (they come from the transform's read-out select; with the compare and the decrement
+    after it in one cycle, that was ECP5's critical path); deep registers the comparison
+    apart from the decrement (at K = 128 the two were the 1-bfs l = 4096 core's critical path
+    on ECP5). The bounds 2(n+1)(B-1)^2 of the coming beat wait in registers, stepping by
+    2L(B-1)^2 a beat and back to beat 0's after the last (a reset: no multiplexer before the
+    comparators, no multiplier)."""
 
-    depth = 2
-
-    def __init__(self, P: int, u: int, K: int, lanes: int):
-        self.P, self.u, self.K, self.lanes = P, u, K, lanes
+    def __init__(self, P: int, u: int, K: int, lanes: int, deep: bool = False):
+        self.P, self.u, self.K, self.lanes, self.deep = P, u, K, lanes, deep
+        self.depth = restrict_depth(deep)
         self.d = [Signal(K + 1, name=f"rs_d{lane}") for lane in range(lanes)]
         self.valid, self.last, self.apply = Signal(name="rs_valid"), Signal(name="rs_last"), Signal(name="rs_apply")
         self.o = [Signal(signed(K + 2), name=f"rs_o{lane}") for lane in range(lanes)]
@@ -49,6 +56,8 @@ class Restrict(Elaboratable):
             bound = Signal(bound_bits, name=f"rs_bound{lane}", init=base)      # 2(n+1)(B-1)^2 of this beat
             # d > bound, compared on the bound's bits (d's bits above them: not all 0)
             above = apply & ((d[bound_bits:] != 0) | (d[:bound_bits] > bound))
+            if self.deep:
+                above, d = register(m, above, f"rs_above{lane}"), register(m, d, f"rs_dd{lane}")
             with m.If(restart):                                 # a reset over the enable: FDRE/FDSE pins
                 m.d.sync += bound.eq(base)
             with m.Elif(valid):
