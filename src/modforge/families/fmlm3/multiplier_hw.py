@@ -190,7 +190,9 @@ class _Build:
         m, H, L, program = self.m, self.H, self.L, self.program
         self.ld = Signal(range(H + 1), name="ld")
         self.sk = Signal(range(H + 1), name="sk")
-        self.issued = Signal(name="issued")           # a store read issued last cycle (its beat now)
+        # a store read issued last cycle (its beat now): 0 outside the steps that issue them
+        # (`steps`), so it is the transform's input valid as it is in those steps
+        self.issued = Signal(name="issued")
         op = self.op = DelayLine(m, {"valid": range(len(program) + 1), "k": range(H), "last": 1, "first": 1},
                                  prefix="op")
         for name in ("valid", "k", "last", "first"):      # the registers, made outside the steps' conditions
@@ -272,6 +274,11 @@ class _Build:
     # --- the program: one case of `step` a step ------------------------------------------------
     def steps(self) -> None:
         m, sq, done = self.m, self.sq, self.done
+        # the transform's input valid straight from a register where a store loads it (the
+        # steps that load the input override it): a step decode before its fan-out to the
+        # unit's write crossbar was the K = 128 cores' critical path on ECP5
+        m.d.sync += self.issued.eq(0)
+        m.d.comb += self.tu.i.valid.eq(self.issued)
         for index, step in enumerate(self.program):
             self.index = index
             depth = self.depths.get(step.sink, 0)
@@ -427,7 +434,6 @@ class _Build:
             self.spectral_loads[id(rd[src].data)] = rd[src].data
             beat = self.once(("low", id(rd[src].data)),
                              lambda: Cat(*(x[:u + 1] for x in self.lanes(rd[src].data, w))))
-        m.d.comb += self.tu.i.valid.eq(self.issued)
         self.data(self.tu_low, beat)
 
     def transform_sink(self, step: Step) -> Value | None:
