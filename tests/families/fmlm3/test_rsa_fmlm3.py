@@ -192,16 +192,16 @@ def test_deep_mul_adds():
     inputs registered twice, the split's top level, the third level and the fold's difference
     a stage each), every step through one four cycles longer, through Restrict one (its
     comparison and decrement apart); butterflies a stage deeper (the twiddle's subtraction and
-    its fold in two), every transform a cycle longer (G stays H); the passes as with
-    depth=short."""
+    its fold in two) and the loaded beats registered: every transform two cycles longer (G
+    stays H); the passes as with depth=short."""
     cfg = {"l": "64", "P": "64", "u": "1", "c": "2"}
     short, deep = (ALG.derived(ALG.parse(cfg | {"depth": depth})) for depth in ("short", "deep"))
     assert deep.K == 128 and (short.mul_add_depth, deep.mul_add_depth) == (6, 10)
     assert deep.transform.butterfly_depth - short.transform.butterfly_depth == 1
-    assert deep.transform.cycles - short.transform.cycles == 1
+    assert deep.transform.cycles - short.transform.cycles == 2
     through = {"mul", "pass_mul", "in", "pass_mul1", "in_mul1", "mul1"}
     for k, step in enumerate(deep.program[:-1]):
-        longer = 4 * (step.sink in through) + (step.sink in ("acc", "racc")) + (step.kind is not None)
+        longer = 4 * (step.sink in through) + (step.sink in ("acc", "racc")) + 2 * (step.kind is not None)
         assert deep.step_cycles(step, k == 0) - short.step_cycles(step, k == 0) == longer
     assert ALG.extra_info(ALG.parse(cfg | {"depth": "deep"}))["mul_add_depth"] == 10
 

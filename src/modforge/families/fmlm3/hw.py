@@ -35,6 +35,7 @@ from ...hw.butterfly import ShiftButterfly
 from ...hw.delay import DelayLine
 from ...hw.frame import FrameCounter
 from ...hw.layout import lanes
+from ...hw.pipeline import register
 from ...hw.select import pick, select_or
 from ...hw.stream import ReadOut
 from .plan import KIND_CODES, TransformPlan
@@ -108,8 +109,15 @@ class _Build:
         self.ld, self.ul = FrameCounter(H, name="ld"), FrameCounter(H, name="ul")
         stage = self.stage = Signal(range(v), name="stage")
         cnt = self.cnt = Signal(range(max(plan.gap, H + self.Dw)), name="cnt")
-        take = self.take = Signal(name="take")
+        take = Signal(name="take")
         m.d.comb += [core.i.ready.eq(phase == LOAD), take.eq(core.i.valid & core.i.ready)]
+        # the write of a taken beat (plan.deep: a cycle later, from registers; the first issue
+        # waits for the last one)
+        self.load = take
+        if plan.deep:
+            self.load = Signal(name="load")                 # control: reset
+            m.d.sync += self.load.eq(take)
+        running = self.running = (phase == RUN) & ~self.load
         with m.If(take):
             self.ld.advance(m, phase.eq(RUN))
         # kind = any: the frame's transform (KIND_CODES), from its first beat; else the one
@@ -118,7 +126,7 @@ class _Build:
             with m.If(take & (self.ld.k == 0)):
                 m.d.sync += kind.eq(core.i.payload.kind)
         self.region = [kind] if plan.kind_bits else []
-        with m.If(phase == RUN):
+        with m.If(running):
             m.d.sync += cnt.eq(cnt + 1)
             with m.If((stage != v - 1) & (cnt == plan.gap - 1)):
                 m.d.sync += [cnt.eq(0), stage.eq(stage + 1)]
@@ -135,7 +143,7 @@ class _Build:
                                  | {f"bank{k}": range(max(2, len(lane_banks[k]))) for k in range(L)})
         n = self.n = self.cnt[:max(1, (H - 1).bit_length())] if H > 1 else Const(0, 1)
         reads = self.reads = [i for p in self.pairs(n) for i in (Cat(Const(0, 1), p), Cat(Const(1, 1), p))]
-        m.d.comb += [op["valid"].eq((self.phase == RUN) & (self.cnt < H)), op["n"].eq(n),
+        m.d.comb += [op["valid"].eq(self.running & (self.cnt < H)), op["n"].eq(n),
                      op["group"].eq(self.stage[0]), op["final"].eq(self.stage == v - 1)]
         m.d.comb += [op[f"bank{k}"].eq(select_or((plan.bank(i) == b, Const(j, 2)) for j, b in enumerate(lane_banks[k])))
                      for k, i in enumerate(reads)]
@@ -214,22 +222,25 @@ class _Build:
     # --- write side: the loaded beat (LOAD) or the stage results (RUN) through one crossbar
     # for both groups (a load and a stage write never fall in the same cycle) ---------------
     def write_side(self) -> None:
-        m, core, op, L, w, take = self.m, self.core, self.op, self.L, self.w, self.take
+        m, core, op, L, w, load = self.m, self.core, self.op, self.L, self.w, self.load
         n_w = op.at("n", self.Dw)
         writes = [i for p in self.pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
-        loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), self.ld.k)[:self.v]))) for k in range(L)]
+        beat = register(m, self.ld.k, "load_k") if self.plan.deep else self.ld.k
+        loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), beat)[:self.v]))) for k in range(L)]
         loaded = lanes(core.i.payload.x, L)
         if core.forward_bits is not None:              # the kind code's bit 1: an inverse
             inverse, fb = Value.cast(core.i.payload.kind)[1], core.forward_bits
             loaded = [Cat(x[:fb], x[fb:] & inverse.replicate(w - fb)) for x in loaded]
+        if self.plan.deep:
+            loaded = [register(m, x, f"load_x{k}") for k, x in enumerate(loaded)]
         # each lane's word once, a kept net: else Yosys's LUT mapping may merge this 2:1 select
         # into every bank's select and so copy it L times (rsa-fmlm3 P = 32, K = 96 on xcup: the
         # unit's own logic 2,956 -> 1,863 LUT; P = 128, K = 64: 1,098 either way)
         lane_words = [Signal(w, name=f"lane_word{k}", attrs={"keep": 1}) for k in range(L)]
-        m.d.comb += [word.eq(Mux(take, x, r)) for word, x, r in zip(lane_words, loaded, self.results, strict=True)]
-        bank_writes = self.switch_to_banks([Mux(take, a, s) for a, s in zip(loads, writes, strict=True)], lane_words)
+        m.d.comb += [word.eq(Mux(load, x, r)) for word, x, r in zip(lane_words, loaded, self.results, strict=True)]
+        bank_writes = self.switch_to_banks([Mux(load, a, s) for a, s in zip(loads, writes, strict=True)], lane_words)
         valid_w, group_w = op.at("valid", self.Dw), op.at("group", self.Dw)
         for x, _, b, _, wr in self.banks.ports():
             stage_en = valid_w & (group_w != x)
-            m.d.comb += [wr.en.eq(take | stage_en if x == 0 else stage_en), wr.addr.eq(bank_writes[b][0]),
+            m.d.comb += [wr.en.eq(load | stage_en if x == 0 else stage_en), wr.addr.eq(bank_writes[b][0]),
                          wr.data.eq(bank_writes[b][1])]

@@ -330,8 +330,10 @@ class TransformPlan(HBeatFrames):
     @functools.cached_property
     def cycles(self) -> int:
         """C = (v-1) G + H + Dw: the first issue to the last write (the formula the algorithm
-        claims)."""
-        return (self.v - 1) * self.gap + self.H + self.write_delay
+        claims); deep one more, the last loaded beat's write before the first issue (deep
+        registers a loaded beat before the write crossbar: the beat came from a block RAM
+        through a select, the K = 128 cores' critical path on ECP5)."""
+        return self.deep + (self.v - 1) * self.gap + self.H + self.write_delay
 
     @property
     def latency(self) -> int:
