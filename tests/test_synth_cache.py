@@ -49,7 +49,7 @@ def tools(tmp_path, monkeypatch):
         return "ok", None
 
     monkeypatch.delenv("MODFORGE_NO_SYNTH_CACHE", raising=False)
-    monkeypatch.setattr(Y, "check", lambda target, freq=None: None)
+    monkeypatch.setattr(Y, "check", lambda target, freq=None, device=None: None)
     monkeypatch.setattr(Y, "yosys_command", lambda: "fake-yosys")
     monkeypatch.setattr(Y, "nextpnr_command", lambda: "fake-nextpnr")
     monkeypatch.setattr(Y, "_run", run)
@@ -85,13 +85,15 @@ def test_key_follows_verilog_target_clock_and_tools(tools, tmp_path):
     Y.synthesize(design, "ecp5", 50)
     runs = len(tools["calls"])
 
-    def ran(design, *args):
+    def ran(design, *args, **kwargs):
         before = len(tools["calls"])
-        assert Y.synthesize(design, *args).ok
+        assert Y.synthesize(design, *args, **kwargs).ok
         return len(tools["calls"]) > before
 
     assert not ran(design, "ecp5", 50)
     assert ran(design, "ecp5", 60)                       # another clock
+    assert ran(design, "ecp5", 50, device="25k")          # a part asked for (even the one chosen)
+    assert not ran(design, "ecp5", 50, device="25k") and ran(design, "ecp5", 50, device="85k")
     assert ran(design, "ecp5-static", 50)                # another placer
     assert ran(design, "xcup") and ran(design, "xc7")    # another target
     assert not ran(design, "xcup", 80)                   # a clock does not matter off ecp5
