@@ -113,11 +113,12 @@ class _Build:
         m.d.comb += [core.i.ready.eq(phase == LOAD), take.eq(core.i.valid & core.i.ready)]
         # the write of a taken beat (plan.deep: a cycle later, from registers; the first issue
         # waits for the last one)
-        self.load = take
+        self.load, running = take, phase == RUN
         if plan.deep:
             self.load = Signal(name="load")                 # control: reset
             m.d.sync += self.load.eq(take)
-        running = self.running = (phase == RUN) & ~self.load
+            running = running & ~self.load
+        self.running = running
         with m.If(take):
             self.ld.advance(m, phase.eq(RUN))
         # kind = any: the frame's transform (KIND_CODES), from its first beat; else the one
