@@ -111,9 +111,9 @@ class Butterfly(Elaboratable):
 def shift_butterfly_depth(sqrt2: bool, scale_sqrt2: bool | None = None, fixed: bool = False,
                           deep: bool = False) -> int:
     """ShiftButterfly's depth (without building one): the products, the sum and difference,
-    their folds, the fixed shift of o1."""
+    their folds, the fixed shift of o1 (deep: two stages, its subtraction and fold apart)."""
     products = max(power_mul_depth(sqrt2, deep), 0 if scale_sqrt2 is None else power_mul_depth(scale_sqrt2, deep))
-    return products + 2 + fixed
+    return products + 2 + fixed * (1 + deep)
 
 
 class ShiftButterfly(Elaboratable):
@@ -128,7 +128,8 @@ class ShiftButterfly(Elaboratable):
       step, offset both control words' amounts are step j or step j + offset: their
                    PowerMuls' (hw.fermat.rotation_step, power_control)
       deep         no stage with two carry chains in series (ECP5): the PowerMuls deep, o0 =
-                   s or s - M (s = u + t < 2M), picked by the sign of s - M
+                   s or s - M (s = u + t < 2M), picked by the sign of s - M, the fixed
+                   shift's subtraction registered before its fold (a stage more)
     One operation per cycle, the results `depth` cycles after its inputs (the products, the
     sum and difference, their folds mod M, the fixed shift: each registered); no enable."""
 
@@ -180,6 +181,8 @@ class ShiftButterfly(Elaboratable):
             return m
         o0_s, o1_s = Signal(K + 1, name=f"{self.o0.name}_s"), Signal(K + 1, name=f"{self.o1.name}_s")
         m.d.sync += [o0_s.eq(o0), o1_s.eq(o1)]
-        fixed = self._delay(m, self.fixed, self.depth - 1)
-        m.d.sync += [self.o0.eq(o0_s), self.o1.eq(fixed_shift(o1_s, self.fixed_k, K, fixed))]
+        fixed = self._delay(m, self.fixed, self.depth - 1 - self.deep)
+        between = (lambda d: register(m, d, f"{self.o1.name}_shift")) if self.deep else None
+        m.d.sync += [self.o0.eq(self._delay(m, o0_s, self.deep)),
+                     self.o1.eq(fixed_shift(o1_s, self.fixed_k, K, fixed, between))]
         return m

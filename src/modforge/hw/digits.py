@@ -85,7 +85,9 @@ class SegmentAddSub(Elaboratable):
             m.d.comb += total.eq((Cat(Const(1, 1), self.a) + Cat(~carry, ~self.b))[1:])
             m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(~total[self.width])]
         else:
-            m.d.comb += total.eq(self.a + self.b + carry)
+            # the carry in as a bit below a and b: one carry chain (a + b + carry maps to two
+            # where a unit has two adders of the same a and b, Yosys sharing their a + b)
+            m.d.comb += total.eq((Cat(carry, self.a) + Cat(Const(1, 1), self.b))[1:])
             m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(total[self.width])]
         return m
 

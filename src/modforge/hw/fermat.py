@@ -197,19 +197,19 @@ def rotation_index(amount: int, step: int, offset: int) -> int:
     return j << 1 | (rest != 0) if offset else j
 
 
-def fixed_shift(a: ValueLike, k: int, K: int, enable: ValueLike = 1) -> Value:
+def fixed_shift(a: ValueLike, k: int, K: int, enable: ValueLike = 1, between: Between = None) -> Value:
     """a*2^k mod M for a constant k when enable is high, else a (a in [0, M)): the rotation is
-    wiring, one fermat_sub (PowerMul's second stage with a fixed split). x = a0 2^amount =
-    lo - hi (lo: a0's low K - amount bits moved up, hi: its top bits wrapped around), negated
-    by swapping the operands; a = 2^K = -1 (a1 = 1, a0 = 0) gives 2^amount on the side that
-    negates it, so the result needs no multiplexer on a1."""
+    wiring, one fermat_sub (PowerMul's second stage with a fixed split; between: as there). x =
+    a0 2^amount = lo - hi (lo: a0's low K - amount bits moved up, hi: its top bits wrapped
+    around), negated by swapping the operands; a = 2^K = -1 (a1 = 1, a0 = 0) gives 2^amount on
+    the side that negates it, so the result needs no multiplexer on a1."""
     neg, amount = shift_control(K, k)
     a = Value.cast(a)
     a0, a1 = a[:K], a[K]
     lo = Cat(Const(0, amount), a0[:K - amount])
     hi = Cat(a0[K - amount:], a1)                       # a1: a0 = 0, hi = 2^amount
     x, y = (hi, lo) if neg else (lo, hi)
-    return fermat_sub(Mux(enable, x, a), Mux(enable, y, 0), K)
+    return fermat_sub(Mux(enable, x, a), Mux(enable, y, 0), K, between)
 
 
 def power_mul_depth(sqrt2: bool, deep: bool = False) -> int:

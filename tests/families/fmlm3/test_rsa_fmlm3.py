@@ -191,17 +191,21 @@ def test_deep_mul_adds():
     """depth=deep at K = 128 (a Karatsuba product of three levels): MulAdds of 10 stages (the
     inputs registered twice, the split's top level, the third level and the fold's difference
     a stage each), every step through one four cycles longer, through Restrict one (its
-    comparison and decrement apart); butterflies a stage deeper (the twiddle's subtraction and
-    its fold in two) and the loaded beats registered: every transform two cycles longer (G
-    stays H); the passes as with depth=short."""
+    comparison and decrement apart); butterflies two stages deeper (the twiddle's subtraction
+    and its fold in two, the fixed shift's alike) and the loaded beats registered: every
+    transform three cycles longer (G stays H); a store's read through a register: every step
+    that reads one a cycle longer."""
     cfg = {"l": "64", "P": "64", "u": "1", "c": "2"}
     short, deep = (ALG.derived(ALG.parse(cfg | {"depth": depth})) for depth in ("short", "deep"))
     assert deep.K == 128 and (short.mul_add_depth, deep.mul_add_depth) == (6, 10)
-    assert deep.transform.butterfly_depth - short.transform.butterfly_depth == 1
-    assert deep.transform.cycles - short.transform.cycles == 2
+    assert deep.transform.butterfly_depth - short.transform.butterfly_depth == 2
+    assert deep.transform.cycles - short.transform.cycles == 3
     through = {"mul", "pass_mul", "in", "pass_mul1", "in_mul1", "mul1"}
+    assert (short.read_latency, deep.read_latency) == (1, 2)
+    reads = through | {"pass_m", "pass_d", "pass_t"}         # the sinks that read a store
     for k, step in enumerate(deep.program[:-1]):
-        longer = 4 * (step.sink in through) + (step.sink in ("acc", "racc")) + 2 * (step.kind is not None)
+        transform = (3 + (step.src != "input")) if step.kind else 0       # its load from a store
+        longer = 4 * (step.sink in through) + (step.sink in reads) + (step.sink in ("acc", "racc")) + transform
         assert deep.step_cycles(step, k == 0) - short.step_cycles(step, k == 0) == longer
     assert ALG.extra_info(ALG.parse(cfg | {"depth": "deep"}))["mul_add_depth"] == 10
 

@@ -33,7 +33,8 @@ PAPER = ("Dai, Chen, Cheung, Koc, Area-Time Efficient Architecture of FFT-Based 
          "IEEE Trans. Computers 2017, Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
 MIN_P, MAX_P, MAX_C, MAX_K = 8, 1024, 64, 4096
 BUTTERFLY_DEEP = ("no stage with two carry chains in series (a PowerMul's subtraction and its fold mod M in two "
-                  "stages: a cycle more a butterfly, two with sqrt(2) twiddles)")
+                  "stages, a fixed shift's alike: a cycle more a butterfly, one more with sqrt(2) twiddles, one "
+                  "more with a fixed shift)")
 
 CONGRUENCE = {
     "ct": "X_n = sum_k x_k omega^(-kn) mod M (CT, eq. 5 with A = 1)",
@@ -313,8 +314,9 @@ class RsaFmlm3Params:
                       "of its Karatsuba product above the first summed in one); deep: the inputs registered twice, "
                       "the split's top level a stage, a stage a level, the root by carry-save and carry-select adds "
                       "and the fold mod M in two (10 stages at K = 128, 11 at 224 and 288 on 18x18), Restrict's "
-                      "comparison and decrement in two, and the "
-                      f"transform's butterflies with {BUTTERFLY_DEEP}, for devices with slow carry chains (ECP5)")
+                      "comparison and decrement in two, the stores read through a register (a cycle more a step "
+                      f"that reads one), and the transform's butterflies with {BUTTERFLY_DEEP}, for devices with "
+                      "slow carry chains and block RAM outputs (ECP5)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the MulAdds' Karatsuba products: ecp5 for ECP5, whose 18x18 "
                                                  "multipliers a 26x17 tile takes two of)")
 
@@ -541,7 +543,8 @@ class RsaFmlm3(Algorithm[RsaFmlm3Params, MultiplierPlan]):
                 "formula": "latency = sum of the steps + 1: a transform 2H + C + 2 + sink depth (time: the input "
                            "one 2H + C + 1 + its depth; spectral: the input H + 1 + MulAdd's depth), a pass H + "
                            "depth (muladds = 1: a product P + 1 + MulAdd's depth, the input's 1 more, a read-out "
-                           "through the MulAdd P - H more than a plain one); "
+                           "through the MulAdd P - H more than a plain one; depth = deep: a store's read 2 "
+                           "cycles, not 1, in each); "
                            "II = latency + H; cycles = latency + H - 1",
                 "paper_table6_note": "Table 6's cycles are Table 5's operations for Alg 3 summed one after another "
                                      "(5 transforms, 4 multiply-adds of P + 3 on one Multiply Adder, 6 adds, a "

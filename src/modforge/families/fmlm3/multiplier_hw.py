@@ -33,11 +33,12 @@ from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.dsp import DSP_PROFILES
 from ...hw.fermat import MulAdd
 from ...hw.layout import lanes
+from ...hw.pipeline import register
 from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
 from . import hw, model
 from .plan import CFG_SELECT, KIND_CODES, MultiplierPlan
-from .program import DIGIT_STORES, LUT_RAM_STORES, Step, accesses
+from .program import DIGIT_STORES, HALVER_DELAY, LUT_RAM_STORES, Step, accesses
 from .units import ModRPass, Restrict
 
 BLOCK_RAM_BITS = 4096     # a store group of at least this many bits is marked ram_style = block
@@ -75,6 +76,7 @@ class _Build:
         self.L, self.H, self.K, self.u = plan.lanes, plan.H, plan.K, plan.params.u
         self.w, self.du = self.K + 1, self.L * self.u     # a coefficient's bits, a digit beat's bits
         self.program, self.depths = plan.program, plan.depths
+        self.R = plan.read_latency          # a store's read address to its data (the steps' reads)
         self.sq = Signal(range(len(self.program)), name="step")
         self.stores()
         # the steps' data (`data`): the step being generated (None: the loader's), each input's
@@ -93,6 +95,12 @@ class _Build:
 
     def lanes(self, value: Value, bits: int) -> list[Value]:
         return [value[k * bits:(k + 1) * bits] for k in range(self.L)]
+
+    def delayed(self, value: Value, cycles: int, name: str) -> Value:
+        """value `cycles` cycles later (registers name, name_2, ...)."""
+        for k in range(cycles):
+            value = register(self.m, value, name if k == 0 else f"{name}_{k + 1}")
+        return value
 
     # --- stores: one word a beat; N's spectra and digits start as the build's N ---------------
     def stores(self) -> None:
@@ -114,6 +122,15 @@ class _Build:
                 m.d.comb += self.rd[name].en.eq(~self.hold)
         for names in plan.store_groups:
             self.store_group(names)
+        # the read-out takes the output's stores straight (a held ReadOut); deep: the steps read
+        # through a register after each read port (program.read_latency)
+        self.out_data = {name: self.rd[name].data for name in self.out_stores}
+        if self.R > 1:
+            regs: dict[int, Value] = {}
+            for name, port in self.rd.items():
+                if id(port.data) not in regs:
+                    regs[id(port.data)] = self.delayed(port.data, self.R - 1, f"{name.lower()}_rdata")
+                self.rd[name] = SimpleNamespace(addr=port.addr, data=regs[id(port.data)])
 
     def store_group(self, names: tuple[str, ...]) -> None:
         """One block RAM for the stores `names` (region r: store r's H words): rd[name] and
@@ -190,9 +207,12 @@ class _Build:
         m, H, L, program = self.m, self.H, self.L, self.program
         self.ld = Signal(range(H + 1), name="ld")
         self.sk = Signal(range(H + 1), name="sk")
-        # a store read issued last cycle (its beat now): 0 outside the steps that issue them
-        # (`steps`), so it is the transform's input valid as it is in those steps
-        self.issued = Signal(name="issued")
+        # a store read issued last cycle (`issued`: its beat now, read_latency cycles on): 0
+        # outside the steps that issue them (`steps`), so it is the transform's input valid as
+        # it is in those steps
+        self.issuing = Signal(name="issued")
+        self.issued = self.delayed(self.issuing, self.R - 1, "issued_late")
+        self.word0 = self.delayed(self.ld == 1, self.R - 1, "ld_word0")    # with issued: beat 0 (ld stops at H)
         op = self.op = DelayLine(m, {"valid": range(len(program) + 1), "k": range(H), "last": 1, "first": 1},
                                  prefix="op")
         for name in ("valid", "k", "last", "first"):      # the registers, made outside the steps' conditions
@@ -243,23 +263,24 @@ class _Build:
                      acc.first.eq(op.at("first", restrict.depth))]
         m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(self.tu.o.payload.c, self.L), strict=True)]
         m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
-        self.beat1 = Signal(L * self.w, name="beat1")     # the read-out beat, aligned with the stores' words
-        m.d.sync += self.beat1.eq(Value.cast(self.tu.o.payload))
+        # the read-out beat, aligned with the stores' words read at its index
+        self.beat = self.delayed(Value.cast(self.tu.o.payload)[:L * self.w], self.R, "beat1")
         # segments of a number streamed over the pass (carry, e = c2 + 2, j mod 2^(uP))
         self.seg = Signal(signed(max(self.carry_bits + 2, du + 1)), name="seg")
         self.seg_now = Signal(du, name="seg_now")
 
     def read_out(self) -> None:
         """The output step's reads, straight from the stores (a held ReadOut)."""
-        m, core, rd = self.m, self.core, self.rd
+        m, core = self.m, self.core
         ro = self.ro = ReadOut(self.plan.beat_width, 0)
         ro.build(m)
         m.d.comb += self.hold.eq(ro.hold)
         wiring.connect(m, ro.o, wiring.flipped(core.o))
         if self.plan.domain == "spectral":
-            m.d.comb += ro.data.eq(Cat(*(rd[name].data for name in self.program[-1].src.split(",")), self.t_lsb))
+            m.d.comb += ro.data.eq(Cat(*(self.out_data[name] for name in self.program[-1].src.split(",")),
+                                       self.t_lsb))
         else:
-            m.d.comb += ro.data.eq(Mux(self.pick, rd["B"].data, rd["A"].data))
+            m.d.comb += ro.data.eq(Mux(self.pick, self.out_data["B"], self.out_data["A"]))
 
     def shared_product(self) -> None:
         """plan.shared: the one MulAdd's products gathered a word at a time."""
@@ -277,7 +298,7 @@ class _Build:
         # the transform's input valid straight from a register where a store loads it (the
         # steps that load the input override it): a step decode before its fan-out to the
         # unit's write crossbar was the K = 128 cores' critical path on ECP5
-        m.d.sync += self.issued.eq(0)
+        m.d.sync += self.issuing.eq(0)
         m.d.comb += self.tu.i.valid.eq(self.issued)
         for index, step in enumerate(self.program):
             self.index = index
@@ -404,26 +425,26 @@ class _Build:
                 m.d.sync += self.x0y0.eq(x[0] & y[0])
 
     def load_store(self, step: Step) -> None:
-        """A store's words into the unit, read the cycle before: m (after pass_m) or t (after
-        pass_t) A, or B by pick; g with c's digits added (eq. 17)."""
+        """A store's words into the unit, read read_latency cycles before: m (after pass_m) or t
+        (after pass_t) A, or B by pick; g with c's digits added (eq. 17)."""
         m, rd, ld, u, w = self.m, self.rd, self.ld, self.u, self.w
         picked = step.src in ("M", "T")
         src = "A" if step.src in ("M", "G", "T") else step.src
         m.d.comb += rd[src].addr.eq(ld)
         if picked:
             m.d.comb += rd["B"].addr.eq(ld)
-        m.d.sync += self.issued.eq(ld < self.H)
+        m.d.sync += self.issuing.eq(ld < self.H)
         with m.If(ld < self.H):
             m.d.sync += ld.eq(ld + 1)
         if step.src in ("M", "G", "T"):
             data = Mux(self.pick, rd["B"].data, rd["A"].data) if picked else rd["A"].data
             if step.src == "G":                               # + c's digits, eq. (17)
-                m.d.sync += self.seg.eq(Mux(ld == 0, self.carry, self.seg >> self.du))
+                m.d.sync += self.seg.eq(Mux(ld == self.R - 1, self.carry, self.seg >> self.du))
                 beat = Cat(*(x + e for x, e in zip(self.lanes(data, u), self.lanes(self.seg[:self.du], u),
                                                    strict=True)))
             else:
                 beat = self.once("picked beat", lambda: self.digit_lanes(data))
-            with m.If(self.issued & (ld == 1)):                # beat 0: m's parity, t's
+            with m.If(self.issued & self.word0):              # beat 0: m's parity, t's
                 if step.src == "M":
                     m.d.sync += self.parity.eq(self.x0y0 ^ data[0])
                 elif step.src == "T":
@@ -443,7 +464,7 @@ class _Build:
         m, tu, rd, op, sk, L, w = self.m, self.tu, self.rd, self.op, self.sk, self.L, self.w
         if step.sink == "mul1":        # a coefficient a cycle: the read-out beat held until its last lane
             m.d.comb += tu.o.ready.eq(self.sm_l == L - 1)
-            return self.shared_multiply(None, step.factor, step.mem3, step.dest, a_word=self.beat1,
+            return self.shared_multiply(None, step.factor, step.mem3, step.dest, a_word=self.beat,
                                         advance=tu.o.valid)
         m.d.comb += [op["valid"].eq(Mux(tu.o.valid, self.tag, 0)), op["k"].eq(sk),
                      op["last"].eq(sk == self.H - 1), op["first"].eq(sk == 0)]
@@ -459,7 +480,7 @@ class _Build:
             if step.mem3:
                 m.d.comb += rd[step.mem3].addr.eq(sk)
             for k, ma in enumerate(self.muls):
-                self.data(ma.a, self.lanes(self.beat1, w)[k])
+                self.data(ma.a, self.lanes(self.beat, w)[k])
                 self.data(ma.b, self.lanes(rd[step.factor].data, w)[k])
                 self.data(ma.c, self.lanes(rd[step.mem3].data, w)[k] if step.mem3 else self.zero)
             self.data(dest.data, Cat(*(ma.o for ma in self.muls)))
@@ -479,7 +500,6 @@ class _Build:
         last write); x0 y0 from the first beat."""
         m, core, rd, wr, ld, op = self.m, self.core, self.rd, self.wr, self.ld, self.op
         plan = self.plan
-        lanes_w = self.L * self.w
         take = core.i.valid & core.i.ready
         m.d.comb += core.i.ready.eq(ld < plan.H)
         x, y = core.i.payload.x, core.i.payload.y                  # the spectra's parts by name
@@ -495,8 +515,7 @@ class _Build:
                 m.d.sync += self.x0y0.eq(x.parity & y.parity)
         if step.sink == "in_mul1":
             return self.shared_multiply("XT", step.factor, None, first, advance=self.sm_k < ld)
-        beat1 = Signal(lanes_w, name="in_beat1")
-        m.d.sync += beat1.eq(parts[0])
+        beat1 = self.delayed(parts[0], self.R, "in_beat1")
         m.d.comb += [op["valid"].eq(Mux(take, self.tag, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
                      op["first"].eq(ld == 0)]
         m.d.comb += rd[step.factor].addr.eq(ld)
@@ -518,9 +537,10 @@ class _Build:
     def shared_multiply(self, a: str | None, b: str, c: str | None, dest: str, a_word: Value | None = None,
                         advance: Value | None = None) -> Value:
         """dest = a (.) b (+ c) on the one MulAdd, one coefficient a cycle: issue Lk + l reads
-        word k of the stores (a_word: a's word is that register, the beat the cycle after the
-        issue) and multiplies its lane l; an issue only when `advance`. The word's L products
-        are gathered and written with the last (in place is safe: word k is not read again).
+        word k of the stores (a_word: a's word is that register, the beat read_latency cycles
+        after the issue) and multiplies its lane l; an issue only when `advance`. The word's L
+        products are gathered and written with the last (in place is safe: word k is not read
+        again).
         Returns the last write."""
         m, rd, sm, k, lane = self.m, self.rd, self.sm, self.sm_k, self.sm_l
         L, H, w = self.L, self.H, self.w
@@ -529,7 +549,7 @@ class _Build:
         m.d.comb += [rd[name].addr.eq(k) for name in (a, b, c) if name]
         with m.If(issue):
             m.d.sync += [lane.eq(Mux(lane == L - 1, 0, lane + 1)), k.eq(Mux(lane == L - 1, k + 1, k))]
-        ma, at = self.muls[0], sm.at("l", 1)             # lane sm_l of the words, a cycle after the issue
+        ma, at = self.muls[0], sm.at("l", self.R)        # lane sm_l of the words, read_latency after the issue
         self.data(ma.a, self.lane(at, a_word if a is None else rd[a].data, w))
         self.data(ma.b, self.lane(at, rd[b].data, w))
         self.data(ma.c, self.lane(at, rd[c].data, w) if c else self.zero)
@@ -580,35 +600,35 @@ class _Build:
 
     def pass_m(self, data: Value) -> None:
         """m = A + c, or A + c + 1 (pick) when that carries out: both written."""
-        m, mod_r, op = self.m, self.mod_r, self.op
-        m.d.comb += mod_r.first.eq(op.at("first", 1))
+        m, mod_r, op, R = self.m, self.mod_r, self.op, self.R
+        m.d.comb += mod_r.first.eq(op.at("first", R))
         self.data(mod_r.a, data)
         self.data(mod_r.c, self.carry)
-        self.write_both((mod_r.plain, mod_r.plus), 2)
-        with m.If(self.mine(op, 2) & op.at("last", 2)):
+        self.write_both((mod_r.plain, mod_r.plus), R + 1)
+        with m.If(self.mine(op, R + 1) & op.at("last", R + 1)):
             m.d.sync += self.pick.eq(mod_r.select)
 
     def pass_d(self, data: Value) -> None:
         """D = (c2 + 2) - A + 2^(uP+1): e = c2 + 2's segments (arithmetic shifts) minus A's;
         with the last segment D's high bits, j0, j (model.pass_d, pass_t)."""
         m, op, sub_d, seg, du = self.m, self.op, self.sub_d, self.seg, self.du
-        first1 = op.at("first", 1)
+        first1, out = op.at("first", self.R), self.R + 1       # the read's data, sub_d's result
         e = self.carry + 2
         m.d.sync += seg.eq(Mux(first1, e >> du, seg >> du))
         m.d.comb += self.seg_now.eq(Mux(first1, e, seg)[:du])
         m.d.comb += [sub_d.first.eq(first1), sub_d.cin.eq(0)]
         self.data(sub_d.a, self.seg_now)
         self.data(sub_d.b, data)
-        m.d.comb += [self.wr["B"].addr.eq(op.at("k", 2)), self.wr["B"].en.eq(self.mine(op, 2))]
+        m.d.comb += [self.wr["B"].addr.eq(op.at("k", out)), self.wr["B"].en.eq(self.mine(op, out))]
         self.data(self.wr["B"].data, sub_d.o)
         seg0, rest_zero, e_neg = Signal(2, name="d_seg0"), Signal(name="d_rest_zero"), Signal(name="e_neg")
         low_small = Signal(2, name="d_low_small")         # D's low bits: 0, 1, else 2
-        with m.If(self.mine(op, 2) & op.at("first", 2)):
+        with m.If(self.mine(op, out) & op.at("first", out)):
             m.d.sync += [seg0.eq(sub_d.o[:2]), rest_zero.eq(1), e_neg.eq(e < 0),
                          low_small.eq(Mux(sub_d.o[2:] == 0, Mux(sub_d.o[1], 2, sub_d.o[0]), 2))]
-        with m.Elif(self.mine(op, 2) & (sub_d.o != 0)):
+        with m.Elif(self.mine(op, out) & (sub_d.o != 0)):
             m.d.sync += rest_zero.eq(0)
-        with m.If(self.mine(op, 2) & op.at("last", 2)):
+        with m.If(self.mine(op, out) & op.at("last", out)):
             high = Signal(2, name="d_high_now")
             small = Mux(rest_zero & (sub_d.o == 0), low_small, 2)
             m.d.comb += high.eq(2 - e_neg - sub_d.cout)
@@ -623,7 +643,8 @@ class _Build:
         """2t = D + j Q' = (B + j) + (D_high + j) 2^(uP); halve; t - N: t and t - N written,
         pick the second when t >= N."""
         m, op, j, add_t, halver, sub_n = self.m, self.op, self.j, self.add_t, self.halver, self.sub_n
-        du, first1 = self.du, op.at("first", 1)
+        R = self.R                                   # the read's data at R, add_t's sum at R + 1
+        du, first1 = self.du, op.at("first", R)
         jext = Signal(du, name="j_seg")
         m.d.comb += jext.eq(Mux(first1, j.as_signed(), Mux(j < 0, (1 << du) - 1, 0)))
         m.d.comb += [add_t.first.eq(first1), add_t.cin.eq(0)]
@@ -632,17 +653,18 @@ class _Build:
         t_high = Signal(signed(5), name="t_high")
         m.d.comb += t_high.eq(self.d_high + j + add_t.cout - (j < 0))
         self.data(halver.d, add_t.o)
-        m.d.comb += [halver.valid.eq(self.mine(op, 2)), halver.last.eq(op.at("last", 2)),
+        m.d.comb += [halver.valid.eq(self.mine(op, R + 1)), halver.last.eq(op.at("last", R + 1)),
                      halver.top.eq(t_high[0])]
         top_bit = Signal(name="t_top")                    # bit uP of t
-        with m.If(self.mine(op, 2) & op.at("last", 2)):
+        with m.If(self.mine(op, R + 1) & op.at("last", R + 1)):
             m.d.sync += top_bit.eq(t_high[1])
-        m.d.comb += self.rd["ND"].addr.eq(op.at("k", 3))
-        m.d.comb += [sub_n.first.eq(op.at("first", 4)), sub_n.cin.eq(0)]
+        halved = R + 1 + HALVER_DELAY                # N's digits read to come with the halves
+        m.d.comb += self.rd["ND"].addr.eq(op.at("k", halved - R))
+        m.d.comb += [sub_n.first.eq(op.at("first", halved)), sub_n.cin.eq(0)]
         self.data(sub_n.a, halver.o)
         self.data(sub_n.b, self.rd["ND"].data)
         half = Signal(du, name="t_half")
         m.d.sync += half.eq(halver.o)
-        self.write_both((half, sub_n.o), 5)
-        with m.If(self.mine(op, 5) & op.at("last", 5)):
+        self.write_both((half, sub_n.o), halved + 1)
+        with m.If(self.mine(op, halved + 1) & op.at("last", halved + 1)):
             m.d.sync += self.pick.eq(top_bit | ~sub_n.cout)

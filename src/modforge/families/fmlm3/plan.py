@@ -46,8 +46,9 @@ k out), initiation interval 2H + C + 1.
 The multiplier
 --------------
 Cycles (`step_cycles`, `latency`): a transform step 1 + (H + C + 1) + (H - 1) + d + 1 =
-2H + C + 2 + d (d its sink's depth, program.DEPTH; the input step 2H + C + 1 + d from its
-first beat), a pass H + d; latency = the steps + 1 (the read-out, straight from the
+2H + C + 2 + d (d its sink's depth, program.depths; the input step 2H + C + 1 + d from its
+first beat; depth = deep a store's read takes 2 cycles, program.read_latency: 2H + C + 3 + d),
+a pass H + d; latency = the steps + 1 (the read-out, straight from the
 stores), II = latency + H (the output step ends as its last word is taken), cycles =
 latency + H - 1 (first beat in to last beat out). C = (v-1) G + H + Dw is the transform
 unit's. l = 2048, P = 128, u = 16, c = 1/2, Alg 3, 2 BFS: H = 32, C = 232, mul_add_depth 6,
@@ -362,7 +363,8 @@ class MultiplierPlan(HBeatFrames):
     domain: str = "time"          # time: x, y, t as digits; spectral: as T(.), T'(.) and the parity
     shared: bool = False          # one MulAdd, one coefficient a cycle (else one a lane)
     deep: bool = False            # MulAdds, Restrict and the transform's butterflies with no two
-                                  # carry chains in series (hw.fermat.mul_add_depth, units.Restrict)
+                                  # carry chains in series (hw.fermat.mul_add_depth, units.Restrict),
+                                  # stores read through a register (program.read_latency)
     dsp: str = "dsp48e2"          # the MulAdds' product tiling (a hw.dsp profile)
 
     def __post_init__(self) -> None:
@@ -427,6 +429,11 @@ class MultiplierPlan(HBeatFrames):
         return karatsuba_dsps(self.K, DSP_PROFILES[self.dsp])
 
     @functools.cached_property
+    def read_latency(self) -> int:
+        """A store's read address to its data (program.read_latency)."""
+        return PR.read_latency(self.deep)
+
+    @functools.cached_property
     def depths(self) -> dict[str, int]:
         """Each sink's and pass's depth (program.depths)."""
         return PR.depths(self.mul_add_depth, self.deep)
@@ -456,10 +463,10 @@ class MultiplierPlan(HBeatFrames):
     # --- the timing ----------------------------------------------------------------------
     def step_cycles(self, step: Step, first: bool) -> int:
         """A step's cycles, its first to the next one's first (the input step: from its first
-        beat's acceptance). A transform: the first read (1; none from the input), the unit's
-        latency H + C + 1 to the first result, H - 1 more (mul1: P - 1, a coefficient a cycle),
-        the sink's depth, 1 to hand over; a pass: H reads (a product on the one MulAdd: P) and
-        its depth."""
+        beat's acceptance). A transform: the first read (`read_latency`; none from the input),
+        the unit's latency H + C + 1 to the first result, H - 1 more (mul1: P - 1, a coefficient
+        a cycle), the sink's depth, 1 to hand over; a pass: H reads (a product on the one
+        MulAdd: P) and its depth."""
         H, C = self.H, self.transform.cycles
         P = self.params.P
         depth = self.depths[step.sink]
@@ -471,7 +478,7 @@ class MultiplierPlan(HBeatFrames):
             return 1 + P + depth
         if step.kind:
             issues = P if step.sink == "mul1" else H            # mul1: one coefficient a cycle
-            return (0 if first else 1) + (H + C + READOUT_DELAY) + (issues - 1) + depth + 1
+            return (0 if first else self.read_latency) + (H + C + READOUT_DELAY) + (issues - 1) + depth + 1
         return H + depth
 
     def schedule(self) -> dict[str, int]:

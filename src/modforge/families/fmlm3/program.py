@@ -95,15 +95,25 @@ class Step:
 
 
 HALVER_DELAY = 2     # hw.digits.Halver: segment k's half two cycles after segment k came in
+
+
+def read_latency(deep: bool) -> int:
+    """A store's read address to its data: the block RAM's read, deep a register after it (a
+    DP16KD's 5.8 ns clock-to-out then no longer runs on through the operand selects on ECP5)."""
+    return 2 if deep else 1
+
+
 def depths(mul_add: int, deep: bool = False) -> dict[str, int]:
     """A sink's or pass's depth: a read-out beat (a pass's read issue) to the write of its
     result, with MulAdds of `mul_add` stages (hw.fermat.mul_add_depth), deep: depth=deep's
-    Restrict (units.restrict_depth)."""
+    Restrict (units.restrict_depth) and stores' reads (`read_latency`)."""
     restrict_acc = restrict_depth(deep) + Accumulator.depth
-    return {"plain": 0, "mul": 1 + mul_add, "pass_mul": 1 + mul_add, "in": 1 + mul_add, "pass_mul1": 1 + mul_add,
-            "in_mul1": 1 + mul_add, "mul1": 1 + mul_add, "acc": restrict_acc, "racc": restrict_acc,
-            "pass_m": 1 + ModRPass.depth, "pass_d": 1 + SegmentAddSub.depth,
-            "pass_t": 1 + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
+    read = read_latency(deep)
+    return {"plain": 0, "mul": read + mul_add, "pass_mul": read + mul_add, "in": read + mul_add,
+            "pass_mul1": read + mul_add, "in_mul1": read + mul_add, "mul1": read + mul_add,
+            "acc": restrict_acc, "racc": restrict_acc,
+            "pass_m": read + ModRPass.depth, "pass_d": read + SegmentAddSub.depth,
+            "pass_t": read + SegmentAddSub.depth + HALVER_DELAY + SegmentAddSub.depth}
 
 
 # The spectral stores share block RAMs: each group is one memory (1 read, 1 write port; a
