@@ -161,18 +161,25 @@ def test_verilog_export_is_deterministic(tmp_path):
     assert f"{mod}.v" in design.files
 
 
-@pytest.mark.parametrize("memory, read_register, block", [("auto", "0", False), ("auto", "1", True),
-                                                         ("block", "0", True), ("any", "1", False)])
-def test_twiddle_memory_marks_the_roms_block_ram(memory, read_register, block):
-    """twiddle_memory: the ROMs carry ram_style = "block" (block, or auto with read_register=1)
-    and only then; design.json says which."""
+ROM_Q = {"q": "7681", "n": "16", "pe": "2"}
+RAM_Q = {"q": "0x80140001", "n": "16", "pe": "2", "reduction": "wlm", "twiddles": "load"}     # run-time q
+
+
+@pytest.mark.parametrize("memory, read_register, ring, style, info",
+                         [("auto", "0", ROM_Q, None, "any"), ("auto", "1", ROM_Q, "block", "block"),
+                          ("block", "0", ROM_Q, "block", "block"), ("any", "1", ROM_Q, None, "any"),
+                          ("lut", "1", ROM_Q, "logic", "lut"), ("lut", "0", RAM_Q, "distributed", "lut")])
+def test_twiddle_memory_marks_the_roms(memory, read_register, ring, style, info):
+    """twiddle_memory: the ROMs carry ram_style = "block" (block, or auto with read_register=1),
+    "logic" (lut; RAMs with twiddles=load "distributed": LUT RAM) or none; design.json says
+    which."""
     alg = lookup("ntt-forward")
-    params = alg.parse({"q": "7681", "n": "16", "pe": "2", "twiddle_memory": memory,
-                        "read_register": read_register})
+    params = alg.parse(ring | {"twiddle_memory": memory, "read_register": read_register})
     text = to_verilog(alg.build(params), alg.module_name(params))
-    roms = len(re.findall(r"reg \[12:0\] tw_\w+ \[", text))
-    assert roms > 0 and text.count('(* ram_style = "block" *)') == (roms if block else 0)
-    assert alg.extra_info(params)["twiddle_memory"] == ("block" if block else "any")
+    roms = len(re.findall(r"reg \[\d+:0\] tw_\w+ \[", text))
+    assert roms > 0 and len(re.findall(r'ram_style = "\w+"', text)) == (roms if style else 0)
+    assert text.count(f'(* ram_style = "{style}" *)') == (roms if style else 0)
+    assert alg.extra_info(params)["twiddle_memory"] == info
 
 
 @pytest.mark.sim

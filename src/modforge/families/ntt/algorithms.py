@@ -83,11 +83,12 @@ class NttParams:
                                          "butterfly units and the units' inputs, one more drain cycle: the read, the "
                                          "bank and route multiplexers and the units' input adders no longer share a "
                                          "cycle")
-    twiddle_memory: Literal["auto", "block", "any"] = param(
+    twiddle_memory: Literal["auto", "block", "any", "lut"] = param(
         "auto", help="where the twiddle ROMs (RAMs with twiddles=load) go: block (ram_style block: one RAMB18 / "
                      "DP16KD each instead of LUTs), any (the synthesis tool chooses: small ROMs become LUTs), "
-                     "auto: block with read_register=1 (its register then follows the block RAM's slow read "
-                     "port), else any")
+                     "lut (ROMs as LUT logic, RAMs as LUT RAM: no block RAM for twiddles, for a block RAM "
+                     "budget), auto: block with read_register=1 (its register then follows the block RAM's "
+                     "slow read port), else any")
     twiddles: Literal["rom", "load"] = param("rom", help="rom: the moduli and the twiddles are fixed at generation "
                                       "(ROMs); load: run-time primes of q's form (bit length, log q_h, Proth-l "
                                       "form), one per residue slot (q's, and the base's in RNS mode): their "
@@ -369,11 +370,14 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         return NttPlan(self.transform, n, P, params.buffers, w, mul_depth, shape,
                        pass_starts(shape, n // P, P, drain(mul_depth) + params.read_register + params.unit_register),
                        primes, datapath, residues, runtime, config, params.read_register, params.unit_register,
-                       self.twiddles_in_block_ram(params), params.reset == "all")
+                       self.twiddle_style(params), params.reset == "all")
 
-    def twiddles_in_block_ram(self, params: NttParams) -> bool:
-        """twiddle_memory=auto: block RAM where a register follows its read port (read_register=1)."""
-        return params.twiddle_memory == "block" or (params.twiddle_memory == "auto" and bool(params.read_register))
+    def twiddle_style(self, params: NttParams) -> str:
+        """The twiddle memories' kind: block, lut or any (the tools'); twiddle_memory=auto: block
+        RAM where a register follows its read port (read_register=1)."""
+        if params.twiddle_memory == "auto":
+            return "block" if params.read_register else "any"
+        return params.twiddle_memory
 
     def width(self, params: NttParams) -> int:
         """w: bits per coefficient, the reduction's word width."""
@@ -480,7 +484,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
         extra += "_load" if params.twiddles == "load" else ""
         extra += "_rreg" if params.read_register else ""
         extra += "_ureg" if params.unit_register else ""
-        extra += {"auto": "", "block": "_twblock", "any": "_twany"}[params.twiddle_memory]
+        extra += {"auto": "", "block": "_twblock", "any": "_twany", "lut": "_twlut"}[params.twiddle_memory]
         extra += "_rstall" if params.reset == "all" else ""
         return (f"n{params.n}_p{params.pe}_q{params.q.bit_length()}_"
                 f"{params.reduction.replace('-', '_')}{extra}")
@@ -514,7 +518,7 @@ class NttAlgorithm(Algorithm[NttParams, NttPlan]):
             "coefficient_ram_bits": params.buffers * sets * k * n * w,
             "banks": f"{params.buffers * 2 * sets} x {k * n // (2 * P)} words of {P * w} bits",
             "twiddles": params.twiddles,
-            "twiddle_memory": "block" if plan.twiddles_in_block_ram else "any",
+            "twiddle_memory": plan.twiddle_style,
             "reset": params.reset,
         } | {k: 1 for k in ("read_register", "unit_register") if getattr(params, k)} | (
             self.config_info(params) if params.twiddles == "load" else {})

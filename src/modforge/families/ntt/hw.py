@@ -200,8 +200,10 @@ class _Build:
         return self.delayed(port.data, name)
 
     def twiddle_memory(self, name: str, words: list[int], sel: int) -> Memory:
-        mem = Memory(shape=self.w, depth=len(words), init=words,
-                     attrs={"ram_style": "block"} if self.plan.twiddles_in_block_ram else None)
+        """A twiddle ROM (a RAM the cfg stream writes), in the kind of memory plan.twiddle_style
+        names: Yosys's ram_style (lut: a ROM as logic, a RAM as LUT RAM)."""
+        style = {"block": "block", "lut": "distributed" if self.config else "logic"}.get(self.plan.twiddle_style)
+        mem = Memory(shape=self.w, depth=len(words), init=words, attrs={"ram_style": style} if style else None)
         self.m.submodules[name] = mem
         if self.config:
             self.tw_writes[sel] = mem.write_port()

@@ -332,7 +332,7 @@ class NttPlan:
     config: ConfigMap | None              # twiddles=load: the cfg stream's layout
     read_stages: int = 0                  # registers after the RAMs' and ROMs' read data (D grows by as many)
     unit_stages: int = 0                  # registers between the routes and the units' inputs (likewise)
-    twiddles_in_block_ram: bool = False   # the twiddle memories' ram_style: block, else left to the tools
+    twiddle_style: str = "any"            # the twiddle memories: block (RAM), lut, any (the tools' choice)
     reset_all: bool = False               # reset=all: the butterflies' registers take rst too
 
     # --- shape --------------------------------------------------------------------------
