@@ -54,7 +54,8 @@ def variant(r: dict) -> str:
     block = memory == "block" or (memory == "auto" and rreg == 1)
     ureg = int(p.get("unit_register", 0))
     return ", ".join(what for what, on in (("read_register=1", rreg), ("unit_register=1", ureg),
-                                           ("twiddles in block RAM", block)) if on)
+                                           ("twiddles in block RAM", block), ("twiddles in LUTs", memory == "lut"))
+                     if on)
 
 
 def key(r: dict) -> tuple:
