@@ -268,20 +268,6 @@ class _Build:
         # segments of a number streamed over the pass (carry, e = c2 + 2, j mod 2^(uP))
         self.seg = Signal(signed(max(self.carry_bits + 2, du + 1)), name="seg")
         self.seg_now = Signal(du, name="seg_now")
-        self.jext = Signal(du, name="j_seg")
-        self.pass_controls()
-
-    def pass_controls(self) -> None:
-        """The pass units' segment controls and operands that come from no store, outside the
-        steps' conditions (each unit serves one pass: pass_m, pass_d, pass_t): inside them a
-        step decode ran before a segment's carry chain (l = 7680's critical path on ECP5)."""
-        m, op, R, du, j = self.m, self.op, self.R, self.du, self.j
-        first = op.at("first", R)                     # the read's data: the number's first segment
-        m.d.comb += [self.mod_r.first.eq(first), self.sub_d.first.eq(first), self.add_t.first.eq(first),
-                     self.sub_n.first.eq(op.at("first", R + 1 + HALVER_DELAY)),
-                     self.sub_d.cin.eq(0), self.add_t.cin.eq(0), self.sub_n.cin.eq(0),
-                     self.seg_now.eq(Mux(first, self.carry + 2, self.seg)[:du]),
-                     self.jext.eq(Mux(first, j.as_signed(), Mux(j < 0, (1 << du) - 1, 0)))]
 
     def read_out(self) -> None:
         """The output step's reads, straight from the stores (a held ReadOut)."""
@@ -615,6 +601,7 @@ class _Build:
     def pass_m(self, data: Value) -> None:
         """m = A + c, or A + c + 1 (pick) when that carries out: both written."""
         m, mod_r, op, R = self.m, self.mod_r, self.op, self.R
+        m.d.comb += mod_r.first.eq(op.at("first", R))
         self.data(mod_r.a, data)
         self.data(mod_r.c, self.carry)
         self.write_both((mod_r.plain, mod_r.plus), R + 1)
@@ -628,6 +615,8 @@ class _Build:
         first1, out = op.at("first", self.R), self.R + 1       # the read's data, sub_d's result
         e = self.carry + 2
         m.d.sync += seg.eq(Mux(first1, e >> du, seg >> du))
+        m.d.comb += self.seg_now.eq(Mux(first1, e, seg)[:du])
+        m.d.comb += [sub_d.first.eq(first1), sub_d.cin.eq(0)]
         self.data(sub_d.a, self.seg_now)
         self.data(sub_d.b, data)
         m.d.comb += [self.wr["B"].addr.eq(op.at("k", out)), self.wr["B"].en.eq(self.mine(op, out))]
@@ -655,8 +644,12 @@ class _Build:
         pick the second when t >= N."""
         m, op, j, add_t, halver, sub_n = self.m, self.op, self.j, self.add_t, self.halver, self.sub_n
         R = self.R                                   # the read's data at R, add_t's sum at R + 1
+        du, first1 = self.du, op.at("first", R)
+        jext = Signal(du, name="j_seg")
+        m.d.comb += jext.eq(Mux(first1, j.as_signed(), Mux(j < 0, (1 << du) - 1, 0)))
+        m.d.comb += [add_t.first.eq(first1), add_t.cin.eq(0)]
         self.data(add_t.a, data)
-        self.data(add_t.b, self.jext)
+        self.data(add_t.b, jext)
         t_high = Signal(signed(5), name="t_high")
         m.d.comb += t_high.eq(self.d_high + j + add_t.cout - (j < 0))
         self.data(halver.d, add_t.o)
@@ -667,9 +660,10 @@ class _Build:
             m.d.sync += top_bit.eq(t_high[1])
         halved = R + 1 + HALVER_DELAY                # N's digits read to come with the halves
         m.d.comb += self.rd["ND"].addr.eq(op.at("k", halved - R))
+        m.d.comb += [sub_n.first.eq(op.at("first", halved)), sub_n.cin.eq(0)]
         self.data(sub_n.a, halver.o)
         self.data(sub_n.b, self.rd["ND"].data)
-        half = Signal(self.du, name="t_half")
+        half = Signal(du, name="t_half")
         m.d.sync += half.eq(halver.o)
         self.write_both((half, sub_n.o), halved + 1)
         with m.If(self.mine(op, halved + 1) & op.at("last", halved + 1)):
