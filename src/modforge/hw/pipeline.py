@@ -59,6 +59,15 @@ def register(m: Module, value: ValueLike, name: str) -> Signal:
     return reg
 
 
+def delay(m: Module, value: ValueLike, cycles: int, name: str) -> Value:
+    """value `cycles` cycles later: a chain of `register`s named name, name_2, ... (cycles = 0:
+    value itself)."""
+    value = Value.cast(value)
+    for k in range(cycles):
+        value = register(m, value, name if k == 0 else f"{name}_{k + 1}")
+    return value
+
+
 class Stager:
     """`stage(value, name)` -> a register of the current stage (a wire where `keep` drops the
     stage's registers); `stage.next()` closes the current stage (call it once after each

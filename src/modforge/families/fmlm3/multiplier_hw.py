@@ -33,7 +33,7 @@ from ...hw.digits import Accumulator, Halver, SegmentAddSub
 from ...hw.dsp import DSP_PROFILES
 from ...hw.fermat import MulAdd
 from ...hw.layout import lanes
-from ...hw.pipeline import register
+from ...hw.pipeline import delay
 from ...hw.select import pick as pick_lane
 from ...hw.stream import ReadOut
 from . import hw, model
@@ -96,12 +96,6 @@ class _Build:
     def lanes(self, value: Value, bits: int) -> list[Value]:
         return [value[k * bits:(k + 1) * bits] for k in range(self.L)]
 
-    def delayed(self, value: Value, cycles: int, name: str) -> Value:
-        """value `cycles` cycles later (registers name, name_2, ...)."""
-        for k in range(cycles):
-            value = register(self.m, value, name if k == 0 else f"{name}_{k + 1}")
-        return value
-
     # --- stores: one word a beat; N's spectra and digits start as the build's N ---------------
     def stores(self) -> None:
         m, plan, w, H = self.m, self.plan, self.w, self.H
@@ -129,7 +123,7 @@ class _Build:
             regs: dict[int, Value] = {}
             for name, port in self.rd.items():
                 if id(port.data) not in regs:
-                    regs[id(port.data)] = self.delayed(port.data, self.R - 1, f"{name.lower()}_rdata")
+                    regs[id(port.data)] = delay(self.m, port.data, self.R - 1, f"{name.lower()}_rdata")
                 self.rd[name] = SimpleNamespace(addr=port.addr, data=regs[id(port.data)])
 
     def store_group(self, names: tuple[str, ...]) -> None:
@@ -211,8 +205,8 @@ class _Build:
         # outside the steps that issue them (`steps`), so it is the transform's input valid as
         # it is in those steps
         self.issuing = Signal(name="issued")
-        self.issued = self.delayed(self.issuing, self.R - 1, "issued_late")
-        self.word0 = self.delayed(self.ld == 1, self.R - 1, "ld_word0")    # with issued: beat 0 (ld stops at H)
+        self.issued = delay(self.m, self.issuing, self.R - 1, "issued_late")
+        self.word0 = delay(self.m, self.ld == 1, self.R - 1, "ld_word0")    # with issued: beat 0 (ld stops at H)
         op = self.op = DelayLine(m, {"valid": range(len(program) + 1), "k": range(H), "last": 1, "first": 1},
                                  prefix="op")
         for name in ("valid", "k", "last", "first"):      # the registers, made outside the steps' conditions
@@ -264,7 +258,7 @@ class _Build:
         m.d.comb += [d.eq(x) for d, x in zip(restrict.d, lanes(self.tu.o.payload.c, self.L), strict=True)]
         m.d.comb += [d.eq(x) for d, x in zip(acc.d, restrict.o, strict=True)]
         # the read-out beat, aligned with the stores' words read at its index
-        self.beat = self.delayed(Value.cast(self.tu.o.payload)[:L * self.w], self.R, "beat1")
+        self.beat = delay(self.m, Value.cast(self.tu.o.payload)[:L * self.w], self.R, "beat1")
         # segments of a number streamed over the pass (carry, e = c2 + 2, j mod 2^(uP))
         self.seg = Signal(signed(max(self.carry_bits + 2, du + 1)), name="seg")
         self.seg_now = Signal(du, name="seg_now")
@@ -515,7 +509,7 @@ class _Build:
                 m.d.sync += self.x0y0.eq(x.parity & y.parity)
         if step.sink == "in_mul1":
             return self.shared_multiply("XT", step.factor, None, first, advance=self.sm_k < ld)
-        beat1 = self.delayed(parts[0], self.R, "in_beat1")
+        beat1 = delay(self.m, parts[0], self.R, "in_beat1")
         m.d.comb += [op["valid"].eq(Mux(take, self.tag, 0)), op["k"].eq(ld), op["last"].eq(ld == plan.H - 1),
                      op["first"].eq(ld == 0)]
         m.d.comb += rd[step.factor].addr.eq(ld)
