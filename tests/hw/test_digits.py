@@ -7,7 +7,7 @@ import random
 import pytest
 from amaranth.sim import Simulator
 
-from modforge.hw.digits import Accumulator, Halver, SegmentAddSub
+from modforge.hw.digits import Accumulator, Halver, SegmentAddSub, select_split
 from modforge.math.fmlm3 import from_digits
 
 
@@ -58,14 +58,15 @@ def run_bench(dut, steps, sample):
     sim.run()
 
 
-@pytest.mark.parametrize("width", [32, 64])
-def test_segment_add_sub(width):
-    segs, rng = 8, random.Random(width)
+@pytest.mark.parametrize("width, split", [(32, 0), (64, 0), (32, 13), (64, 32)])
+def test_segment_add_sub(width, split):
+    """One chain, and carry-select (split: the low chain's bits)."""
+    segs, rng = 8, random.Random(width + split)
     bits, top = width * segs, (1 << (width * segs)) - 1
     cases = [(top, top, 0, 1), (0, 1, 1, 0), (top, 0, 0, 1)] + [
         (rng.getrandbits(bits), rng.getrandbits(bits), rng.randrange(2), rng.randrange(2)) for _ in range(30)]
     for subtract in (False, True):                           # the case's third field: a - b
-        dut = SegmentAddSub(width, subtract)
+        dut = SegmentAddSub(width, subtract, split)
         mine = [case for case in cases if case[2] == subtract]
         steps = [[(dut.a, (a >> (width * k)) & ((1 << width) - 1)), (dut.b, (b >> (width * k)) & ((1 << width) - 1)),
                   (dut.first, k == 0), (dut.cin, cin)] for a, b, _, cin in mine for k in range(segs)]
@@ -77,6 +78,11 @@ def test_segment_add_sub(width):
             want = a - b - cin if subtract else a + b + cin
             assert value == want % (1 << bits)
             assert chunk[-1][1] == (want < 0 if subtract else want >> bits)
+
+
+def test_select_split():
+    assert select_split(240, deep=True) == 120
+    assert select_split(240, deep=False) == select_split(128, deep=True) == 0
 
 
 def test_halver():

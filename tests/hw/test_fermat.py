@@ -106,12 +106,14 @@ def test_shift_control():
         assert ring.mul_pow2(1, k) == ring.mul_pow2(ring.neg(1) if neg else 1, amount)
 
 
-@pytest.mark.parametrize("K, c", [(16, Fraction(1)), (40, Fraction(5)), (8, Fraction(1, 2)), (32, Fraction(1, 2))])
-def test_power_mul(K, c):
-    """a * A^e * 2^k for random a, e, k (both signs, beyond the period)."""
+@pytest.mark.parametrize("K, c, deep", [(16, Fraction(1), False), (40, Fraction(5), False), (8, Fraction(1, 2), False),
+                                        (32, Fraction(1, 2), False), (40, Fraction(5), True)])
+def test_power_mul(K, c, deep):
+    """a * A^e * 2^k for random a, e, k (both signs, beyond the period; deep: the lo/hi mask
+    registered beside the rotation)."""
     ring, rng = Ring(K, c), random.Random(K)
     sqrt2 = c.denominator == 2
-    pm = PowerMul(K, sqrt2)
+    pm = PowerMul(K, sqrt2, deep=deep)
     ops, want = [], []
     for a in values(ring, rng, 300):
         e, k = rng.randrange(-4 * K, 4 * K), rng.randrange(-2 * K, 2 * K)
@@ -120,14 +122,15 @@ def test_power_mul(K, c):
     assert run_pipeline(pm, {"a": pm.a, "ctrl": pm.ctrl}, [pm.o], ops) == want
 
 
-@pytest.mark.parametrize("K, c, v", [(24, 3, 3), (32, 4, 3), (40, 5, 3), (32, 2, 4)])
-def test_power_mul_stepped_rotator(K, c, v):
+@pytest.mark.parametrize("K, c, v, deep", [(24, 3, 3, False), (32, 4, 3, False), (40, 5, 3, False), (32, 2, 4, False),
+                                           (40, 5, 3, True)])
+def test_power_mul_stepped_rotator(K, c, v, deep):
     """The rotator of amounts c j and c j + (-v mod c) (FMLM3's twiddles, an inverse's final
     stage with its 2^-v; offsets 0, 1, 2, 0; 2 levels where the amount's bits take 3): every
     such shift A^e 2^k, both signs, on random a."""
     ring, rng = Ring(K, Fraction(c)), random.Random(K + c)
     offset = -v % c
-    pm = PowerMul(K, step=c, offset=offset)
+    pm = PowerMul(K, step=c, offset=offset, deep=deep)
     ops, want = [], []
     for e in range(2 * K // c):
         for k in (0, -v):
@@ -235,7 +238,7 @@ def test_fixed_shift_every_amount(K):
     (64, DSP_PROFILES["ecp5"], False), (32, DSP_PROFILES["ecp5"], False), (128, DSP_PROFILES["dsp48e2"], False),
     (40, DSP_PROFILES["dsp48e1"], False),
     (64, DSP_PROFILES["ecp5"], True),           # two levels: the root by fast_sum, the addend in it
-    (128, DSP_PROFILES["ecp5"], True),          # three: a stage more (depth 10 with the three below)
+    (128, DSP_PROFILES["ecp5"], True),          # three: a stage more (depth 11 with the four below)
     (224, DSP_PROFILES["ecp5"], True)])         # four, the middles signed and magnitudes: two more
 def test_mul_add(K, dsp, deep):
     """a*b + c mod M against Ring.mul/add, the corners (0, 1, M-1 = 2^K = -1: the 65th bit,
@@ -243,9 +246,9 @@ def test_mul_add(K, dsp, deep):
     ring, rng = Ring(K), random.Random(K + 3)
     ma = MulAdd(K, dsp, deep=deep)
     # deep: the inputs registered twice, the split's top level a stage, a stage a level above
-    # two, the fold's difference registered
+    # two, the root's carry-save terms and the fold's difference registered
     levels = karatsuba_levels(K, dsp)
-    assert ma.depth == mul_add_depth(K, dsp, deep) == 6 + (deep and 2 + (levels >= 2) + max(0, levels - 2))
+    assert ma.depth == mul_add_depth(K, dsp, deep) == 6 + (deep and 3 + (levels >= 2) + max(0, levels - 2))
     xs = values(ring, rng, 200)
     ops, want = [], []
     for a in xs:

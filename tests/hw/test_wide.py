@@ -16,13 +16,13 @@ from modforge.hw.dsp import (
     _recombine_fast,
     carry_select_add,
     cheapest_logic,
-    deep_stages,
     karatsuba_dsps,
     karatsuba_sum,
     naf,
 )
 from modforge.hw.pipeline import Stager
 from modforge.hw.wide import (
+    deep_product_stages,
     high_pieces,
     high_product,
     high_product_dsps,
@@ -32,6 +32,7 @@ from modforge.hw.wide import (
     low_product,
     low_product_dsps,
     low_tiles,
+    pair_levels,
     pieces_levels,
     products,
 )
@@ -111,8 +112,9 @@ def test_low_product(bits, dsp, constant):
 def test_high_product(bits, dsp, slack, deep):
     """The hardware's A is high_sum's (the integer side whose bound the test above checks),
     KARATSUBA_STAGES cycles later, y a constant; at 160 bits with Montgomery's addends (a
-    riding value and a constant, shifted: the sum one bit wider); deep: a stage more a level
-    above two, every piece's root terms and the addends in one fast_sum."""
+    riding value and a constant, shifted: the sum one bit wider); deep: the top level's split
+    and a level above two a stage more each, every piece's root terms and the addends in one
+    fast_sum."""
     m = Module()
     x, h = Signal(bits), Signal(bits + 2)
     rng, ones = random.Random(bits), (1 << bits) - 1
@@ -122,7 +124,7 @@ def test_high_product(bits, dsp, slack, deep):
     top, _ = high_product(stage, x, c, bits, dsp, "hi", slack=slack, deep=deep, addends=addends)
     g, pieces = high_pieces(bits, dsp, slack)
     assert g > 0 and len(pieces) > 1 and len(top) == 2 * bits + bool(addends)
-    latency = KARATSUBA_STAGES + (deep_stages(pieces_levels(pieces, dsp)) if deep else 0)
+    latency = KARATSUBA_STAGES + (deep_product_stages(pieces_levels(pieces, dsp)) if deep else 0)
     assert stage.count == latency and latency > KARATSUBA_STAGES or not deep
     vectors = [(a, rng.getrandbits(bits + 2)) for a in [0, 1, ones, 1 << (bits - 1)] +
                [rng.getrandbits(bits) for _ in range(40)]]
@@ -189,26 +191,46 @@ def test_cheapest_logic_and_naf():
 
 
 def test_deep_products():
-    """deep=True: a stage a Karatsuba level above the first two of the deepest tree; a
-    shallower tree (the low half's plain-tiled pieces) rides; the products unchanged (the
-    roots' tops by fast_sum, segment=DEEP_SEGMENT)."""
+    """deep=True: the top level's split a stage of its own and a stage a Karatsuba level
+    above the first two of the deepest tree; a shallower tree (the low half's plain-tiled
+    pieces) rides; the products unchanged (the roots' tops by fast_sum,
+    segment=DEEP_SEGMENT)."""
     dsp, rng = (18, 18), random.Random(6)
     m = Module()
     x, y = Signal(160), Signal(256)
     stage = Stager(m, Const(1, 1))
     c = rng.getrandbits(160) | 1
     lo, _ = low_product(stage, x, c, 160, dsp, "lo", deep=True)
-    extra = deep_stages(pieces_levels(low_pieces(160, dsp), dsp))
-    assert extra == 1 and stage.count == KARATSUBA_STAGES + extra
+    extra = deep_product_stages(pieces_levels(low_pieces(160, dsp), dsp))
+    assert extra == 2 and stage.count == KARATSUBA_STAGES + extra
     m2 = Module()
     stage2 = Stager(m2, Const(1, 1))
-    trees, _ = products(stage2, [(y, None, 256)], dsp, "sq", deep=True)      # 3 levels: one more stage
-    assert stage2.count == KARATSUBA_STAGES + 1
+    trees, _ = products(stage2, [(y, None, 256)], dsp, "sq", deep=True)      # 3 levels: two more stages
+    assert stage2.count == KARATSUBA_STAGES + 2
     square = karatsuba_sum(m2, trees[0], "sq", segment=DEEP_SEGMENT)[:512]
     vectors = [(a,) for a in [0, 1, (1 << 160) - 1] + [rng.getrandbits(160) for _ in range(30)]]
-    run(m, (x,), (lo,), vectors, lambda a: (a * c % (1 << 160),), KARATSUBA_STAGES + 1)
+    run(m, (x,), (lo,), vectors, lambda a: (a * c % (1 << 160),), KARATSUBA_STAGES + 2)
     vectors = [(a,) for a in [0, 1, (1 << 256) - 1] + [rng.getrandbits(256) for _ in range(30)]]
-    run(m2, (y,), (square,), vectors, lambda a: (a * a,), KARATSUBA_STAGES + 1)
+    run(m2, (y,), (square,), vectors, lambda a: (a * a,), KARATSUBA_STAGES + 2)
+
+
+@pytest.mark.parametrize("bits, dsp, square", [(55, (18, 18), False), (69, (18, 18), False), (110, (18, 18), True),
+                                               (143, (18, 18), True), (69, (26, 17), True)])
+def test_staged_split(bits, dsp, square):
+    """deep's staged top split of two-level trees, every middle kind (products: signed and
+    magnitude; squares: by sum, magnitude and signed difference), beside a one-level product
+    that rides the extra stage: the products against Python's."""
+    rng = random.Random(bits)
+    m = Module()
+    x, y, z = Signal(bits), Signal(bits), Signal(30)
+    stage = Stager(m, Const(1, 1))
+    trees, _ = products(stage, [(x, None if square else y, bits), (z, z, 30)], dsp, "p", deep=True)
+    assert pair_levels([(x, None if square else y, bits)], dsp) == [2] and stage.count == KARATSUBA_STAGES + 1
+    outs = [karatsuba_sum(m, t, f"p{k}")[:2 * b] for k, (t, b) in enumerate(zip(trees, (bits, 30), strict=True))]
+    top = (1 << bits) - 1
+    vectors = [(a, b, rng.getrandbits(30)) for a, b in [(0, 0), (top, top), (top, 1)]] + \
+        [(rng.getrandbits(bits), rng.getrandbits(bits), rng.getrandbits(30)) for _ in range(30)]
+    run(m, (x, y, z), tuple(outs), vectors, lambda a, b, c: (a * (a if square else b), c * c), KARATSUBA_STAGES + 1)
 
 
 def test_carry_select_add_and_fast_root():

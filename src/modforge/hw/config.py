@@ -14,15 +14,20 @@ from typing import Any
 from amaranth.hdl import Module, Signal, Value
 from amaranth.lib import data, stream
 
+from .pipeline import register
+
 
 class ConfigLoader:
     """cfg: the stream (a sink: connect a source to it); allow: take words now (drive it);
     registers: the register file's Signals."""
 
     def __init__(self, layout: data.StructLayout, registers: Iterable[tuple[str, int, int]],
-                 ports: Mapping[int, Any] | None = None) -> None:
+                 ports: Mapping[int, Any] | None = None, registered: bool = False) -> None:
         """layout: the cfg payload's (the plan's config_layout: data, word, sel, low bits first);
-        registers: (name, width, init) per register; ports: sel -> write port."""
+        registers: (name, width, init) per register; ports: sel -> write port; registered: each
+        write a cycle after its word is taken, from registers (the handshake's logic apart from
+        write ports across the die; the owner reads no memory word the cycle after its write)."""
+        self.registered = registered
         self.fields = [name for name, _ in layout]
         if len(self.fields) != 3:
             raise ValueError(f"a cfg payload is three fields (data, word, sel), got {self.fields}")
@@ -38,7 +43,12 @@ class ConfigLoader:
         cfg = self.cfg
         data, word, sel = (Value.cast(cfg.payload[name]) for name in self.fields)
         m.d.comb += cfg.ready.eq(self.allow)
-        take = cfg.valid & cfg.ready
+        take: Value = cfg.valid & cfg.ready
+        if self.registered:
+            taken = Signal(name="cfg_r_take")              # control: reset
+            m.d.sync += taken.eq(take)
+            take = taken
+            data, word, sel = (register(m, v, f"cfg_r_{n}") for v, n in ((data, "data"), (word, "word"), (sel, "sel")))
         for k, reg in enumerate(self.registers):
             # one `if` a register, not a case on `word`: a one-bit word with one register would
             # be a case that leaves word 1 out (verilator -Wall: CASEINCOMPLETE)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike, signed
 
 
 class Accumulator(Elaboratable):
@@ -64,32 +64,52 @@ class Accumulator(Elaboratable):
 class SegmentAddSub(Elaboratable):
     """a, b: one segment (`width` bits) each a cycle; a - b if `subtract` (fixed: one carry
     chain), else a + b; first: the number's first segment (the carry restarts at cin); o: the
-    result segment, cout: its carry (add) or borrow (subtract), `depth` = 1 cycle later."""
+    result segment, cout: its carry (add) or borrow (subtract), `depth` = 1 cycle later.
+    split: the low chain's bits when the segment is carry-select (`select_split`): the high
+    part summed twice, for a carry in of 0 and of 1, and picked by the low chain's carry."""
 
     depth = 1
 
-    def __init__(self, width: int, subtract: bool = False) -> None:
-        self.width, self.subtract = width, subtract
+    def __init__(self, width: int, subtract: bool = False, split: int = 0) -> None:
+        self.width, self.subtract, self.split = width, subtract, split
         self.a, self.b, self.o = Signal(width, name="as_a"), Signal(width, name="as_b"), Signal(width, name="as_o")
         self.first, self.cin, self.cout = (Signal(name=f"as_{x}") for x in ("first", "cin", "cout"))
 
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         carry = Mux(self.first, self.cin, self.cout)            # into this segment
-        total = Signal(self.width + 1, name="as_total")
-        if self.subtract:
-            # a - b - borrow = a + ~b + ~borrow - 2^width, ~borrow the carry out of a bit 0
-            # 1 + ~borrow: one carry chain and no inverters (a - b - borrow maps to two
-            # chains, a + ~b + ~borrow to one with an INV a bit); the borrow out is the
-            # complement of the carry out
-            m.d.comb += total.eq((Cat(Const(1, 1), self.a) + Cat(~carry, ~self.b))[1:])
-            m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(~total[self.width])]
+        # a - b - borrow = a + ~b + ~borrow - 2^width, ~borrow the carry out of a bit 0: one
+        # carry chain and no inverters (a - b - borrow maps to two chains, a + ~b + ~borrow to
+        # one with an INV a bit); the borrow out is the complement of the carry out. The carry
+        # in enters as a bit below a and b: one chain (a + b + carry maps to two where a unit
+        # has two adders of the same a and b, Yosys sharing their a + b)
+        a, b, c = (self.a, ~self.b, ~carry) if self.subtract else (self.a, self.b, carry)
+
+        def chain(x: Value, y: Value, cin: ValueLike, name: str) -> Signal:
+            total = Signal(len(x) + 1, name=name)
+            one = Const(1, 1)           # (either side: the subtraction's Verilog as it was)
+            m.d.comb += total.eq((Cat(one, x) + Cat(cin, y) if self.subtract else Cat(cin, x) + Cat(one, y))[1:])
+            return total
+
+        s = self.split
+        if s:
+            low = chain(a[:s], b[:s], c, "as_low")
+            high = [chain(a[s:], b[s:], Const(k, 1), f"as_high{k}") for k in (0, 1)]
+            total = Cat(low[:s], Mux(low[s], high[1], high[0]))
         else:
-            # the carry in as a bit below a and b: one carry chain (a + b + carry maps to two
-            # where a unit has two adders of the same a and b, Yosys sharing their a + b)
-            m.d.comb += total.eq((Cat(carry, self.a) + Cat(Const(1, 1), self.b))[1:])
-            m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(total[self.width])]
+            total = chain(a, b, c, "as_total")
+        carry_out = total[self.width]
+        m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(~carry_out if self.subtract else carry_out)]
         return m
+
+
+SELECT_ABOVE = 128      # deep: wider segments are carry-select (ECP5: a 240-bit chain took 9 ns)
+
+
+def select_split(width: int, deep: bool) -> int:
+    """SegmentAddSub's split: half the segment when deep and the segment is wider than
+    SELECT_ABOVE, else 0 (one chain)."""
+    return width // 2 if deep and width > SELECT_ABOVE else 0
 
 
 class Halver(Elaboratable):

@@ -553,10 +553,9 @@ def carry_select_add(m: Module, a: Value, b: Value, width: int, segment: int, na
     return Cat(*out)
 
 
-def fast_sum(m: Module, terms: list[Value], width: int, segment: int, name: str) -> Value:
-    """The terms' sum mod 2^width (each at least `width` bits, taken mod 2^width): carry-save
-    to two (3:2 compressors, a LUT level each), then `carry_select_add`: no carry chain
-    longer than a segment."""
+def carry_save(m: Module, terms: list[Value], width: int, name: str) -> list[Value]:
+    """The terms (each at least `width` bits, taken mod 2^width) reduced to two (or the one)
+    of the same sum mod 2^width: 3:2 compressors, a LUT level each."""
     terms = [t[:width] for t in terms]
     k = 0
     while len(terms) > 2:
@@ -564,6 +563,13 @@ def fast_sum(m: Module, terms: list[Value], width: int, segment: int, name: str)
         terms += [wire(m, x ^ y ^ z, f"{name}_cs{k}"),
                   wire(m, Cat(Const(0, 1), ((x & y) | (x & z) | (y & z))[:width - 1]), f"{name}_cc{k}")]
         k += 1
+    return terms
+
+
+def fast_sum(m: Module, terms: list[Value], width: int, segment: int, name: str) -> Value:
+    """The terms' sum mod 2^width (each at least `width` bits, taken mod 2^width): `carry_save`
+    to two, then `carry_select_add`: no carry chain longer than a segment."""
+    terms = carry_save(m, terms, width, name)
     return carry_select_add(m, terms[0], terms[1], width, segment, name) if len(terms) == 2 else terms[0]
 
 
@@ -624,32 +630,48 @@ def karatsuba_split(stage: Stager, x: Value, y: Value | int, bits: int, dsp: Dsp
     pipelines): the top level's halves and middle differences registered in a stage of their
     own, the levels below in the next (`split_stages`; one stage.next() here): the middles'
     differences are carry chains in series, 65, 34 and 18 bits at K = 128 on ECP5's 18x18."""
-    levels = karatsuba_levels(bits, dsp)
     if split_stages(bits, dsp, staged) == 1:
-        return _split(stage, x, y, bits, False, levels, dsp, name, wires)
+        return _split(stage, x, y, bits, False, karatsuba_levels(bits, dsp), dsp, name, wires)
+    rest = karatsuba_split_top(stage, x, y, bits, dsp, name, wires)
+    stage.next()
+    return rest()
 
-    def kept(value: Value | int, suffix: str, shape: ShapeLike | None = None) -> Value | int:
-        return value if isinstance(value, int) else stage(value, f"{name}_{suffix}", shape)
 
+def _kept(stage: Stager, value: Value | int, name: str, shape: ShapeLike | None = None) -> Value | int:
+    return value if isinstance(value, int) else stage(value, name, shape)
+
+
+def karatsuba_split_top(stage: Stager, x: Value, y: Value | int, bits: int, dsp: DspSizes, name: str,
+                        wires: bool = False) -> Callable[[], Tree]:
+    """The first stage of a staged split (`karatsuba_split`'s; for products side by side that
+    each call stage.next() once): the top level's halves and middle differences registered
+    (with fewer than two levels, x and y). Returns what builds the levels below: call it in
+    the next stage."""
+    levels = karatsuba_levels(bits, dsp)
+    if levels < 2:
+        x, y = _kept(stage, x[:bits], f"{name}_xt"), _kept(stage, y if isinstance(y, int) else y[:bits], f"{name}_yt")
+        return lambda: _split(stage, x, y, bits, False, levels, dsp, name, wires)
     h, dw = _halves(bits, False)
     (x0, x1), (y0, y1) = _halve(x, h, bits, False), _halve(y, h, bits, False)
     signed_middle = _cost(bits, False, levels, dsp)[1]
     if signed_middle:
-        dx, dy = kept(x0 - x1, "mx", signed(dw)), kept(y1 - y0, "my", signed(dw))
+        dx, dy = _kept(stage, x0 - x1, f"{name}_mx", signed(dw)), _kept(stage, y1 - y0, f"{name}_my", signed(dw))
     else:
         mx, sx = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")
         my, sy = (abs(y1 - y0), Const(y1 < y0, 1)) if isinstance(y1 - y0, int) else \
             _magnitude(stage.m, y1 - y0, dw - 1, f"{name}_dy")
-        dx, dy, sign = kept(mx, "mx"), kept(my, "my"), kept(sx ^ sy, "s1")
-    x0, x1, y0, y1 = kept(x0, "x0"), kept(x1, "x1"), kept(y0, "y0"), kept(y1, "y1")
-    stage.next()
-    low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0", wires)
-    high = _split(stage, x1, y1, bits - h, False, levels - 1, dsp, f"{name}2", wires)
-    if signed_middle:
-        return ("node", bits, False, h, None, low, high, _split(stage, dx, dy, dw, True, levels - 1, dsp,
-                                                                f"{name}m", wires))
-    return ("node", bits, False, h, stage(sign, f"{name}_s"), low, high,
-            _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m", wires))
+        dx, dy, sign = _kept(stage, mx, f"{name}_mx"), _kept(stage, my, f"{name}_my"), stage(sx ^ sy, f"{name}_s1")
+    x0, x1, y0, y1 = (_kept(stage, v, f"{name}_{n}") for v, n in ((x0, "x0"), (x1, "x1"), (y0, "y0"), (y1, "y1")))
+
+    def rest() -> Tree:
+        low = _split(stage, x0, y0, h, False, levels - 1, dsp, f"{name}0", wires)
+        high = _split(stage, x1, y1, bits - h, False, levels - 1, dsp, f"{name}2", wires)
+        if signed_middle:
+            return ("node", bits, False, h, None, low, high, _split(stage, dx, dy, dw, True, levels - 1, dsp,
+                                                                    f"{name}m", wires))
+        return ("node", bits, False, h, stage(sign, f"{name}_s"), low, high,
+                _split(stage, dx, dy, dw - 1, False, levels - 1, dsp, f"{name}m", wires))
+    return rest
 
 
 def karatsuba_square_split(stage: Stager, x: Value, bits: int, dsp: DspSizes, name: str,
@@ -659,6 +681,34 @@ def karatsuba_square_split(stage: Stager, x: Value, bits: int, dsp: DspSizes, na
     stage.next()."""
     levels = karatsuba_square_levels(bits, dsp) if levels is None else levels
     return _split_square(stage, x, bits, False, levels, dsp, name)
+
+
+def karatsuba_square_split_top(stage: Stager, x: Value, bits: int, dsp: DspSizes, name: str) -> Callable[[], Tree]:
+    """`karatsuba_split_top` of x^2: the top level's halves and middle operand registered (with
+    fewer than two levels, x); what builds the rest in the next stage."""
+    levels = karatsuba_square_levels(bits, dsp)
+    if levels < 2:
+        xt = stage(x[:bits], f"{name}_xt")
+        return lambda: _split_square(stage, xt, bits, False, levels, dsp, name)
+    h, dw = _halves(bits, False)
+    x0, x1 = _halve(x, h, bits, False)
+    assert isinstance(x0, Value) and isinstance(x1, Value)
+    middle = _square_cost(bits, False, levels, dsp)[1]
+    if middle == "magnitude":
+        d, width = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")[0], dw - 1
+        kind: int | None = SQUARE
+    else:
+        d, width = (x0 - x1, dw) if middle == "signed" else (x0 + x1, h + 1)
+        kind = SQUARE if middle == "signed" else SQUARE_SUM
+    d = stage(d, f"{name}_mx", signed(width) if middle == "signed" else unsigned(width))
+    x0, x1 = stage(x0, f"{name}_x0"), stage(x1, f"{name}_x1")
+
+    def rest() -> Tree:
+        low = _split_square(stage, x0, h, False, levels - 1, dsp, f"{name}0")
+        high = _split_square(stage, x1, bits - h, False, levels - 1, dsp, f"{name}2")
+        mid = _split_square(stage, d, width, middle == "signed", levels - 1, dsp, f"{name}m")
+        return ("node", bits, False, h, kind, low, high, mid)
+    return rest
 
 
 def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:
@@ -710,19 +760,19 @@ def karatsuba_sum(m: Module, tree: Tree, name: str, overlay: Value | None = None
     return _combine(m, tree, name, overlay, addend, segment)
 
 
-def karatsuba_terms(m: Module, tree: Tree, name: str, width: int) -> list[Value]:
+def karatsuba_terms(m: Module, tree: Tree, name: str, width: int, overlay: Value | None = None) -> list[Value]:
     """An unsigned product as terms of `width` bits whose sum mod 2^width is the product's: the
     root's as `karatsuba_sum` with a segment adds them (complements taken over the whole
-    width), for a caller that adds them with others in one `fast_sum` (a truncated product's
-    pieces)."""
+    width), for a caller that adds them with others in one `fast_sum` or `carry_save` (a
+    truncated product's pieces, a registered carry-save root). overlay: as karatsuba_sum's."""
     assert not tree[2]
     if tree[0] == "product":
-        return [_ext(tree[3], width)]
+        return [_ext(tree[3] if overlay is None else tree[3] | overlay, width)]
     _, bits, _, h, sign, low, high, mid = tree
     z0, z2, zm = (_combine(m, t, f"{name}{k}") for t, k in ((low, "0"), (high, "2"), (mid, "m")))
     if width <= h:                                                   # below the middle: z0 alone
-        return [_ext(z0, width)]
-    return _root_terms(bits, h, sign, z0, z2, zm, h, width)
+        return [_ext(z0 if overlay is None else z0 | overlay[:len(z0)], width)]
+    return _root_terms(bits, h, sign, z0, z2, zm, h, width, overlay)
 
 
 def karatsuba_product(stage: Stager, x: Value, y: Value, bits: int, dsp: DspSizes, name: str,

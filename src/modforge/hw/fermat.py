@@ -46,6 +46,8 @@ from .dsp import (
     DSP_PROFILES,
     KARATSUBA_STAGES,
     DspSizes,
+    carry_save,
+    carry_select_add,
     deep_stages,
     karatsuba_levels,
     karatsuba_multiply,
@@ -53,6 +55,7 @@ from .dsp import (
     karatsuba_recombine,
     karatsuba_split,
     karatsuba_sum,
+    karatsuba_terms,
     split_stages,
 )
 from .pipeline import Stager, register
@@ -212,6 +215,12 @@ def fixed_shift(a: ValueLike, k: int, K: int, enable: ValueLike = 1, between: Be
     return fermat_sub(Mux(enable, x, a), Mux(enable, y, 0), K, between)
 
 
+def low_mask(amount: Value, K: int) -> Value:
+    """The bits of a rotation by amount that belong to lo (bits >= amount)."""
+    top = (1 << len(amount)) - 1
+    return Cat(*(amount <= j if j < top else Const(1) for j in range(K)))
+
+
 def power_mul_depth(sqrt2: bool, deep: bool = False) -> int:
     """PowerMul's pipeline depth (without building one): deep, a stage more a subtraction."""
     return 2 + sqrt2 + (1 + sqrt2 if deep else 0)
@@ -246,17 +255,26 @@ class PowerMul(Elaboratable):
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         K, ab, name = self.K, amount_bits(self.K), self.name
-        amount1, neg1 = Signal(ab, name=f"{name}_k1"), Signal(name=f"{name}_n1")
-        m.d.sync += [amount1.eq(self.ctrl[:ab]), neg1.eq(self.ctrl[ab] ^ self.a[K])]
+        neg = self.ctrl[ab] ^ self.a[K]
+        if self.deep:
+            # x's bits (lo's, or hi's when negated) registered beside the rotation: the
+            # amount's decode before the subtraction's chain was a K = 128 core's critical path
+            x_mask = register(m, low_mask(self.ctrl[:ab], K) ^ neg.replicate(K), f"{name}_xm")
+        else:
+            amount1, neg1 = Signal(ab, name=f"{name}_k1"), Signal(name=f"{name}_n1")
+            m.d.sync += [amount1.eq(self.ctrl[:ab]), neg1.eq(neg)]
         # registered inverted: the subtraction's carry chain propagates on ~rot (its operands
         # are rot's complementary masks), so no inverter a bit after it
         rot_n = Signal(K, name=f"{name}_rot_n")
         index = self.ctrl[:ab] if self.step == 1 else self.ctrl[ab + 1 + self.sqrt2:]
         m.d.sync += rot_n.eq(~rotate_left(m, self.a[:K] | self.a[K], index, K, name, self.step, self.offset))
         rot = ~rot_n
-        low = Cat(*(amount1 <= j if j < (1 << ab) - 1 else Const(1) for j in range(K)))    # lo's bits
-        lo, hi = rot & low, rot & ~low
-        x, y = Mux(neg1, hi, lo), Mux(neg1, lo, hi)
+        if self.deep:
+            x, y = rot & x_mask, rot & ~x_mask
+        else:
+            low = low_mask(amount1, K)
+            lo, hi = rot & low, rot & ~low
+            x, y = Mux(neg1, hi, lo), Mux(neg1, lo, hi)
 
         def kept(suffix: str) -> Between:            # deep: a register between the two chains
             return (lambda d: register(m, d, f"{name}_{suffix}")) if self.deep else None
@@ -276,11 +294,11 @@ class PowerMul(Elaboratable):
 
 def mul_add_depth(K: int, dsp: DspSizes = DSP_PROFILES["dsp48e2"], deep: bool = False) -> int:
     """A MulAdd's stages (`MulAdd`): 6; deep one more a Karatsuba level above the first two,
-    one more for the split's top level (two levels or more), one each for the inputs and the
-    fold."""
+    one more for the split's top level (two levels or more), one each for the inputs, the
+    root's carry-save terms and the fold."""
     if not deep:
         return 1 + KARATSUBA_STAGES + 2
-    return 2 + split_stages(K, dsp, True) + KARATSUBA_STAGES + 2 + deep_stages([karatsuba_levels(K, dsp)])
+    return 2 + split_stages(K, dsp, True) + KARATSUBA_STAGES + 3 + deep_stages([karatsuba_levels(K, dsp)])
 
 
 class MulAdd(Elaboratable):
@@ -302,7 +320,8 @@ class MulAdd(Elaboratable):
       stage 4: hw.dsp.karatsuba_recombine (the nodes over the leaves); the rest rides
                (deep: again, a stage a level up to the root's children, hw.dsp.deep_stages)
       stage 5: r = a0 b0 | corrections + c (the rest of the recombination; deep: the root
-               alone, carry-save and carry-select, hw.dsp.fast_sum), < 2^(2K+1)
+               alone, its carry-save terms registered (hw.dsp.carry_save), then their
+               carry-select sum in a stage of its own), < 2^(2K+1)
       stage 6: the fold r0 - r1 mod M (K-bit digits, r1 <= 2^K, eq. 18; deep: the difference
                and its fold mod M in two, the whole K = 128 MulAdd's critical path before)
     deep: for a device whose carry chains are slow (ECP5): no stage sums more than one level."""
@@ -340,8 +359,16 @@ class MulAdd(Elaboratable):
             tree = karatsuba_recombine(stage, tree, name)
             stage.next()
         # both and correction are nonzero only when a0 b0 = 0: ORed into the product (free)
-        r = karatsuba_sum(m, tree, name, overlay=Cat(both, Const(0, K - 1), correction), addend=c,
-                          segment=DEEP_SEGMENT if self.deep else 0)
+        overlay = Cat(both, Const(0, K - 1), correction)
+        if self.deep:                       # the root's carry-save terms registered before their sum
+            width = 2 * K + 1
+            terms = carry_save(m, karatsuba_terms(m, tree, name, width, overlay) + [Cat(c, Const(0, K))], width,
+                               f"{name}_f")
+            terms = [stage(t, f"{name}_cs{k}") for k, t in enumerate(terms)]
+            stage.next()
+            r = carry_select_add(m, terms[0], terms[1], width, DEEP_SEGMENT, f"{name}_f")
+        else:
+            r = karatsuba_sum(m, tree, name, overlay=overlay, addend=c)
         r = stage(r, f"{name}_r", 2 * K + 1)                                            # stage 5
         stage.next()
 

@@ -45,7 +45,10 @@ from .dsp import (
     karatsuba_multiply,
     karatsuba_recombine,
     karatsuba_split,
+    karatsuba_split_top,
+    karatsuba_square_levels,
     karatsuba_square_split,
+    karatsuba_square_split_top,
     karatsuba_sum,
     karatsuba_terms,
     tree_levels,
@@ -167,11 +170,24 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
-    trees = [karatsuba_square_split(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
-             if y is None else
-             karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}", wires=True)
-             for k, (x, y, bits) in enumerate(pairs)]
-    riders = carry(ride)
+    riders = list(ride)
+    if deep and max(pair_levels(pairs, dsp)) >= 2:      # the top level's split a stage of its own (middles'
+                                                        # differences in series were a critical path)
+        rests = [karatsuba_square_split_top(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
+                 if y is None else
+                 karatsuba_split_top(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}",
+                                     wires=True)
+                 for k, (x, y, bits) in enumerate(pairs)]
+        riders = carry(riders)
+        stage.next()
+        trees = [rest() for rest in rests]
+    else:
+        trees = [karatsuba_square_split(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
+                 if y is None else
+                 karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}",
+                                 wires=True)
+                 for k, (x, y, bits) in enumerate(pairs)]
+    riders = carry(riders)
     stage.next()
     trees = [karatsuba_multiply(stage, t, dsp, f"{name}{k}", logic) for k, t in enumerate(trees)]
     riders = carry(riders)
@@ -182,6 +198,17 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
         riders = carry(riders)
         stage.next()
     return trees, riders
+
+
+def deep_product_stages(levels: Sequence[int]) -> int:
+    """The stages `products(deep=True)` adds for trees of these levels: the top level's split
+    (two levels or more) and one a level above the first two (hw.dsp.deep_stages)."""
+    return (max(levels, default=0) >= 2) + deep_stages(levels)
+
+
+def pair_levels(pairs: Sequence[Pair], dsp: DspSizes) -> list[int]:
+    """The Karatsuba levels of each product's tree (a square's: y None)."""
+    return [karatsuba_square_levels(bits, dsp) if y is None else karatsuba_levels(bits, dsp) for _, y, bits in pairs]
 
 
 def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[Piece], width: int,

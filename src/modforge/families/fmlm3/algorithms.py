@@ -32,9 +32,9 @@ from .plan import KIND_CODES, MultiplierPlan, TransformPlan
 PAPER = ("Dai, Chen, Cheung, Koc, Area-Time Efficient Architecture of FFT-Based Montgomery Multiplication, "
          "IEEE Trans. Computers 2017, Sec. 5.1, Figs. 4 and 8, eqs. (7)-(9), (28)-(29)")
 MIN_P, MAX_P, MAX_C, MAX_K = 8, 1024, 64, 4096
-BUTTERFLY_DEEP = ("no stage with two carry chains in series (a PowerMul's subtraction and its fold mod M in two "
-                  "stages, a fixed shift's alike: a cycle more a butterfly, one more with sqrt(2) twiddles, one "
-                  "more with a fixed shift)")
+BUTTERFLY_DEEP = ("no stage with two carry chains in series (a PowerMul's lo/hi mask registered beside its "
+                  "rotation, its subtraction and its fold mod M in two stages, a fixed shift's alike: a cycle more "
+                  "a butterfly, one more with sqrt(2) twiddles, one more with a fixed shift)")
 
 CONGRUENCE = {
     "ct": "X_n = sum_k x_k omega^(-kn) mod M (CT, eq. 5 with A = 1)",
@@ -312,11 +312,12 @@ class RsaFmlm3Params:
     depth: Literal["short", "deep"] = param(
         "short", help="the MulAdds', Restrict's and the butterflies' pipelines: short (6 MulAdd stages, the levels "
                       "of its Karatsuba product above the first summed in one); deep: the inputs registered twice, "
-                      "the split's top level a stage, a stage a level, the root by carry-save and carry-select adds "
-                      "and the fold mod M in two (10 stages at K = 128, 11 at 224 and 288 on 18x18), Restrict's "
-                      "comparison and decrement in two, the stores read through a register (a cycle more a step "
-                      f"that reads one), and the transform's butterflies with {BUTTERFLY_DEEP}, for devices with "
-                      "slow carry chains and block RAM outputs (ECP5)")
+                      "the split's top level a stage, a stage a level, the root's carry-save terms registered "
+                      "before their carry-select add, the fold mod M in two (11 stages at K = 128, 12 at 224 and "
+                      "288 on 18x18), Restrict's comparison and decrement in two, the stores read through a "
+                      "register (a cycle more a step that reads one), segments over 128 bits added carry-select, "
+                      f"and the transform's butterflies with {BUTTERFLY_DEEP}, for devices with slow carry chains "
+                      "and block RAM outputs (ECP5)")
     dsp: Dsp = param("dsp48e2", help=DSP_HELP + " (the MulAdds' Karatsuba products: ecp5 for ECP5, whose 18x18 "
                                                  "multipliers a 26x17 tile takes two of)")
 

@@ -89,14 +89,19 @@ class _Build:
         self.butterflies()
         self.write_side()
 
-    def switch_to_banks(self, indices: Sequence[Value], values: Sequence[Value]) -> list[tuple[Value, Value]]:
+    def switch_to_banks(self, indices: Sequence[Value], values: Sequence[Value],
+                        registered: bool = False) -> list[tuple[Value, Value]]:
         """Per bank, the word and the value of the lane whose coefficient lives there (one
-        lane a bank: the plan is conflict free, so the selects are one-hot)."""
+        lane a bank: the plan is conflict free, so the selects are one-hot). registered: the
+        selects and the word from the indices a cycle before (the values' cycle's)."""
         plan, out = self.plan, []
         for b in range(self.L):
-            here = [plan.bank(i) == b for i in indices]
-            out.append((select_or(zip(here, [plan.word(i) for i in indices], strict=True)),
-                        select_or(zip(here, values, strict=True))))
+            here: Sequence[Value] = [plan.bank(i) == b for i in indices]
+            word = select_or(zip(here, [plan.word(i) for i in indices], strict=True))
+            if registered:
+                word = register(self.m, word, f"bank{b}_word")
+                here = register(self.m, Cat(*here), f"bank{b}_lane")
+            out.append((word, select_or(zip(here, values, strict=True))))
         return out
 
     def pairs(self, n: Value) -> list[Value]:
@@ -109,7 +114,7 @@ class _Build:
         self.ld, self.ul = FrameCounter(H, name="ld"), FrameCounter(H, name="ul")
         stage = self.stage = Signal(range(v), name="stage")
         cnt = self.cnt = Signal(range(max(plan.gap, H + self.Dw)), name="cnt")
-        take = Signal(name="take")
+        take = self.take = Signal(name="take")
         m.d.comb += [core.i.ready.eq(phase == LOAD), take.eq(core.i.valid & core.i.ready)]
         # the write of a taken beat (plan.deep: a cycle later, from registers; the first issue
         # waits for the last one)
@@ -223,10 +228,13 @@ class _Build:
     # --- write side: the loaded beat (LOAD) or the stage results (RUN) through one crossbar
     # for both groups (a load and a stage write never fall in the same cycle) ---------------
     def write_side(self) -> None:
-        m, core, op, L, w, load = self.m, self.core, self.op, self.L, self.w, self.load
-        n_w = op.at("n", self.Dw)
+        m, core, op, L, w, load, deep = self.m, self.core, self.op, self.L, self.w, self.load, self.plan.deep
+        # deep: the banks' selects and words registered, from the write indices of the cycle
+        # before (the taken beat's, the stage's issued Dw - 1 ago): `load`'s and the index's
+        # decode crossed the die to every bank's write data (rsa-fmlm3 l = 4096: 15 ns routing)
+        n_w = op.at("n", self.Dw - deep)
         writes = [i for p in self.pairs(n_w) for i in (p, Cat(p, Const(1, 1)))]
-        beat = register(m, self.ld.k, "load_k") if self.plan.deep else self.ld.k
+        beat = self.ld.k
         loads = [Cat(*reversed(list(Cat(Const(k, (L - 1).bit_length()), beat)[:self.v]))) for k in range(L)]
         loaded = lanes(core.i.payload.x, L)
         if core.forward_bits is not None:              # the kind code's bit 1: an inverse
@@ -239,7 +247,8 @@ class _Build:
         # unit's own logic 2,956 -> 1,863 LUT; P = 128, K = 64: 1,098 either way)
         lane_words = [Signal(w, name=f"lane_word{k}", attrs={"keep": 1}) for k in range(L)]
         m.d.comb += [word.eq(Mux(load, x, r)) for word, x, r in zip(lane_words, loaded, self.results, strict=True)]
-        bank_writes = self.switch_to_banks([Mux(load, a, s) for a, s in zip(loads, writes, strict=True)], lane_words)
+        bank_writes = self.switch_to_banks([Mux(self.take if deep else load, a, s) for a, s in
+                                            zip(loads, writes, strict=True)], lane_words, registered=deep)
         valid_w, group_w = op.at("valid", self.Dw), op.at("group", self.Dw)
         for x, _, b, _, wr in self.banks.ports():
             stage_en = valid_w & (group_w != x)

@@ -29,7 +29,7 @@ from amaranth.lib.wiring import In, Out
 
 from ...hw.config import ConfigLoader
 from ...hw.delay import DelayLine
-from ...hw.digits import Accumulator, Halver, SegmentAddSub
+from ...hw.digits import Accumulator, Halver, SegmentAddSub, select_split
 from ...hw.dsp import DSP_PROFILES
 from ...hw.fermat import MulAdd
 from ...hw.layout import lanes
@@ -177,7 +177,10 @@ class _Build:
         for select, name in ((CFG_SELECT["T(N')"], "TNp"), (CFG_SELECT["T'(N)"], "TnN")):
             ports[select] = SimpleNamespace(addr=wr[name].addr, en=wr[name].en, data=cfg_data)
             self.data(wr[name].data, cfg_data, en=wr[name].en)
-        self.loader = ConfigLoader(self.core.cfg.payload.shape(), [], ports)
+        # deep: the writes from registers (the handshake's control to the stores' write data
+        # was an l = 2048 core's critical path); a config store's first read comes many cycles
+        # after a product starts
+        self.loader = ConfigLoader(self.core.cfg.payload.shape(), [], ports, registered=self.plan.deep)
         self.loader.build(m)
         wiring.connect(m, wiring.flipped(self.core.cfg), self.loader.cfg)
 
@@ -245,10 +248,11 @@ class _Build:
         m.submodules.acc = acc
         restrict = self.restrict = Restrict(self.plan.params.P, self.u, K, L, self.plan.deep)
         m.submodules.restrict = restrict
-        self.mod_r = ModRPass(du, self.carry_bits)
+        split = select_split(du, self.plan.deep)
+        self.mod_r = ModRPass(du, self.carry_bits, split)
         m.submodules.mod_r = self.mod_r
-        self.sub_d, self.add_t = SegmentAddSub(du, subtract=True), SegmentAddSub(du)
-        self.sub_n = SegmentAddSub(du, subtract=True)
+        self.sub_d, self.add_t = SegmentAddSub(du, True, split), SegmentAddSub(du, split=split)
+        self.sub_n = SegmentAddSub(du, True, split)
         m.submodules.sub_d, m.submodules.add_t, m.submodules.sub_n = self.sub_d, self.add_t, self.sub_n
         self.halver = Halver(du)
         m.submodules.halver = self.halver

@@ -72,12 +72,13 @@ class ModRPass(Elaboratable):
     """a: segment k of A (`width` bits), first: segment 0 (c is read then and held by the
     unit), c: the carry to add (c_bits, unsigned); plain, plus: segment k of A + c and
     A + c + 1, `depth` = 1 cycle later; select: the carry out of A + c + 1 after the last
-    segment (A + c >= R = 2^(number's bits) - 1: take plus, else plain)."""
+    segment (A + c >= R = 2^(number's bits) - 1: take plus, else plain). split: the adders'
+    (SegmentAddSub)."""
 
     depth = 1
 
-    def __init__(self, width: int, c_bits: int):
-        self.width, self.c_bits = width, c_bits
+    def __init__(self, width: int, c_bits: int, split: int = 0):
+        self.width, self.c_bits, self.split = width, c_bits, split
         self.a, self.c = Signal(width, name="mr_a"), Signal(c_bits, name="mr_c")
         self.first = Signal(name="mr_first")
         self.plain, self.plus = Signal(width, name="mr_plain"), Signal(width, name="mr_plus")
@@ -90,7 +91,7 @@ class ModRPass(Elaboratable):
         segment = Mux(self.first, self.c[:w], rest[:w])
         m.d.sync += rest.eq(Mux(self.first, self.c >> w, rest >> w))
         for name, cin in (("plain", 0), ("plus", 1)):
-            adder = SegmentAddSub(w)
+            adder = SegmentAddSub(w, split=self.split)
             m.submodules[name] = adder
             m.d.comb += [adder.a.eq(self.a), adder.b.eq(segment), adder.first.eq(self.first),
                          adder.cin.eq(cin), getattr(self, name).eq(adder.o)]

@@ -13,7 +13,9 @@ cycles = `stages`:
     solinas                         P + 1 (the signed word sum) + 1 (the correction) = 6
 
 depth=deep: every product, whole or truncated (the 4s above), one stage more for each
-Karatsuba level of its deepest tree above the first two (hw.dsp.deep_stages): stage 3
+Karatsuba level of its deepest tree above the first two (hw.dsp.deep_stages) and one for
+the top level's split (two levels or more: its middle's differences registered before the
+levels below take theirs, hw.wide.deep_product_stages): stage 3
 recombines the first level, the last stage the root, whose top is one carry-save sum and a
 carry-select add (hw.dsp.fast_sum); short (the default)
 recombines all above the first in the last stage, whose carry chains then run through
@@ -40,7 +42,6 @@ from ...hw.dsp import (
     KARATSUBA_STAGES,
     Logic,
     cheapest_logic,
-    deep_stages,
     dsp_tiles,
     karatsuba_dsps,
     karatsuba_levels,
@@ -48,7 +49,7 @@ from ...hw.dsp import (
     karatsuba_square_levels,
     naf,
 )
-from ...hw.wide import high_pieces, high_tiles, low_pieces, low_tiles, pieces_levels
+from ...hw.wide import deep_product_stages, high_pieces, high_tiles, low_pieces, low_tiles, pieces_levels
 from ...math import fields as F
 from ...registry import Timing
 
@@ -91,7 +92,7 @@ class WidePlan(Timing):
     logic_tiles: int = 0               # the tiles of those chunks
     logic_adders: int = 0              # their adders
     square: bool = False               # op=square: one operand a, the product a^2
-    deep: bool = False                 # depth=deep: a stage a Karatsuba level (hw.dsp.deep_stages)
+    deep: bool = False                 # depth=deep: a stage a Karatsuba level (hw.wide.deep_product_stages)
     lazy: bool = False                 # output=lazy: c < out_bound, congruent
     in_bound: int = 0                  # every operand < in_bound (q; lazy: 2^k, montgomery q)
     out_bound: int = 0                 # c < out_bound (q; lazy: 2q, pseudo-mersenne 2^k)
@@ -153,7 +154,7 @@ def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", ou
         return [] if gamma is None else of(y, bits, gamma, *slack)
 
     def extra(levels: list[int]) -> int:            # products(deep=True)'s stages
-        return deep_stages(levels) if deep else 0
+        return deep_product_stages(levels) if deep else 0
 
     P = PRODUCT_STAGES + extra([karatsuba_square_levels(k, gamma) if square else karatsuba_levels(k, gamma)])
 
