@@ -28,7 +28,7 @@ exact (Montgomery: x + t q = 0 mod 2^n, so (x + t q) / 2^n = ceil((x + A) / 2^n)
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from amaranth.hdl import Cat, Const, Signal, Value, ValueLike
 
@@ -170,23 +170,25 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
+    # deep: the top level's split a stage of its own (its middles' differences and the levels
+    # below in one stage were a critical path)
+    staged = deep and max(pair_levels(pairs, dsp)) >= 2
+
+    def split(k: int, x: Value, y: Value | int | None, bits: int) -> Callable[[], Tree]:
+        x, named = _operand(x, bits)[:bits], f"{name}{k}"
+        if staged:
+            return (karatsuba_square_split_top(stage, x, bits, dsp, named) if y is None else
+                    karatsuba_split_top(stage, x, _slice(y, 0, bits), bits, dsp, named, wires=True))
+        tree = (karatsuba_square_split(stage, x, bits, dsp, named) if y is None else
+                karatsuba_split(stage, x, _slice(y, 0, bits), bits, dsp, named, wires=True))
+        return lambda: tree
+
+    rests = [split(k, *pair) for k, pair in enumerate(pairs)]
     riders = list(ride)
-    if deep and max(pair_levels(pairs, dsp)) >= 2:      # the top level's split a stage of its own (middles'
-                                                        # differences in series were a critical path)
-        rests = [karatsuba_square_split_top(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
-                 if y is None else
-                 karatsuba_split_top(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}",
-                                     wires=True)
-                 for k, (x, y, bits) in enumerate(pairs)]
+    if staged:
         riders = carry(riders)
         stage.next()
-        trees = [rest() for rest in rests]
-    else:
-        trees = [karatsuba_square_split(stage, _operand(x, bits)[:bits], bits, dsp, f"{name}{k}")
-                 if y is None else
-                 karatsuba_split(stage, _operand(x, bits)[:bits], _slice(y, 0, bits), bits, dsp, f"{name}{k}",
-                                 wires=True)
-                 for k, (x, y, bits) in enumerate(pairs)]
+    trees = [rest() for rest in rests]
     riders = carry(riders)
     stage.next()
     trees = [karatsuba_multiply(stage, t, dsp, f"{name}{k}", logic) for k, t in enumerate(trees)]
