@@ -11,13 +11,14 @@ from modforge.hw.digits import Accumulator, Halver, SegmentAddSub, select_split
 from modforge.math.fmlm3 import from_digits
 
 
-@pytest.mark.parametrize("u, digit_bits, s, signed_digits", [(16, 65, 2, False), (16, 66, 2, True),
-                                                             (8, 20, 4, True), (32, 129, 2, False)])
-def test_accumulator(u, digit_bits, s, signed_digits):
+@pytest.mark.parametrize("u, digit_bits, s, signed_digits, deep", [
+    (16, 65, 2, False, False), (16, 66, 2, True, False), (8, 20, 4, True, False), (32, 129, 2, False, False),
+    (60, 130, 4, True, True), (32, 129, 2, False, True)])          # deep: 313 and 164 bits, carry-select
+def test_accumulator(u, digit_bits, s, signed_digits, deep):
     P, rng = 16, random.Random(u + s)
     lo, hi = (-(1 << (digit_bits - 1)), (1 << (digit_bits - 1)) - 1) if signed_digits else (0, (1 << digit_bits) - 1)
     numbers = [[hi] * P, [lo] * P] + [[rng.randint(lo, hi) for _ in range(P)] for _ in range(20)]
-    acc = Accumulator(u, digit_bits, s, signed_digits)
+    acc = Accumulator(u, digit_bits, s, signed_digits, deep)
     beats = [(k == 0, number[k:k + s]) for number in numbers for k in range(0, P, s)]
     outs = []
 

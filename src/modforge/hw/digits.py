@@ -27,16 +27,22 @@ from typing import Any
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike, signed
 
+from .dsp import DEEP_SEGMENT, carry_select_add, fast_sum
+
+SELECT_ABOVE = 128      # deep: wider sums are carry-select (ECP5: a 240-bit chain took 9 ns)
+
 
 class Accumulator(Elaboratable):
     """d: s digits of `digit_bits` bits (two's complement when `signed_digits`), first: the
     number's first digits (the carry restarts at 0); o: s radix-B digits (s u bits), carry:
-    the running carry (signed), both `depth` cycles after their inputs."""
+    the running carry (signed), both `depth` cycles after their inputs. deep: sums wider than
+    SELECT_ABOVE without a carry chain longer than hw.dsp.DEEP_SEGMENT (carry-save and
+    carry-select)."""
 
     depth = 2
 
-    def __init__(self, u: int, digit_bits: int, s: int = 2, signed_digits: bool = False) -> None:
-        self.u, self.s, self.signed_digits = u, s, signed_digits
+    def __init__(self, u: int, digit_bits: int, s: int = 2, signed_digits: bool = False, deep: bool = False) -> None:
+        self.u, self.s, self.signed_digits, self.deep = u, s, signed_digits, deep
         shape = signed(digit_bits) if signed_digits else digit_bits
         self.d = [Signal(shape, name=f"acc_d{k}") for k in range(s)]
         self.first = Signal(name="acc_first")
@@ -49,16 +55,32 @@ class Accumulator(Elaboratable):
     def elaborate(self, platform: Any) -> Module:
         m = Module()
         u, s = self.u, self.s
-        r0, first1 = Signal(signed(self.sum_bits), name="acc_r0"), Signal(name="acc_first1")
-        total = self.d[0].as_signed() if self.signed_digits else self.d[0]
-        for k in range(1, s):
-            total = total + (self.d[k] << (u * k))                          # eq. (21)
-        m.d.sync += [r0.eq(total), first1.eq(self.first)]
-        r = Signal(signed(self.sum_bits), name="acc_r")
+        width = self.sum_bits
+        r0, first1 = Signal(signed(width), name="acc_r0"), Signal(name="acc_first1")
+        r = Signal(signed(width), name="acc_r")
         high = r >> (s * u)                                                 # arithmetic: floor
-        m.d.sync += r.eq(r0 + Mux(first1, 0, high))                        # eq. (22)
+        digits = [d.as_signed() if self.signed_digits else d for d in self.d]
+        if self.deep and width > SELECT_ABOVE:
+            # no carry chain longer than DEEP_SEGMENT: the digits' sum carry-save, both sums
+            # carry-select (l = 7680: eq. (22)'s 313-bit chain was the core's critical path)
+            terms = [extend(d.shift_left(u * k), width) for k, d in enumerate(digits)]
+            m.d.sync += [r0.eq(fast_sum(m, terms, width, DEEP_SEGMENT, "acc_f")), first1.eq(self.first)]
+            m.d.sync += r.eq(carry_select_add(m, r0.as_unsigned(), extend(Mux(first1, 0, high), width), width,
+                                              DEEP_SEGMENT, "acc_s"))
+        else:
+            total = digits[0]
+            for k in range(1, s):
+                total = total + (digits[k] << (u * k))                      # eq. (21)
+            m.d.sync += [r0.eq(total), first1.eq(self.first)]
+            m.d.sync += r.eq(r0 + Mux(first1, 0, high))                    # eq. (22)
         m.d.comb += [self.o.eq(r[:s * u]), self.carry.eq(high)]
         return m
+
+
+def extend(v: Value, width: int) -> Value:
+    """v (signed or unsigned, at most `width` bits) as `width` unsigned bits of the same
+    value mod 2^width."""
+    return Cat(v, (v[-1] if v.shape().signed else Const(0, 1)).replicate(width - len(v)))
 
 
 class SegmentAddSub(Elaboratable):
@@ -101,9 +123,6 @@ class SegmentAddSub(Elaboratable):
         carry_out = total[self.width]
         m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(~carry_out if self.subtract else carry_out)]
         return m
-
-
-SELECT_ABOVE = 128      # deep: wider segments are carry-select (ECP5: a 240-bit chain took 9 ns)
 
 
 def select_split(width: int, deep: bool) -> int:

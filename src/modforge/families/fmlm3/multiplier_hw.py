@@ -227,7 +227,7 @@ class _Build:
         self.done = Signal(name="done")
         # one Accumulator behind Restrict for CT^-1's read-out (Restrict passing the digits in
         # [0, M) on as non-negative K+2-bit ones) and NCT^-1's (restricted, signed)
-        self.acc = Accumulator(self.u, self.K + 2, L, signed_digits=True)
+        self.acc = Accumulator(self.u, self.K + 2, L, signed_digits=True, deep=self.plan.deep)
         self.carry_bits = self.acc.carry_bits
         self.carry = Signal(signed(self.carry_bits + 1), name="carry")
         self.x0y0, self.parity, self.t_lsb = Signal(name="x0y0"), Signal(name="parity"), Signal(name="t_lsb")
