@@ -191,9 +191,9 @@ def test_cheapest_logic_and_naf():
 
 
 def test_deep_products():
-    """deep=True: the top level's split a stage of its own and a stage a Karatsuba level
-    above the first two of the deepest tree; a shallower tree (the low half's plain-tiled
-    pieces) rides; the products unchanged (the roots' tops by fast_sum,
+    """deep=True: a stage a Karatsuba level above the first two of the deepest tree (a
+    truncated product's top level's split a stage of its own too); a shallower tree (the low
+    half's plain-tiled pieces) rides; the products unchanged (the roots' tops by fast_sum,
     segment=DEEP_SEGMENT)."""
     dsp, rng = (18, 18), random.Random(6)
     m = Module()
@@ -205,13 +205,13 @@ def test_deep_products():
     assert extra == 2 and stage.count == KARATSUBA_STAGES + extra
     m2 = Module()
     stage2 = Stager(m2, Const(1, 1))
-    trees, _ = products(stage2, [(y, None, 256)], dsp, "sq", deep=True)      # 3 levels: two more stages
-    assert stage2.count == KARATSUBA_STAGES + 2
+    trees, _ = products(stage2, [(y, None, 256)], dsp, "sq", deep=True)      # 3 levels: one more stage
+    assert stage2.count == KARATSUBA_STAGES + 1
     square = karatsuba_sum(m2, trees[0], "sq", segment=DEEP_SEGMENT)[:512]
     vectors = [(a,) for a in [0, 1, (1 << 160) - 1] + [rng.getrandbits(160) for _ in range(30)]]
     run(m, (x,), (lo,), vectors, lambda a: (a * c % (1 << 160),), KARATSUBA_STAGES + 2)
     vectors = [(a,) for a in [0, 1, (1 << 256) - 1] + [rng.getrandbits(256) for _ in range(30)]]
-    run(m2, (y,), (square,), vectors, lambda a: (a * a,), KARATSUBA_STAGES + 2)
+    run(m2, (y,), (square,), vectors, lambda a: (a * a,), KARATSUBA_STAGES + 1)
 
 
 @pytest.mark.parametrize("bits, dsp, square", [(55, (18, 18), False), (69, (18, 18), False), (110, (18, 18), True),
@@ -224,7 +224,7 @@ def test_staged_split(bits, dsp, square):
     m = Module()
     x, y, z = Signal(bits), Signal(bits), Signal(30)
     stage = Stager(m, Const(1, 1))
-    trees, _ = products(stage, [(x, None if square else y, bits), (z, z, 30)], dsp, "p", deep=True)
+    trees, _ = products(stage, [(x, None if square else y, bits), (z, z, 30)], dsp, "p", deep=True, staged_split=True)
     assert pair_levels([(x, None if square else y, bits)], dsp) == [2] and stage.count == KARATSUBA_STAGES + 1
     outs = [karatsuba_sum(m, t, f"p{k}")[:2 * b] for k, (t, b) in enumerate(zip(trees, (bits, 30), strict=True))]
     top = (1 << bits) - 1

@@ -161,18 +161,20 @@ def _padded(v: Value | int, bits: int, g: int) -> Value | int:
 
 def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
              ride: Iterable[ValueLike] = (), logic: Logic = frozenset(),
-             deep: bool = False) -> tuple[list[Tree], list[Signal]]:
+             deep: bool = False, staged_split: bool = False) -> tuple[list[Tree], list[Signal]]:
     """Karatsuba products x*y (x^2 for y None) side by side: KARATSUBA_STAGES stages of `stage` (this calls
     stage.next() after each), the `ride` values registered beside them; a constant y's tiles
     in `logic` by shift-adds; deep: then one stage a level more, up to the roots' children
-    (`deep_stages`), so that `karatsuba_sum` adds one level (give it segment=DEEP_SEGMENT). Returns the trees for
-    `karatsuba_sum` (combinational after the last stage) and the riders."""
+    (`deep_stages`), so that `karatsuba_sum` adds one level (give it segment=DEEP_SEGMENT);
+    staged_split (with deep): the top level's split a stage of its own too, when a tree has
+    two levels or more (`deep_product_stages`). Returns the trees for `karatsuba_sum`
+    (combinational after the last stage) and the riders."""
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
 
-    # deep: the top level's split a stage of its own (its middles' differences and the levels
-    # below in one stage were a critical path)
-    staged = deep and max(pair_levels(pairs, dsp)) >= 2
+    # the top level's split a stage of its own: Montgomery's t = x q' mod R's middles'
+    # differences and the levels below in one stage were its critical path (130 bits, ECP5)
+    staged = deep and staged_split and max(pair_levels(pairs, dsp)) >= 2
 
     def split(k: int, x: Value, y: Value | int | None, bits: int) -> Callable[[], Tree]:
         x, named = _operand(x, bits)[:bits], f"{name}{k}"
@@ -203,7 +205,8 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
 
 
 def deep_product_stages(levels: Sequence[int]) -> int:
-    """The stages `products(deep=True)` adds for trees of these levels: the top level's split
+    """The stages `products(deep=True, staged_split=True)` (the truncated products',
+    `low_product` and `high_product`) adds for trees of these levels: the top level's split
     (two levels or more) and one a level above the first two (hw.dsp.deep_stages)."""
     return (max(levels, default=0) >= 2) + deep_stages(levels)
 
@@ -222,7 +225,7 @@ def _pieces_sum(stage: Stager, x: Value | int, y: Value | int, pieces: Sequence[
     pairs: list[Pair] = [(_slice(x, xo, b), _slice(y, yo, b), b) for xo, yo, b in pieces]
     ride = list(ride)
     values = [v for v, _ in addends if not isinstance(v, int)]          # an int stays a constant
-    trees, riders = products(stage, pairs, dsp, name, [*ride, *values], logic, deep)
+    trees, riders = products(stage, pairs, dsp, name, [*ride, *values], logic, deep, staged_split=True)
     riders, registered = riders[:len(ride)], iter(riders[len(ride):])
     extra = [Cat(Const(0, at), Const(v, width - at) if isinstance(v, int) else next(registered))[:width]
              for v, at in addends]

@@ -13,9 +13,10 @@ cycles = `stages`:
     solinas                         P + 1 (the signed word sum) + 1 (the correction) = 6
 
 depth=deep: every product, whole or truncated (the 4s above), one stage more for each
-Karatsuba level of its deepest tree above the first two (hw.dsp.deep_stages) and one for
-the top level's split (two levels or more: its middle's differences registered before the
-levels below take theirs, hw.wide.deep_product_stages): stage 3
+Karatsuba level of its deepest tree above the first two (hw.dsp.deep_stages), and the
+truncated products (by q, q', mu) one more for the top level's split (two levels or more:
+its middle's differences registered before the levels below take theirs,
+hw.wide.deep_product_stages): stage 3
 recombines the first level, the last stage the root, whose top is one carry-save sum and a
 carry-select add (hw.dsp.fast_sum); short (the default)
 recombines all above the first in the last stage, whose carry chains then run through
@@ -42,6 +43,7 @@ from ...hw.dsp import (
     KARATSUBA_STAGES,
     Logic,
     cheapest_logic,
+    deep_stages,
     dsp_tiles,
     karatsuba_dsps,
     karatsuba_levels,
@@ -153,10 +155,11 @@ def derive(q: int, kind: str, gamma: tuple[int, int] | None, op: str = "mul", ou
     def tiles(of: Any, y: int, bits: int, *slack: int) -> list[tuple[int, int]]:
         return [] if gamma is None else of(y, bits, gamma, *slack)
 
-    def extra(levels: list[int]) -> int:            # products(deep=True)'s stages
+    def extra(levels: list[int]) -> int:            # the truncated products' deep stages
         return deep_product_stages(levels) if deep else 0
 
-    P = PRODUCT_STAGES + extra([karatsuba_square_levels(k, gamma) if square else karatsuba_levels(k, gamma)])
+    P = PRODUCT_STAGES + (deep_stages([karatsuba_square_levels(k, gamma) if square else karatsuba_levels(k, gamma)])
+                          if deep else 0)
 
     ab, AB = ("a^2", "A^2") if square else ("a b", "A*B")
     in_bound, out_bound = bounds(q, kind, lazy)
