@@ -83,8 +83,8 @@ class FieldParams:
                                     "its DSPs", lo=0)
     depth: Literal["short", "deep"] = param(
         "short", help="short: each product's Karatsuba recombination above its first level in one stage (13 stages "
-                      "for montgomery and barrett); deep: a stage a level and one for the top level's split, a shorter "
-                      "clock path for more registers and cycles (design.json latency_formula)")
+                      "for montgomery and barrett); deep: a stage a level (the truncated products' top split one "
+                      "more), a shorter clock path for more registers and cycles (design.json latency_formula)")
 
 
 class FieldAlgorithm(Algorithm[FieldParams, WidePlan]):
