@@ -683,34 +683,6 @@ def karatsuba_square_split(stage: Stager, x: Value, bits: int, dsp: DspSizes, na
     return _split_square(stage, x, bits, False, levels, dsp, name)
 
 
-def karatsuba_square_split_top(stage: Stager, x: Value, bits: int, dsp: DspSizes, name: str) -> Callable[[], Tree]:
-    """`karatsuba_split_top` of x^2: the top level's halves and middle operand registered (with
-    fewer than two levels, x); what builds the rest in the next stage."""
-    levels = karatsuba_square_levels(bits, dsp)
-    if levels < 2:
-        xt = stage(x[:bits], f"{name}_xt")
-        return lambda: _split_square(stage, xt, bits, False, levels, dsp, name)
-    h, dw = _halves(bits, False)
-    x0, x1 = _halve(x, h, bits, False)
-    assert isinstance(x0, Value) and isinstance(x1, Value)
-    middle = _square_cost(bits, False, levels, dsp)[1]
-    if middle == "magnitude":
-        d, width = _magnitude(stage.m, x0 - x1, dw - 1, f"{name}_dx")[0], dw - 1
-        kind: int | None = SQUARE
-    else:
-        d, width = (x0 - x1, dw) if middle == "signed" else (x0 + x1, h + 1)
-        kind = SQUARE if middle == "signed" else SQUARE_SUM
-    d = stage(d, f"{name}_mx", signed(width) if middle == "signed" else unsigned(width))
-    x0, x1 = stage(x0, f"{name}_x0"), stage(x1, f"{name}_x1")
-
-    def rest() -> Tree:
-        low = _split_square(stage, x0, h, False, levels - 1, dsp, f"{name}0")
-        high = _split_square(stage, x1, bits - h, False, levels - 1, dsp, f"{name}2")
-        mid = _split_square(stage, d, width, middle == "signed", levels - 1, dsp, f"{name}m")
-        return ("node", bits, False, h, kind, low, high, mid)
-    return rest
-
-
 def karatsuba_operands(tree: Tree) -> tuple[Value, Value]:
     """x and y as stage 1 registered them (the leaves outside the middles: their digits)."""
     if tree[0] in ("leaf", "square"):

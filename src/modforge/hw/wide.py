@@ -48,7 +48,6 @@ from .dsp import (
     karatsuba_split_top,
     karatsuba_square_levels,
     karatsuba_square_split,
-    karatsuba_square_split_top,
     karatsuba_sum,
     karatsuba_terms,
     tree_levels,
@@ -166,8 +165,8 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     stage.next() after each), the `ride` values registered beside them; a constant y's tiles
     in `logic` by shift-adds; deep: then one stage a level more, up to the roots' children
     (`deep_stages`), so that `karatsuba_sum` adds one level (give it segment=DEEP_SEGMENT);
-    staged_split (with deep): the top level's split a stage of its own too, when a tree has
-    two levels or more (`deep_product_stages`). Returns the trees for `karatsuba_sum`
+    staged_split (with deep; no squares): the top level's split a stage of its own too, when a
+    tree has two levels or more (`deep_product_stages`). Returns the trees for `karatsuba_sum`
     (combinational after the last stage) and the riders."""
     def carry(values: Iterable[ValueLike]) -> list[Signal]:
         return [stage(v, f"{name}_r{k}") for k, v in enumerate(values)]
@@ -179,8 +178,8 @@ def products(stage: Stager, pairs: Sequence[Pair], dsp: DspSizes, name: str,
     def split(k: int, x: Value, y: Value | int | None, bits: int) -> Callable[[], Tree]:
         x, named = _operand(x, bits)[:bits], f"{name}{k}"
         if staged:
-            return (karatsuba_square_split_top(stage, x, bits, dsp, named) if y is None else
-                    karatsuba_split_top(stage, x, _slice(y, 0, bits), bits, dsp, named, wires=True))
+            assert y is not None, "a square's split is not staged"
+            return karatsuba_split_top(stage, x, _slice(y, 0, bits), bits, dsp, named, wires=True)
         tree = (karatsuba_square_split(stage, x, bits, dsp, named) if y is None else
                 karatsuba_split(stage, x, _slice(y, 0, bits), bits, dsp, named, wires=True))
         return lambda: tree
