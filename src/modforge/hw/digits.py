@@ -109,7 +109,7 @@ class SegmentAddSub(Elaboratable):
 
         def chain(x: Value, y: Value, cin: ValueLike, name: str) -> Signal:
             total = Signal(len(x) + 1, name=name)
-            one = Const(1, 1)           # (either side: the subtraction's Verilog as it was)
+            one = Const(1, 1)           # on either side the same sum (this order: the Verilog before split)
             m.d.comb += total.eq((Cat(one, x) + Cat(cin, y) if self.subtract else Cat(cin, x) + Cat(one, y))[1:])
             return total
 
