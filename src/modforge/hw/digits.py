@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value, ValueLike, signed
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, signed
 
-from .dsp import DEEP_SEGMENT, carry_select_add, fast_sum
+from .dsp import DEEP_SEGMENT, carry_select_add, extend, fast_sum
 
 SELECT_ABOVE = 128      # deep: wider sums are carry-select (ECP5: a 240-bit chain took 9 ns)
 
@@ -77,18 +77,12 @@ class Accumulator(Elaboratable):
         return m
 
 
-def extend(v: Value, width: int) -> Value:
-    """v (signed or unsigned, at most `width` bits) as `width` unsigned bits of the same
-    value mod 2^width."""
-    return Cat(v, (v[-1] if v.shape().signed else Const(0, 1)).replicate(width - len(v)))
-
-
 class SegmentAddSub(Elaboratable):
     """a, b: one segment (`width` bits) each a cycle; a - b if `subtract` (fixed: one carry
     chain), else a + b; first: the number's first segment (the carry restarts at cin); o: the
     result segment, cout: its carry (add) or borrow (subtract), `depth` = 1 cycle later.
-    split: the low chain's bits when the segment is carry-select (`select_split`): the high
-    part summed twice, for a carry in of 0 and of 1, and picked by the low chain's carry."""
+    split: the low chain's bits when the segment is carry-select (`select_split`,
+    hw.dsp.carry_select_add): the high part summed twice, picked by the low chain's carry."""
 
     depth = 1
 
@@ -107,19 +101,13 @@ class SegmentAddSub(Elaboratable):
         # has two adders of the same a and b, Yosys sharing their a + b)
         a, b, c = (self.a, ~self.b, ~carry) if self.subtract else (self.a, self.b, carry)
 
-        def chain(x: Value, y: Value, cin: ValueLike, name: str) -> Signal:
-            total = Signal(len(x) + 1, name=name)
-            one = Const(1, 1)           # on either side the same sum (this order: the Verilog before split)
-            m.d.comb += total.eq((Cat(one, x) + Cat(cin, y) if self.subtract else Cat(cin, x) + Cat(one, y))[1:])
-            return total
-
-        s = self.split
-        if s:
-            low = chain(a[:s], b[:s], c, "as_low")
-            high = [chain(a[s:], b[s:], Const(k, 1), f"as_high{k}") for k in (0, 1)]
-            total = Cat(low[:s], Mux(low[s], high[1], high[0]))
+        if self.split:          # the carry in as bit 0 of both, the carry out a bit above
+            total = carry_select_add(m, Cat(c, a, Const(0, 1)), Cat(Const(1, 1), b, Const(0, 1)), self.width + 2,
+                                     self.split + 1, "as_cs")[1:]
         else:
-            total = chain(a, b, c, "as_total")
+            total = Signal(self.width + 1, name="as_total")
+            one = Const(1, 1)           # on either side the same sum (this order: the Verilog before split)
+            m.d.comb += total.eq((Cat(one, a) + Cat(c, b) if self.subtract else Cat(c, a) + Cat(one, b))[1:])
         carry_out = total[self.width]
         m.d.sync += [self.o.eq(total[:self.width]), self.cout.eq(~carry_out if self.subtract else carry_out)]
         return m

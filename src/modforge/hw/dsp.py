@@ -573,7 +573,7 @@ def fast_sum(m: Module, terms: list[Value], width: int, segment: int, name: str)
     return carry_select_add(m, terms[0], terms[1], width, segment, name) if len(terms) == 2 else terms[0]
 
 
-def _ext(v: Value, width: int) -> Value:
+def extend(v: Value, width: int) -> Value:
     """v (signed or unsigned) mod 2^width."""
     if len(v) >= width:
         return v[:width]
@@ -590,16 +590,16 @@ def _root_terms(bits: int, h: int, sign: Value | int | None, z0: Value, z2: Valu
     outer = outer if overlay is None else outer | overlay
 
     def at(v: Value) -> Value:
-        return Cat(Const(0, low), _ext(v, t - low))
+        return Cat(Const(0, low), extend(v, t - low))
 
-    terms = [_ext(outer, width)[h - low:], at(z0), at(z2)]
+    terms = [extend(outer, width)[h - low:], at(z0), at(z2)]
     if sign is None:
         return terms + [at(zm)]
     if isinstance(sign, int) and sign == SQUARE:                     # z0 + z2 - zm
-        return terms + [at(~_ext(zm, t - low)), Const(1 << low, t)]
+        return terms + [at(~extend(zm, t - low)), Const(1 << low, t)]
     if isinstance(sign, int):                                        # zm - z0 - z2
-        return [terms[0], at(~_ext(z0, t - low)), at(~_ext(z2, t - low)), at(zm), Const(2 << low, t)]
-    return terms + [at(_ext(zm, t - low) ^ sign.replicate(t - low)),  # z0 + z2 -+ zm
+        return [terms[0], at(~extend(z0, t - low)), at(~extend(z2, t - low)), at(zm), Const(2 << low, t)]
+    return terms + [at(extend(zm, t - low) ^ sign.replicate(t - low)),  # z0 + z2 -+ zm
                     Cat(Const(0, low), sign, Const(0, t - low - 1))]
 
 
@@ -613,7 +613,7 @@ def _recombine_fast(m: Module, bits: int, h: int, sign: Value | int | None, z0: 
         return Cat(below, fast_sum(m, terms, 2 * bits - h, segment, name))
     addend = Value.cast(addend)
     width = max(2 * bits, len(addend)) + 1
-    return fast_sum(m, _root_terms(bits, h, sign, z0, z2, zm, h, width, overlay) + [_ext(addend, width)], width,
+    return fast_sum(m, _root_terms(bits, h, sign, z0, z2, zm, h, width, overlay) + [extend(addend, width)], width,
                     segment, name)
 
 
@@ -739,11 +739,11 @@ def karatsuba_terms(m: Module, tree: Tree, name: str, width: int, overlay: Value
     truncated product's pieces, a registered carry-save root). overlay: as karatsuba_sum's."""
     assert not tree[2]
     if tree[0] == "product":
-        return [_ext(tree[3] if overlay is None else tree[3] | overlay, width)]
+        return [extend(tree[3] if overlay is None else tree[3] | overlay, width)]
     _, bits, _, h, sign, low, high, mid = tree
     z0, z2, zm = (_combine(m, t, f"{name}{k}") for t, k in ((low, "0"), (high, "2"), (mid, "m")))
     if width <= h:                                                   # below the middle: z0 alone
-        return [_ext(z0 if overlay is None else z0 | overlay[:len(z0)], width)]
+        return [extend(z0 if overlay is None else z0 | overlay[:len(z0)], width)]
     return _root_terms(bits, h, sign, z0, z2, zm, h, width, overlay)
 
 
